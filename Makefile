@@ -1,0 +1,52 @@
+# Two commands for a fresh clone: `make run` and `make test` (see README).
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: run test test-browser bench lint format check-deploy demo migrate clean
+
+$(VENV)/.created:
+	@python=$$(bin/find-python) && echo "Creating $(VENV) with $$python" && "$$python" -m venv $(VENV)
+	@$(PY) -m pip install --quiet --upgrade pip
+	@touch $@
+
+$(VENV)/.runtime: $(VENV)/.created requirements.txt
+	$(PY) -m pip install --quiet -r requirements.txt
+	@touch $@
+
+$(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	@touch $@
+
+migrate: $(VENV)/.runtime
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py load_demo
+
+run: demo
+	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+
+test: $(VENV)/.dev
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: $(VENV)/.dev
+	$(PY) benchmarks/run.py
+
+lint: $(VENV)/.dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(VENV)/.dev
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+check-deploy: $(VENV)/.runtime
+	DEBUG=0 SECRET_KEY=ci-check-deploy-$$(head -c 32 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9') \
+	ALLOWED_HOSTS=referee.example.org $(PY) manage.py check --deploy --fail-level WARNING
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis

@@ -1,0 +1,66 @@
+"""Who may see what: one helper per object kind, used by every view.
+
+Everything belongs to a club and only its members see it; anyone else gets 404 (not 403), so
+an outsider cannot even learn that an object exists.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+
+from .models import Club, GameNight, Membership, Play, Player
+
+
+def _user_id(request: HttpRequest) -> int:
+    if not request.user.is_authenticated:
+        raise Http404
+    return request.user.pk
+
+
+def get_club(request: HttpRequest, club_id: int) -> Club:
+    return get_object_or_404(Club, pk=club_id, memberships__user_id=_user_id(request))
+
+
+def get_owned_club(request: HttpRequest, club_id: int) -> Club:
+    return get_object_or_404(
+        Club,
+        pk=club_id,
+        memberships__user_id=_user_id(request),
+        memberships__role=Membership.Role.OWNER,
+    )
+
+
+def get_night(request: HttpRequest, night_id: int) -> GameNight:
+    return get_object_or_404(
+        GameNight.objects.select_related("club"),
+        pk=night_id,
+        club__memberships__user_id=_user_id(request),
+    )
+
+
+def get_play(request: HttpRequest, play_id: int) -> Play:
+    return get_object_or_404(
+        Play.objects.select_related("club", "night"),
+        pk=play_id,
+        club__memberships__user_id=_user_id(request),
+    )
+
+
+def get_player(request: HttpRequest, player_id: int) -> Player:
+    return get_object_or_404(
+        Player.objects.select_related("club"),
+        pk=player_id,
+        club__memberships__user_id=_user_id(request),
+    )
+
+
+def is_owner(request: HttpRequest, club: Club) -> bool:
+    return Membership.objects.filter(
+        club=club, user_id=_user_id(request), role=Membership.Role.OWNER
+    ).exists()
+
+
+def require_member(club_id: int, request: HttpRequest) -> None:
+    if not Membership.objects.filter(club_id=club_id, user_id=_user_id(request)).exists():
+        raise Http404

@@ -1,0 +1,78 @@
+from django.contrib import admin
+
+from .models import Club, GameNight, Membership, Move, Play, Player, Seat
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "created_at"]
+    search_fields = ["name"]
+    inlines = [MembershipInline]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "user"]
+    list_filter = ["club"]
+    search_fields = ["name"]
+    autocomplete_fields = ["user"]
+
+
+@admin.register(GameNight)
+class GameNightAdmin(admin.ModelAdmin):
+    list_display = ["date", "club", "place"]
+    list_filter = ["club"]
+    date_hierarchy = "date"
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    readonly_fields = ["score", "rank", "is_winner"]
+
+
+class MoveInline(admin.TabularInline):
+    """Moves are never edited in place: the log is read-only here (undo from the play page)."""
+
+    model = Move
+    extra = 0
+    can_delete = False
+    readonly_fields = ["seq", "data", "entered_by", "entered_at", "undone_at", "undone_by"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Play)
+class PlayAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "game", "club", "status", "started_at"]
+    list_filter = ["game", "status", "club"]
+    readonly_fields = ["details"]
+    inlines = [SeatInline, MoveInline]
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):
+    list_display = ["play", "seq", "entered_by", "entered_at", "undone_at"]
+    readonly_fields = ["play", "seq", "data", "entered_by", "entered_at", "undone_at", "undone_by"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["club", "user", "role"]
+    list_filter = ["role", "club"]

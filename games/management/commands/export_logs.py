@@ -1,0 +1,37 @@
+"""python manage.py export_logs --club NAME DIR"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.gamelog import log_filename, play_to_log
+from games.models import Club
+
+
+class Command(BaseCommand):
+    help = "Write every play of a club as a gamelog/1 file into DIR."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--club", required=True, help="the club's name")
+        parser.add_argument("directory", metavar="DIR")
+
+    def handle(self, *args, club: str, directory: str, **options) -> None:
+        try:
+            the_club = Club.objects.get(name=club)
+        except Club.DoesNotExist:
+            raise CommandError(f"no club named {club!r}")
+        target = Path(directory)
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CommandError(f"cannot create {target}: {exc.strerror or exc}")
+        plays = the_club.plays.select_related("night").prefetch_related("seats__player")
+        count = 0
+        for play in plays.order_by("started_at", "id"):
+            path = target / log_filename(play)
+            path.write_text(json.dumps(play_to_log(play), ensure_ascii=False, indent=2) + "\n")
+            count += 1
+        self.stdout.write(f"wrote {count} log(s) to {target}")

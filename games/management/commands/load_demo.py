@@ -1,0 +1,66 @@
+"""python manage.py load_demo — a demo club to click through. Running it twice is harmless."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from games import services
+from games.models import Club, GameNight, Membership, Player
+
+DEMO_USERNAME = "demo"
+DEMO_PASSWORD = "demo-game-night"
+DEMO_CLUB = "Demo club"
+DEMO_PLAYERS = ["Ana", "Ben", "Chloé", "Dev", "Eli"]
+DEMO_LOGS = Path(__file__).resolve().parents[2] / "demo_logs"
+
+
+class Command(BaseCommand):
+    help = "Create the demo login, club, players, game nights and plays (idempotent)."
+
+    @transaction.atomic
+    def handle(self, *args, **options) -> None:
+        User = get_user_model()
+        user, created = User.objects.get_or_create(username=DEMO_USERNAME)
+        if created:
+            user.set_password(DEMO_PASSWORD)
+            user.save()
+        club, _ = Club.objects.get_or_create(name=DEMO_CLUB)
+        Membership.objects.get_or_create(
+            club=club, user=user, defaults={"role": Membership.Role.OWNER}
+        )
+        for name in DEMO_PLAYERS:
+            Player.objects.get_or_create(
+                club=club, name=name, defaults={"user": user if name == "Ana" else None}
+            )
+        if not club.nights.exists():
+            today = datetime.date.today()
+            nights = [
+                services.create_game_night(
+                    club=club, date=today - datetime.timedelta(days=14), place="Ana's kitchen"
+                ),
+                services.create_game_night(
+                    club=club, date=today - datetime.timedelta(days=7), place="Le Café des Jeux"
+                ),
+                services.create_game_night(club=club, date=today, place="Ben's place"),
+            ]
+            for index, path in enumerate(sorted(DEMO_LOGS.glob("*.json"))):
+                night = nights[index % len(nights)]
+                try:
+                    services.import_log(
+                        club=club, log=json.loads(path.read_text()), night_date=night.date
+                    )
+                except services.ServiceError as exc:
+                    self.stderr.write(f"demo log {path.name} skipped: {exc.message}")
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo data ready: club “{DEMO_CLUB}”, {club.players.count()} players, "
+                f"{club.nights.count()} game nights, {club.plays.count()} plays.\n"
+                f"Demo login: username “{DEMO_USERNAME}”, password “{DEMO_PASSWORD}”"
+            )
+        )

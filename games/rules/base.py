@@ -1,0 +1,144 @@
+"""The shared judging protocol every game implements.
+
+A game is a state machine. ``Game.start(players, setup)`` parses the setup (raising
+``SetupError``); ``game.play(move)`` applies one move, or raises ``IllegalMove`` with a
+sentence the players understand *without changing anything*, so that scores and details
+always describe the state just before the first illegal move (REFEREE.md §2).
+
+Nothing under ``games/rules`` imports Django.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+
+class IllegalMove(Exception):
+    """A move that breaks a rule. The message is a plain sentence, without the "move N:" prefix."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class SetupError(Exception):
+    """The setup (or the player list) cannot start a game."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class Game(ABC):
+    """One game in progress. Subclasses keep their own state and mutate it in ``play``."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    def __init__(self, players: Sequence[str]):
+        self.players: tuple[str, ...] = tuple(players)
+
+    @classmethod
+    @abstractmethod
+    def start(cls, players: Sequence[str], setup: Any) -> Game:
+        """Parse ``setup`` (any JSON value; ``None`` when absent) and return the starting state.
+
+        ``players`` are already distinct non-empty strings, but their number is not checked:
+        ``check_player_count`` does that.
+        """
+
+    @abstractmethod
+    def play(self, move: Any) -> None:
+        """Apply one move (any JSON value) or raise ``IllegalMove`` leaving the state untouched."""
+
+    @property
+    @abstractmethod
+    def finished(self) -> bool:
+        """True once the game has reached its end; any further move is illegal."""
+
+    @abstractmethod
+    def scores(self) -> dict[str, int]:
+        """Every player's score now, keyed by player name, in seat order."""
+
+    @abstractmethod
+    def winners(self) -> list[str]:
+        """The winners in seat order; empty unless ``finished`` (and on a cooperative loss)."""
+
+    @abstractmethod
+    def details(self) -> dict[str, Any]:
+        """Game-specific details (JSON-serialisable), as REFEREE.md asks for each game."""
+
+    @classmethod
+    def check_player_count(cls, players: Sequence[str]) -> None:
+        n = len(players)
+        if not cls.min_players <= n <= cls.max_players:
+            if cls.min_players == cls.max_players:
+                wanted = f"exactly {cls.min_players}"
+            else:
+                wanted = f"{cls.min_players} to {cls.max_players}"
+            raise SetupError(f"{cls.title} is played by {wanted} players, not {n}")
+
+
+# Small validation helpers shared by the games. Each raises ``IllegalMove`` by default;
+# pass ``error=SetupError`` when validating a setup.
+
+
+def is_int(value: Any) -> bool:
+    """A JSON integer (``true``/``false`` are not numbers)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def norm(value: Any) -> str | None:
+    """A name as the referee matches it: case-insensitive, surrounding spaces ignored."""
+    if not isinstance(value, str):
+        return None
+    return " ".join(value.split()).casefold()
+
+
+def expect_dict(value: Any, what: str, error: type[Exception] = IllegalMove) -> dict:
+    if not isinstance(value, dict):
+        raise error(f"{what} must be a JSON object")
+    return value
+
+
+def expect_list(value: Any, what: str, error: type[Exception] = IllegalMove) -> list:
+    if not isinstance(value, list):
+        raise error(f"{what} must be a list")
+    return value
+
+
+def expect_cell(value: Any, what: str, error: type[Exception] = IllegalMove) -> tuple[int, int]:
+    """A cell ``[column, row]`` of two JSON integers."""
+    if not (isinstance(value, list) and len(value) == 2 and all(is_int(v) for v in value)):
+        raise error(f"{what} must be a cell [column, row] of two integers")
+    return (value[0], value[1])
+
+
+def expect_player(
+    value: Any, players: Sequence[str], what: str, error: type[Exception] = IllegalMove
+) -> str:
+    """Player names are matched exactly (REFEREE.md §1)."""
+    if not isinstance(value, str) or value not in players:
+        raise error(f"{what} {describe(value)} is not one of the players ({', '.join(players)})")
+    return value
+
+
+def describe(value: Any) -> str:
+    """A short, readable rendering of a JSON value for an error message."""
+    if isinstance(value, str):
+        text = f'"{value}"'
+    elif value is None:
+        text = "null"
+    elif isinstance(value, bool):
+        text = "true" if value else "false"
+    else:
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def cell_text(cell: tuple[int, int]) -> str:
+    return f"({cell[0]}, {cell[1]})"

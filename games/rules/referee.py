@@ -1,0 +1,146 @@
+"""Judge a ``gamelog/1`` document (REFEREE.md §1–2): the one referee every part of the app uses."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from .base import Game, IllegalMove, SetupError, describe
+
+FORMAT = "gamelog/1"
+
+#: game name in the log → module under games.rules defining ``GAME``
+GAME_MODULES: dict[str, str] = {
+    "thricewise": "thricewise",
+    "forget-venice": "forget_venice",
+    "punto": "punto",
+    "buntherum": "buntherum",
+    "three-high": "three_high",
+}
+
+_loaded: dict[str, type[Game] | None] = {}
+
+
+def game_class(name: str) -> type[Game] | None:
+    """The engine for a game name, or None while that game is not supported yet."""
+    if name not in _loaded:
+        module_name = GAME_MODULES.get(name)
+        engine = None
+        if module_name is not None:
+            try:
+                module = importlib.import_module(f"{__package__}.{module_name}")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{__package__}.{module_name}":
+                    raise
+            else:
+                engine = module.GAME
+        _loaded[name] = engine
+    return _loaded[name]
+
+
+@dataclass
+class Judgement:
+    game: str | None
+    status: str  # "finished" | "in_progress" | "illegal"
+    error: dict[str, Any] | None = None
+    scores: dict[str, int] = field(default_factory=dict)
+    winners: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+    #: the game state after the last legal move (None when the envelope or setup is wrong)
+    state: Game | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def legal(self) -> bool:
+        return self.status != "illegal"
+
+    @property
+    def message(self) -> str | None:
+        return self.error["message"] if self.error else None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "status": self.status,
+            "error": self.error,
+            "scores": self.scores,
+            "winners": self.winners,
+            "details": self.details,
+        }
+
+
+def _envelope_error(game: str | None, message: str) -> Judgement:
+    return Judgement(game=game, status="illegal", error={"move": None, "message": message})
+
+
+def read_envelope(log: Any) -> tuple[str, list[str], Any, list] | str:
+    """The game, players, setup and moves of a log, or a message saying what is wrong with it."""
+    if not isinstance(log, dict):
+        return "the game log must be a JSON object"
+    if log.get("format") != FORMAT:
+        return f'the log\'s "format" must be "{FORMAT}", not {describe(log.get("format"))}'
+    game = log.get("game")
+    if game not in GAME_MODULES:
+        return f"unknown game {describe(game)}: expected one of {', '.join(GAME_MODULES)}"
+    players = log.get("players")
+    if not isinstance(players, list) or not players:
+        return '"players" must be a non-empty list of names'
+    for name in players:
+        if not isinstance(name, str) or not name.strip():
+            return f'every player must be a non-empty name, not {describe(name)}'
+    if len(set(players)) != len(players):
+        return "the players' names must be distinct"
+    moves = log.get("moves")
+    if not isinstance(moves, list):
+        return '"moves" must be a list'
+    return game, players, log.get("setup"), moves
+
+
+def judge(log: Any) -> Judgement:
+    """Replay a log move by move and judge it. Never raises, whatever JSON it is given."""
+    envelope = read_envelope(log)
+    game_name = log.get("game") if isinstance(log, dict) and isinstance(log.get("game"), str) else None
+    if isinstance(envelope, str):
+        return _envelope_error(game_name if game_name in GAME_MODULES else game_name, envelope)
+    game_name, players, setup, moves = envelope
+    engine = game_class(game_name)
+    if engine is None:
+        return _envelope_error(game_name, f"the game {game_name} is not supported yet")
+    try:
+        engine.check_player_count(players)
+        state = engine.start(players, setup)
+    except SetupError as exc:
+        return _envelope_error(game_name, f"bad setup: {exc.message}")
+    except Exception as exc:  # a bug in an engine must not crash the caller
+        return _envelope_error(game_name, f"the setup could not be read ({type(exc).__name__})")
+
+    error = None
+    for index, move in enumerate(moves):
+        if state.finished:
+            error = {"move": index, "message": f"move {index}: the game has already ended"}
+            break
+        try:
+            state.play(move)
+        except IllegalMove as exc:
+            error = {"move": index, "message": f"move {index}: {exc.message}"}
+            break
+        except Exception as exc:  # a bug in an engine must not crash the caller
+            error = {
+                "move": index,
+                "message": f"move {index}: this move could not be read ({type(exc).__name__})",
+            }
+            break
+
+    if error is not None:
+        status = "illegal"
+    else:
+        status = "finished" if state.finished else "in_progress"
+    return Judgement(
+        game=game_name,
+        status=status,
+        error=error,
+        scores=state.scores(),
+        winners=state.winners() if status == "finished" else [],
+        details=state.details(),
+        state=state,
+    )

@@ -1,0 +1,301 @@
+"""The only code that writes. Every function is one transaction; the referee judges every change.
+
+A move is stored only if the whole log, with it appended, is legal; the derived results (seat
+scores, ranks, winners, the play's status and details) are rewritten in the same transaction.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .models import Club, GameNight, Membership, Move, Play, Player, Seat
+from .rules import Judgement, judge
+from .rules.referee import GAME_MODULES
+
+
+class ServiceError(Exception):
+    """A write refused with a message for the user; nothing was stored."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class IllegalMoveError(ServiceError):
+    """The referee refused the move."""
+
+
+class StaleMoveError(ServiceError):
+    """Someone else entered or undid a move since the form was made."""
+
+
+# Clubs, players, nights ---------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_club(*, name: str, owner: AbstractBaseUser) -> Club:
+    name = name.strip()
+    if not name:
+        raise ServiceError(_("A club needs a name."))
+    if Club.objects.filter(name=name).exists():
+        raise ServiceError(_("A club named “%(name)s” already exists.") % {"name": name})
+    club = Club.objects.create(name=name)
+    Membership.objects.create(club=club, user=owner, role=Membership.Role.OWNER)
+    return club
+
+
+@transaction.atomic
+def add_player(*, club: Club, name: str, user: AbstractBaseUser | None = None) -> Player:
+    name = " ".join(name.split())
+    if not name:
+        raise ServiceError(_("A player needs a name."))
+    if len(name) > 60:
+        raise ServiceError(_("A player's name is at most 60 characters."))
+    if Player.objects.filter(club=club, name=name).exists():
+        raise ServiceError(_("There is already a player named “%(name)s”.") % {"name": name})
+    return Player.objects.create(club=club, name=name, user=user)
+
+
+@transaction.atomic
+def create_game_night(
+    *, club: Club, date: datetime.date, place: str = "", notes: str = ""
+) -> GameNight:
+    return GameNight.objects.create(club=club, date=date, place=place.strip(), notes=notes)
+
+
+# Plays and moves ----------------------------------------------------------------------------
+
+
+def _judge_play(play: Play, players: Sequence[str], moves: list[Any]) -> Judgement:
+    return judge(
+        {
+            "format": "gamelog/1",
+            "game": play.game,
+            "players": list(players),
+            "setup": play.setup,
+            "moves": moves,
+        }
+    )
+
+
+def _seat_names(play: Play) -> list[str]:
+    return list(
+        play.seats.order_by("position").values_list("player__name", flat=True)
+    )
+
+
+def refresh_results(play: Play, judgement: Judgement) -> None:
+    """Rewrite the derived results of a play from the referee's judgement of its log."""
+    finished = judgement.status == "finished"
+    winners = set(judgement.winners)
+    scores = judgement.scores
+    seats = list(play.seats.select_related("player").order_by("position"))
+    for seat in seats:
+        seat.score = int(scores.get(seat.player.name, 0))
+        seat.is_winner = finished and seat.player.name in winners
+    for seat in seats:
+        if finished:
+            # Winners rank first (tie-breaks may put a winner level on points with others);
+            # the others by points, ties sharing a rank (1, 2, 2, 4).
+            seat.rank = 1 + sum(
+                1
+                for other in seats
+                if (other.is_winner and not seat.is_winner)
+                or (other.is_winner == seat.is_winner and other.score > seat.score)
+            )
+        else:
+            seat.rank = None
+    Seat.objects.bulk_update(seats, ["score", "rank", "is_winner"])
+    if play.status != Play.Status.ABANDONED:
+        play.status = Play.Status.FINISHED if finished else Play.Status.IN_PROGRESS
+        if finished and play.ended_at is None:
+            play.ended_at = timezone.now()
+        elif not finished:
+            play.ended_at = None
+    play.details = judgement.details
+    play.save(update_fields=["status", "ended_at", "details"])
+
+
+@transaction.atomic
+def start_play(
+    *,
+    night: GameNight,
+    game: str,
+    players: Sequence[Player],
+    setup: Any,
+    by: AbstractBaseUser | None = None,
+    started_at: datetime.datetime | None = None,
+) -> Play:
+    """Start a play with its seats in order; the referee checks the setup first."""
+    if game not in GAME_MODULES:
+        raise ServiceError(_("Unknown game “%(game)s”.") % {"game": game})
+    if any(player.club_id != night.club_id for player in players):
+        raise ServiceError(_("Every player must belong to the club."))
+    if len({player.pk for player in players}) != len(players):
+        raise ServiceError(_("A player can take only one seat."))
+    names = [player.name for player in players]
+    verdict = judge(
+        {"format": "gamelog/1", "game": game, "players": names, "setup": setup, "moves": []}
+    )
+    if not verdict.legal:
+        raise ServiceError(verdict.message)
+    play = Play.objects.create(
+        club=night.club,
+        night=night,
+        game=game,
+        setup=setup if setup is not None else {},
+        started_at=started_at or timezone.now(),
+        created_by=by,
+    )
+    Seat.objects.bulk_create(
+        Seat(play=play, position=index, player=player) for index, player in enumerate(players)
+    )
+    refresh_results(play, verdict)
+    return play
+
+
+def _lock(play: Play) -> Play:
+    """Lock the play's row, so that entries on one play are judged one after the other."""
+    return Play.objects.select_for_update().get(pk=play.pk)
+
+
+@transaction.atomic
+def record_move(
+    *,
+    play: Play,
+    move: Any,
+    by: AbstractBaseUser | None = None,
+    expected_seq: int | None = None,
+) -> Judgement:
+    """Judge the whole log with ``move`` appended; store the move and the results, or refuse.
+
+    ``expected_seq`` is the sequence number the entry form was made for: if the log moved on
+    since (another entry or an undo), the entry is refused rather than applied to a position
+    its author did not see.
+    """
+    play = _lock(play)
+    if play.status == Play.Status.ABANDONED:
+        raise ServiceError(_("This play was abandoned: no more moves can be entered."))
+    all_moves = list(play.moves.order_by("seq"))
+    next_seq = (all_moves[-1].seq + 1) if all_moves else 0
+    if expected_seq is not None and expected_seq != next_seq:
+        raise StaleMoveError(
+            _("Someone else entered a move — here is the new position.")
+        )
+    log_moves = [m.data for m in all_moves if m.undone_at is None]
+    judgement = _judge_play(play, _seat_names(play), [*log_moves, move])
+    if judgement.error is not None:
+        if judgement.error["move"] == len(log_moves):
+            raise IllegalMoveError(judgement.error["message"])
+        # The stored log itself no longer judges legal (it should never happen): say so.
+        raise ServiceError(judgement.error["message"])
+    try:
+        with transaction.atomic():
+            Move.objects.create(play=play, seq=next_seq, data=move, entered_by=by)
+    except IntegrityError:
+        raise StaleMoveError(_("Someone else entered a move — here is the new position."))
+    refresh_results(play, judgement)
+    return judgement
+
+
+@transaction.atomic
+def undo_last_move(
+    *, play: Play, by: AbstractBaseUser | None = None, expected_seq: int | None = None
+) -> Move:
+    """Mark the last active move undone (kept in the log, with who and when)."""
+    play = _lock(play)
+    if play.status == Play.Status.ABANDONED:
+        raise ServiceError(_("This play was abandoned: its log cannot change."))
+    if expected_seq is not None:
+        last_seq = play.moves.aggregate(last=Max("seq"))["last"]
+        if (last_seq + 1 if last_seq is not None else 0) != expected_seq:
+            raise StaleMoveError(_("Someone else entered a move — here is the new position."))
+    last = play.moves.active().last()
+    if last is None:
+        raise ServiceError(_("There is no move to undo."))
+    last.undone_at = timezone.now()
+    last.undone_by = by
+    last.save(update_fields=["undone_at", "undone_by"])
+    rejudge(play)
+    return last
+
+
+def rejudge(play: Play) -> Judgement:
+    """Judge the play's active log again and rewrite its derived results."""
+    moves = [m.data for m in play.moves.active()]
+    judgement = _judge_play(play, _seat_names(play), moves)
+    refresh_results(play, judgement)
+    return judgement
+
+
+@transaction.atomic
+def abandon_play(*, play: Play, by: AbstractBaseUser | None = None) -> Play:
+    play = _lock(play)
+    if play.status == Play.Status.FINISHED:
+        raise ServiceError(_("A finished play cannot be abandoned."))
+    play.status = Play.Status.ABANDONED
+    play.ended_at = timezone.now()
+    play.save(update_fields=["status", "ended_at"])
+    return play
+
+
+# Game logs ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def import_log(
+    *,
+    club: Club,
+    log: Any,
+    night_date: datetime.date | None = None,
+    by: AbstractBaseUser | None = None,
+) -> Play:
+    """Create a play (and missing players) from a ``gamelog/1`` document, or refuse it whole.
+
+    The referee judges the log first; an illegal log is refused with the referee's message.
+    """
+    judgement = judge(log)
+    if not judgement.legal:
+        raise IllegalMoveError(judgement.message)
+    names: list[str] = log["players"]
+    players = []
+    for name in names:
+        player = Player.objects.filter(club=club, name=name).first()
+        if player is None:
+            if len(name) > 60 or name != " ".join(name.split()):
+                raise ServiceError(
+                    _("“%(name)s” cannot be a player's name here (at most 60 characters, "
+                      "no leading, trailing or double spaces).") % {"name": name}
+                )
+            player = Player.objects.create(club=club, name=name)
+        players.append(player)
+    date = night_date or timezone.localdate()
+    night = GameNight.objects.filter(club=club, date=date).order_by("id").first()
+    if night is None:
+        night = GameNight.objects.create(club=club, date=date)
+    setup = log.get("setup")
+    play = Play.objects.create(
+        club=club,
+        night=night,
+        game=judgement.game,
+        setup=setup if setup is not None else {},
+        started_at=timezone.now(),
+        created_by=by,
+    )
+    Seat.objects.bulk_create(
+        Seat(play=play, position=index, player=player) for index, player in enumerate(players)
+    )
+    Move.objects.bulk_create(
+        Move(play=play, seq=index, data=move, entered_by=by)
+        for index, move in enumerate(log["moves"])
+    )
+    refresh_results(play, judgement)
+    return play

@@ -1,0 +1,82 @@
+"""Home, clubs, players and game nights."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods
+
+from .. import services
+from ..access import get_club, get_night, is_owner
+from ..forms import ClubForm, GameNightForm, PlayerForm
+from ..models import GAME_CHOICES, Club
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    clubs = Club.objects.filter(memberships__user=request.user) if request.user.is_authenticated else []
+    return render(request, "clubs/home.html", {"clubs": clubs, "games": GAME_CHOICES})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_create(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            club = services.create_club(name=form.cleaned_data["name"], owner=request.user)
+        except services.ServiceError as exc:
+            form.add_error("name", exc.message)
+        else:
+            return redirect("club", club_id=club.pk)
+    return render(request, "clubs/club_form.html", {"form": form})
+
+
+@login_required
+def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = get_club(request, club_id)
+    context = {
+        "club": club,
+        "nights": club.nights.all()[:50],
+        "players": club.players.all(),
+        "is_owner": is_owner(request, club),
+        "night_form": GameNightForm(initial={"date": timezone.localdate()}),
+        "player_form": PlayerForm(),
+    }
+    return render(request, "clubs/club.html", context)
+
+
+@login_required
+@require_http_methods(["POST"])
+def player_create(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = get_club(request, club_id)
+    form = PlayerForm(request.POST)
+    if form.is_valid():
+        try:
+            services.add_player(club=club, name=form.cleaned_data["name"])
+        except services.ServiceError as exc:
+            messages.error(request, exc.message)
+    else:
+        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+    return redirect("club", club_id=club.pk)
+
+
+@login_required
+@require_http_methods(["POST"])
+def night_create(request: HttpRequest, club_id: int) -> HttpResponse:
+    club = get_club(request, club_id)
+    form = GameNightForm(request.POST)
+    if form.is_valid():
+        night = services.create_game_night(club=club, **form.cleaned_data)
+        return redirect("night", night_id=night.pk)
+    messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+    return redirect("club", club_id=club.pk)
+
+
+@login_required
+def night_detail(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = get_night(request, night_id)
+    plays = night.plays.prefetch_related("seats__player").order_by("started_at", "id")
+    return render(request, "clubs/night.html", {"night": night, "club": night.club, "plays": plays})

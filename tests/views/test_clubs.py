@@ -1,0 +1,111 @@
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Club, GameNight, Player
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_page_renders_for_anonymous_visitor(client):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    assert b"Log in" in response.content
+
+
+def test_home_page_lists_the_users_clubs(member_client, club):
+    response = member_client.get(reverse("home"))
+    assert response.status_code == 200
+    assert club.name in response.content.decode()
+
+
+def test_home_page_in_french(client):
+    response = client.get(reverse("home"), headers={"accept-language": "fr"})
+    assert "Se connecter" in response.content.decode()
+
+
+def test_language_switcher_sets_french(client):
+    response = client.post(reverse("set_language"), {"language": "fr", "next": "/"}, follow=True)
+    assert "Se connecter" in response.content.decode()
+
+
+def test_member_sees_the_club(member_client, club, players, night):
+    response = member_client.get(reverse("club", args=[club.pk]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Chloé" in page and "Ana&#x27;s" in page
+
+
+def test_outsider_gets_404_for_the_club(outsider_client, club):
+    assert outsider_client.get(reverse("club", args=[club.pk])).status_code == 404
+
+
+def test_anonymous_visitor_is_sent_to_log_in(client, club):
+    response = client.get(reverse("club", args=[club.pk]))
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+
+
+def test_outsider_gets_404_for_a_night(outsider_client, night):
+    assert outsider_client.get(reverse("night", args=[night.pk])).status_code == 404
+
+
+def test_outsider_cannot_add_a_player(outsider_client, club):
+    response = outsider_client.post(reverse("player-create", args=[club.pk]), {"name": "Mallory"})
+    assert response.status_code == 404
+    assert not Player.objects.filter(name="Mallory").exists()
+
+
+def test_member_adds_a_player(member_client, club):
+    member_client.post(reverse("player-create", args=[club.pk]), {"name": "  Zoé  "})
+    assert Player.objects.filter(club=club, name="Zoé").exists()
+
+
+def test_duplicate_player_name_is_refused_with_a_message(member_client, club, players):
+    response = member_client.post(
+        reverse("player-create", args=[club.pk]), {"name": "Ana"}, follow=True
+    )
+    assert "already a player named" in response.content.decode()
+    assert Player.objects.filter(club=club, name="Ana").count() == 1
+
+
+def test_member_adds_a_game_night(member_client, club):
+    response = member_client.post(
+        reverse("night-create", args=[club.pk]), {"date": "2026-11-21", "place": "Chez Ben"}
+    )
+    night = GameNight.objects.get(club=club, place="Chez Ben")
+    assert response.status_code == 302 and response["Location"] == reverse("night", args=[night.pk])
+
+
+def test_bad_game_night_date_is_refused_with_a_message(member_client, club):
+    response = member_client.post(
+        reverse("night-create", args=[club.pk]), {"date": "yesterday"}, follow=True
+    )
+    assert "valid date" in response.content.decode()
+    assert not GameNight.objects.filter(club=club).exists()
+
+
+def test_create_a_club_makes_the_user_its_owner(member_client, member):
+    member_client.post(reverse("club-create"), {"name": "Mardi soir"})
+    club = Club.objects.get(name="Mardi soir")
+    assert club.memberships.get(user=member).role == "owner"
+
+
+def test_nights_are_listed_newest_first(member_client, club):
+    services.create_game_night(club=club, date=datetime.date(2026, 1, 1), place="Old")
+    services.create_game_night(club=club, date=datetime.date(2026, 6, 1), place="New")
+    page = member_client.get(reverse("club", args=[club.pk])).content.decode()
+    assert page.index("New") < page.index("Old")
+
+
+def test_admin_renders_for_a_superuser(client, django_user_model):
+    admin = django_user_model.objects.create_superuser("root", "root@example.org", "pw-123456")
+    client.force_login(admin)
+    for name in ["admin:index", "admin:games_play_changelist", "admin:games_move_changelist",
+                 "admin:games_club_changelist", "admin:games_player_changelist"]:
+        assert client.get(reverse(name)).status_code == 200, name
+
+
+def test_login_page_renders(client):
+    assert client.get(reverse("login")).status_code == 200
