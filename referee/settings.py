@@ -140,14 +140,19 @@ MAX_UPLOAD_BYTES = 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES
 
-# E-mail (password resets): printed to the console unless a backend is configured.
-MAILERS = {
-    "default": {
-        "BACKEND": os.environ.get(
-            "EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
-        )
+# E-mail (password resets): printed to the console in development; in production through SMTP
+# (EMAIL_HOST, EMAIL_PORT), unless EMAIL_BACKEND names another backend.
+_email_backend = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend"
+)
+MAILERS = {"default": {"BACKEND": _email_backend}}
+if _email_backend.endswith("smtp.EmailBackend"):
+    MAILERS["default"]["OPTIONS"] = {
+        "host": os.environ.get("EMAIL_HOST", "localhost"),
+        "port": int(os.environ.get("EMAIL_PORT", "25")),
     }
-}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "referee@localhost")
 
 # Content Security Policy (Django's built-in middleware): no inline scripts, no CDN.

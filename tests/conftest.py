@@ -1,37 +1,47 @@
-"""Shared fixtures: the healthchecks way — an owner, a member and an outsider around one club."""
+"""Shared fixtures: the healthchecks way — an owner, a member and an outsider around one club.
+
+Django is imported inside the fixtures, so that the pure rules tests (tests/rules) also run
+without Django (`pytest -p no:django tests/rules`).
+"""
 
 import datetime
 
 import pytest
-from django.contrib.auth import get_user_model
-
-from games import services
-from games.models import Membership
 
 
 @pytest.fixture(autouse=True)
-def _plain_http(settings):
-    # Production settings redirect to HTTPS; the test client speaks plain HTTP.
-    settings.SECURE_SSL_REDIRECT = False
+def _plain_http(request):
+    if "settings" in request.fixturenames or _django_active(request):
+        settings = request.getfixturevalue("settings")
+        # Production settings redirect to HTTPS; the test client speaks plain HTTP.
+        settings.SECURE_SSL_REDIRECT = False
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def _django_active(request) -> bool:
+    return request.config.pluginmanager.hasplugin("django")
 
 
 @pytest.fixture
-def owner(db):
-    return get_user_model().objects.create_user("olivia", password="owner-pass-123")
+def owner(db, django_user_model):
+    return django_user_model.objects.create_user("olivia", password="owner-pass-123")
 
 
 @pytest.fixture
-def member(db):
-    return get_user_model().objects.create_user("mahmoud", password="member-pass-123")
+def member(db, django_user_model):
+    return django_user_model.objects.create_user("mahmoud", password="member-pass-123")
 
 
 @pytest.fixture
-def outsider(db):
-    return get_user_model().objects.create_user("oscar", password="outsider-pass-123")
+def outsider(db, django_user_model):
+    return django_user_model.objects.create_user("oscar", password="outsider-pass-123")
 
 
 @pytest.fixture
 def club(owner, member):
+    from games import services
+    from games.models import Membership
+
     club = services.create_club(name="Les Joueurs", owner=owner)
     Membership.objects.create(club=club, user=member, role=Membership.Role.MEMBER)
     return club
@@ -39,11 +49,15 @@ def club(owner, member):
 
 @pytest.fixture
 def night(club):
+    from games import services
+
     return services.create_game_night(club=club, date=datetime.date(2026, 11, 20), place="Ana's")
 
 
 @pytest.fixture
 def players(club):
+    from games import services
+
     return [services.add_player(club=club, name=name) for name in ["Ana", "Ben", "Chloé"]]
 
 
@@ -57,8 +71,3 @@ def member_client(client, member):
 def outsider_client(client, outsider):
     client.force_login(outsider)
     return client
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

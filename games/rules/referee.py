@@ -80,7 +80,7 @@ def read_envelope(log: Any) -> tuple[str, list[str], Any, list] | str:
     if log.get("format") != FORMAT:
         return f'the log\'s "format" must be "{FORMAT}", not {describe(log.get("format"))}'
     game = log.get("game")
-    if game not in GAME_MODULES:
+    if not isinstance(game, str) or game not in GAME_MODULES:
         return f"unknown game {describe(game)}: expected one of {', '.join(GAME_MODULES)}"
     players = log.get("players")
     if not isinstance(players, list) or not players:
@@ -99,9 +99,9 @@ def read_envelope(log: Any) -> tuple[str, list[str], Any, list] | str:
 def judge(log: Any) -> Judgement:
     """Replay a log move by move and judge it. Never raises, whatever JSON it is given."""
     envelope = read_envelope(log)
-    game_name = log.get("game") if isinstance(log, dict) and isinstance(log.get("game"), str) else None
     if isinstance(envelope, str):
-        return _envelope_error(game_name if game_name in GAME_MODULES else game_name, envelope)
+        game = log.get("game") if isinstance(log, dict) else None
+        return _envelope_error(game if isinstance(game, str) else None, envelope)
     game_name, players, setup, moves = envelope
     engine = game_class(game_name)
     if engine is None:
