@@ -1,0 +1,411 @@
+"""Buntherum (AMIGO, 64 cards, 2–5 players): REFEREE.md §6.
+
+"Cards: 8 objects × 8 colours, one card each." A card is written ``"red-die"``. Six series
+grow at the sides of the board; a turned card is called into a series, called "impossible",
+or tied on. The log records each turned card and what happened to it; the order of the piles
+is not recorded.
+
+Rulings this engine applies where the sheet is silent (each is cited where it is applied):
+
+* A card in nobody's series may be turned any number of times: a wrong call, a tie or a
+  correct "impossible" puts it back under the neutral pile, and the order of the piles is not
+  recorded, so "A card already in a series cannot be turned again" is the only identity check.
+* A tie is legal on any card, including one that fits no series: REFEREE.md §6 says a tie is
+  "several players called correctly at once", and the French sheet's *Égalité* says "Si
+  plusieurs joueurs annoncent en même temps la bonne série (ou "Impossible!")". Every card has
+  a correct call (a fitting series, or "impossible"), so the log cannot contradict a tie.
+* A tie restricts exactly one card: "only the tied players may call that next card"; the sheet
+  adds "La partie reprend ensuite normalement". A tie on that card restricts the one after it
+  to the new, smaller group ("within the previous tie if the previous card was a tie").
+* ``details.eliminated`` lists players in the order they were eliminated.
+* Between moves the next card is already face up: a correct call "turns the next card from
+  their own pile" as part of the call, so ``pile`` has already lost that card (and an emptied
+  pile ends the game at once). ``details.neutral`` counts the face-down neutral pile: it starts
+  at 64 − 12 − the players' piles − 1 (the first card is face up) and grows by one at each
+  correct "impossible" (the card goes under it, the next comes from the caller's pile); a wrong
+  call or a tie puts one card under it and turns one from it.
+* ``"call": null`` or ``"tie": null`` is read as absent ("A move has exactly one of `call` and
+  `tie`").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .base import Game, IllegalMove, SetupError, describe, expect_player, is_int, norm
+
+OBJECTS = ("die", "butterfly", "ball", "icecream", "cup", "flower", "car", "telephone")
+COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "black")
+SIDES = ("1", "2", "3", "4", "5", "6")
+IMPOSSIBLE = "impossible"
+
+#: "Each player's pile holds 13, 9, 7 or 6 cards for 2, 3, 4 or 5 players"
+PILE_SIZES = {2: 13, 3: 9, 4: 7, 5: 6}
+CARDS_PER_SIDE = 2
+DECK_SIZE = len(OBJECTS) * len(COLOURS)
+
+#: card name → (colour bit, object bit); a series keeps one bit mask per attribute
+_CARD_BITS: dict[str, tuple[int, int]] = {
+    f"{colour}-{obj}": (1 << c, 1 << o)
+    for c, colour in enumerate(COLOURS)
+    for o, obj in enumerate(OBJECTS)
+}
+ALL_CARDS: tuple[str, ...] = tuple(_CARD_BITS)
+
+CRASHES_TO_ELIMINATE = 3
+
+
+def card_name(value: Any) -> str | None:
+    """The card's canonical name (``"red-die"``), or None when ``value`` names no card.
+
+    "Names of cards, colours, objects … are matched case-insensitively, ignoring surrounding
+    spaces" (REFEREE.md §1).
+    """
+    name = norm(value)
+    return name if name in _CARD_BITS else None
+
+
+def card_parts(card: str) -> tuple[str, str]:
+    """A card's (colour, object)."""
+    colour, _, obj = card.partition("-")
+    return colour, obj
+
+
+def _names(players: Iterable[str]) -> str:
+    """Names in a sentence: "Ana", "Ana and Ben", "Ana, Ben and Chloé"."""
+    players = list(players)
+    if len(players) <= 1:
+        return "".join(players)
+    return f"{', '.join(players[:-1])} and {players[-1]}"
+
+
+class Buntherum(Game):
+    """The state between two turned cards: the next card is already face up."""
+
+    name = "buntherum"
+    title = "Buntherum"
+    min_players = 2
+    max_players = 5
+
+    def __init__(self, players: Sequence[str], series: dict[str, list[str]]):
+        super().__init__(players)
+        self.pile_size = PILE_SIZES[len(self.players)]
+        #: side → its cards in the order they were laid (setup cards first)
+        self.series: dict[str, list[str]] = {side: [] for side in SIDES}
+        self._colour_masks = {side: 0 for side in SIDES}
+        self._object_masks = {side: 0 for side in SIDES}
+        #: card in a series → its side
+        self.placed: dict[str, str] = {}
+        for side in SIDES:
+            for card in series[side]:
+                self._lay(card, side)
+        self.pile: dict[str, int] = dict.fromkeys(self.players, self.pile_size)
+        self.crashes: dict[str, int] = dict.fromkeys(self.players, 0)
+        #: eliminated players, in the order they were eliminated
+        self.eliminated: list[str] = []
+        #: the players who tied on the last card, or None when the last card was no tie
+        self.tied: tuple[str, ...] | None = None
+        #: whose own pile the face-up card came from (None: the neutral pile)
+        self.turned_from: str | None = None
+        #: "The first card is turned from the neutral pile."
+        self.neutral = DECK_SIZE - CARDS_PER_SIDE * len(SIDES) - self.pile_size * len(players) - 1
+        self.winner: str | None = None
+
+    # ----- setup -----
+
+    @classmethod
+    def start(cls, players: Sequence[str], setup: Any) -> Buntherum:
+        """Rule: "two cards at each of the six sides, distinct in colour and in object within a
+        side" (REFEREE.md §6); "The setup has sides "1"–"6"."
+        """
+        if len(players) not in PILE_SIZES:
+            cls.check_player_count(players)
+        example = '{"series": {"1": ["red-die", "blue-car"], ..., "6": [...]}}'
+        if not isinstance(setup, dict) or not isinstance(setup.get("series"), dict):
+            raise SetupError(f"the setup must give the six starting series, as {example}")
+        series: dict[str, list[str]] = {}
+        seen: dict[str, str] = {}
+        for key, cards in setup["series"].items():
+            side = norm(key)
+            if side not in SIDES:
+                raise SetupError(
+                    f'the series are at the sides "1" to "6"; {describe(key)} is not a side'
+                )
+            if side in series:
+                raise SetupError(f"side {side} is given twice in the setup")
+            if not isinstance(cards, list) or len(cards) != CARDS_PER_SIDE:
+                raise SetupError(f"side {side} must start with a list of exactly two cards")
+            names = []
+            for value in cards:
+                card = card_name(value)
+                if card is None:
+                    raise SetupError(
+                        f"side {side}: {describe(value)} is not a Buntherum card "
+                        '(a colour and an object, such as "red-die")'
+                    )
+                if card in seen:
+                    raise SetupError(
+                        f"{card} is in the setup twice (sides {seen[card]} and {side})"
+                    )
+                seen[card] = side
+                names.append(card)
+            (colour_a, object_a), (colour_b, object_b) = map(card_parts, names)
+            if colour_a == colour_b:
+                raise SetupError(
+                    f"side {side} starts with two {colour_a} cards: a series never holds a "
+                    "colour twice"
+                )
+            if object_a == object_b:
+                raise SetupError(
+                    f"side {side} starts with two cards showing a {object_a}: a series never "
+                    "holds an object twice"
+                )
+            series[side] = names
+        missing = [side for side in SIDES if side not in series]
+        if missing:
+            raise SetupError(
+                f"the setup must give all six sides 1 to 6; side {_names(missing)} "
+                f"{'is' if len(missing) == 1 else 'are'} missing"
+            )
+        return cls(players, series)
+
+    # ----- queries a score sheet or a UI can use -----
+
+    @property
+    def finished(self) -> bool:
+        """Rule: "The game ends when a player turns the last card of their own pile (that player
+        wins) or when all players but one are eliminated (the survivor wins)."
+        """
+        return self.winner is not None
+
+    def fits(self, card: str, side: str) -> bool:
+        """Rule: "A card fits a series when neither its colour nor its object is already in it."
+
+        ``card`` is a canonical card name (see ``card_name``), ``side`` one of ``SIDES``.
+        """
+        colour_bit, object_bit = _CARD_BITS[card]
+        return not (self._colour_masks[side] & colour_bit or self._object_masks[side] & object_bit)
+
+    def fitting_series(self, card: str) -> list[str]:
+        """The sides a card fits now, in order; empty when "impossible" is the right call."""
+        colour_bit, object_bit = _CARD_BITS[card]
+        colours, objects = self._colour_masks, self._object_masks
+        return [
+            side for side in SIDES if not (colours[side] & colour_bit or objects[side] & object_bit)
+        ]
+
+    def active_players(self) -> list[str]:
+        """Players not eliminated, in seat order ("eliminated players cannot call")."""
+        return [p for p in self.players if p not in self.eliminated]
+
+    def may_call(self) -> list[str]:
+        """Who may call the face-up card, in seat order: every player not eliminated, or only
+        the tied players after a tie ("only the tied players may call that next card"). Empty
+        once the game has ended.
+        """
+        if self.finished:
+            return []
+        if self.tied is not None:
+            return [p for p in self.players if p in self.tied]
+        return self.active_players()
+
+    def unplaced_cards(self) -> list[str]:
+        """The cards in no series: the only cards that may still be turned ("A card already in a
+        series cannot be turned again").
+        """
+        return [card for card in ALL_CARDS if card not in self.placed]
+
+    # ----- moves -----
+
+    def play(self, move: Any) -> None:
+        """Judge one turned card and what happened to it (REFEREE.md §6).
+
+        Everything is checked before anything changes, so an illegal move leaves the state as
+        it was.
+        """
+        if self.finished:
+            raise IllegalMove("the game has already ended")
+        if not isinstance(move, dict):
+            raise IllegalMove(
+                'a move must be a JSON object such as {"card": "red-die", "call": '
+                '{"player": "Ana", "series": 4}}, not ' + describe(move)
+            )
+        card = self._turned_card(move.get("card"))
+        call, tie = move.get("call"), move.get("tie")
+        if call is not None and tie is not None:
+            raise IllegalMove('a move has either a "call" or a "tie", not both')
+        if tie is not None:
+            self._tie(self._tied_players(tie))
+        elif call is not None:
+            caller, side = self._call(call)
+            self._resolve_call(card, caller, side)
+        else:
+            raise IllegalMove(f'the move must say what happened to {card}: a "call" or a "tie"')
+
+    def _turned_card(self, value: Any) -> str:
+        """Rule: "A card already in a series cannot be turned again (the order of the piles is not
+        recorded, so no other identity check)."
+        """
+        card = card_name(value)
+        if card is None:
+            if value is None:
+                raise IllegalMove('the move must name the turned "card", such as "red-die"')
+            raise IllegalMove(
+                f"the turned card {describe(value)} is not a Buntherum card (a colour and an "
+                'object, such as "red-die")'
+            )
+        if card in self.placed:
+            raise IllegalMove(
+                f"{card} is already in series {self.placed[card]}, so it cannot be turned again"
+            )
+        return card
+
+    def _check_may_call(self, player: str, verb: str) -> None:
+        """Rule: "eliminated players cannot call"; after a tie "only the tied players may call that
+        next card"."""
+        if player in self.eliminated:
+            raise IllegalMove(
+                f"{player} cannot {verb}: {player} has been eliminated "
+                f"({CRASHES_TO_ELIMINATE} Crash tokens)"
+            )
+        if self.tied is not None and player not in self.tied:
+            raise IllegalMove(
+                f"{player} cannot {verb}: only {_names(self.tied)}, who tied on the last card, "
+                "may call this one"
+            )
+
+    def _call(self, call: Any) -> tuple[str, str]:
+        """The caller and the called side (or ``"impossible"``): "`series` is 1–6 (or the digit
+        as a string) or "impossible"."
+        """
+        if not isinstance(call, dict):
+            raise IllegalMove(
+                'a "call" must be a JSON object such as {"player": "Ana", "series": 4}, not '
+                + describe(call)
+            )
+        caller = expect_player(call.get("player"), self.players, "the caller")
+        self._check_may_call(caller, "call")
+        value = call.get("series")
+        side = None
+        if is_int(value):
+            side = str(value) if 1 <= value <= len(SIDES) else None
+        elif isinstance(value, str):
+            side = norm(value)
+            side = side if side in SIDES or side == IMPOSSIBLE else None
+        if side is None:
+            raise IllegalMove(
+                f'the called series must be 1 to 6 or "impossible", not {describe(value)}'
+            )
+        return caller, side
+
+    def _tied_players(self, tie: Any) -> tuple[str, ...]:
+        """Rule: "A `tie` names at least two distinct players who may call (not eliminated, and
+        within the previous tie if the previous card was a tie)."
+        """
+        if not isinstance(tie, list):
+            raise IllegalMove(
+                'a "tie" must be the list of the players who called correctly at once, not '
+                + describe(tie)
+            )
+        tied: list[str] = []
+        for value in tie:
+            player = expect_player(value, self.players, "the tied player")
+            if player in tied:
+                raise IllegalMove(f"{player} is named twice in the tie")
+            self._check_may_call(player, "tie")
+            tied.append(player)
+        if len(tied) < 2:
+            raise IllegalMove(
+                f"a tie needs at least two players who called at once, not {len(tied)}"
+            )
+        return tuple(tied)
+
+    def _resolve_call(self, card: str, caller: str, side: str) -> None:
+        """A correct call or "impossible" lets the caller turn from their own pile; a wrong one
+        earns a Crash token.
+
+        "A correct call puts the card in the series and the caller turns the next card from
+        their own pile. A wrong call (the card does not fit that series, or "impossible" while
+        some series fits) gives the caller a Crash token; the card goes under the neutral pile
+        and the caller turns the next card from the neutral pile. A correct "impossible" puts
+        the card under the neutral pile and the caller turns the next card from their own pile."
+        """
+        correct = not self.fitting_series(card) if side == IMPOSSIBLE else self.fits(card, side)
+        self.tied = None
+        if not correct:
+            self._crash(caller)
+            return
+        if side == IMPOSSIBLE:
+            self.neutral += 1
+        else:
+            self._lay(card, side)
+        self._turn_own_card(caller)
+
+    def _tie(self, tied: tuple[str, ...]) -> None:
+        """Rule: "The card goes under the neutral pile, the next card is turned from the neutral
+        pile, and only the tied players may call that next card."
+
+        A tie is legal whether or not the card fits a series: the tied players may have called
+        "impossible" together (French sheet, *Égalité*: "la bonne série (ou "Impossible!")").
+        """
+        self.tied = tied
+        self.turned_from = None
+
+    def _lay(self, card: str, side: str) -> None:
+        """Lay a card at the end of a series."""
+        colour_bit, object_bit = _CARD_BITS[card]
+        self._colour_masks[side] |= colour_bit
+        self._object_masks[side] |= object_bit
+        self.series[side].append(card)
+        self.placed[card] = side
+
+    def _turn_own_card(self, caller: str) -> None:
+        """Rule: "Turning a card from one's own pile happens as part of the correct call: when it
+        empties the caller's pile, the caller has turned their last card and wins at once."
+        """
+        self.pile[caller] -= 1
+        self.turned_from = caller
+        if self.pile[caller] == 0:
+            self.winner = caller
+
+    def _crash(self, caller: str) -> None:
+        """Rule: "A third Crash token eliminates a player"; "when all players but one are eliminated
+        (the survivor wins)". The caller turns the next card from the neutral pile.
+        """
+        self.crashes[caller] += 1
+        self.turned_from = None
+        if self.crashes[caller] >= CRASHES_TO_ELIMINATE:
+            self.eliminated.append(caller)
+            survivors = self.active_players()
+            if len(survivors) == 1:
+                self.winner = survivors[0]
+
+    # ----- results -----
+
+    def scores(self) -> dict[str, int]:
+        """Rule: "`scores` = cards each player has turned from their own pile"."""
+        return {p: self.pile_size - self.pile[p] for p in self.players}
+
+    def winners(self) -> list[str]:
+        return [self.winner] if self.winner is not None else []
+
+    def details(self) -> dict[str, Any]:
+        """Rule: "`details`: `crashes`, `eliminated`, `pile` (cards left per player), `series`", and
+        for a score sheet: ``may_call`` (who may call the face-up card), ``tied`` (the players
+        of the last card's tie, or null), ``turned_from`` (whose own pile the face-up card came
+        from; null for the neutral pile) and ``neutral`` (cards face down in the neutral pile).
+        """
+        return {
+            "crashes": dict(self.crashes),
+            "eliminated": list(self.eliminated),
+            "pile": dict(self.pile),
+            "series": {side: list(cards) for side, cards in self.series.items()},
+            "may_call": self.may_call(),
+            "tied": list(self.tied) if self.tied is not None else None,
+            "turned_from": self.turned_from,
+            "neutral": self.neutral,
+        }
+
+
+GAME = Buntherum
