@@ -1,0 +1,473 @@
+"""Forget Venice (Andrew Watson; Decktet, extended deck; exactly 3 players): REFEREE.md §4.
+
+"A move is one deal": the dealer lays 7 cards out in 3 piles; the First Chooser (left of the
+dealer) takes one pile, the Second Chooser (the next player left) another, the dealer the last.
+Twelve deals make two halves of six; each half is scored on its own, over the cards collected in
+that half, with the three criteria of the player's score sheet for that half.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .base import Game, IllegalMove, SetupError, describe, expect_player, is_int, norm
+from .decktet import EXTENDED_DECK, SUITS, Card, find_card
+
+#: "The extended Decktet without the Excuse, the Island and the Borderland: 42 cards."
+LEFT_OUT = ("The Excuse", "The Island", "The Borderland")
+DECK: tuple[Card, ...] = tuple(card for card in EXTENDED_DECK if card.name not in LEFT_OUT)
+
+#: "Ranks for runs: Ace = 1, 2–9, Pawn = 10, Court = 11, Crown = 12."
+RUN_RANKS: dict[str, int] = {
+    "Ace": 1,
+    **{str(n): n for n in range(2, 10)},
+    "Pawn": 10,
+    "Court": 11,
+    "Crown": 12,
+}
+
+PLAYERS = 3
+CARDS_PER_DEAL = 7
+PILES = 3
+DEALS_PER_HALF = 6
+DEALS = 2 * DEALS_PER_HALF
+HALVES = ("1", "2")
+CRITERIA = ("I", "II", "III")
+
+Pair = tuple[str, str]
+HalfSheet = tuple[Pair, Pair, Pair]
+Sheet = dict[str, HalfSheet]  # half ("1", "2") → the pairs of criteria I, II, III
+
+#: The default sheet of each seat (REFEREE.md §4 table), used when the setup gives no sheets.
+DEFAULT_SHEETS: tuple[Sheet, ...] = (
+    {  # Player 1
+        "1": (("Moons", "Knots"), ("Suns", "Wyrms"), ("Waves", "Leaves")),
+        "2": (("Leaves", "Wyrms"), ("Knots", "Suns"), ("Moons", "Waves")),
+    },
+    {  # Player 2
+        "1": (("Waves", "Knots"), ("Moons", "Wyrms"), ("Leaves", "Suns")),
+        "2": (("Moons", "Suns"), ("Waves", "Wyrms"), ("Leaves", "Knots")),
+    },
+    {  # Player 3
+        "1": (("Moons", "Leaves"), ("Suns", "Waves"), ("Wyrms", "Knots")),
+        "2": (("Waves", "Leaves"), ("Moons", "Knots"), ("Suns", "Wyrms")),
+    },
+)
+
+_SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
+_SUIT_SPELLINGS = {norm(suit): suit for suit in SUITS}
+#: card name → (its rank as one bit of a run mask, the indices of the suits it bears). Cards are
+#: keyed by their canonical name: a str caches its hash, a frozen dataclass does not.
+_CARD_BITS: dict[str, tuple[int, tuple[int, ...]]] = {
+    card.name: (1 << RUN_RANKS[card.rank], tuple(_SUIT_INDEX[s] for s in card.suits))
+    for card in DECK
+}
+
+
+def longest_run(rank_mask: int) -> int:
+    """The longest run of consecutive ranks in a set of ranks given as a bit mask.
+
+    "A run counts distinct ranks (two Pawns with that suit add one rank); one card is a run of
+    1; no card is 0." Each step removes the last rank of every run, so the number of steps is
+    the length of the longest one.
+    """
+    length = 0
+    while rank_mask:
+        rank_mask &= rank_mask << 1
+        length += 1
+    return length
+
+
+def _score(counts: Sequence[int], masks: Sequence[int], pairs: Sequence[Sequence[int]]) -> dict:
+    (a, b), (c, d), (e, f) = pairs
+    one = min(counts[a], counts[b])
+    two = abs(counts[c] - counts[d])
+    three = max(longest_run(masks[e]), longest_run(masks[f]))
+    return {"I": one, "II": two, "III": three, "total": one + two + three}
+
+
+def half_criteria(cards: Iterable[Card], pairs: Sequence[Sequence[str]]) -> dict[str, int]:
+    """Score one half for one player: the collected ``cards`` and the sheet's three suit pairs.
+
+    "I = the smaller of the counts of the two suits; II = the absolute difference of the counts
+    of the two suits; III = the longest run of consecutive ranks among the player's cards bearing
+    one suit, the better of the two suits. A card counts for every suit it bears. Half score =
+    I + II + III."
+    """
+    counts = [0] * len(SUITS)
+    masks = [0] * len(SUITS)
+    for card in cards:
+        bit = 1 << RUN_RANKS[card.rank]
+        for suit in card.suits:
+            i = _SUIT_INDEX[suit]
+            counts[i] += 1
+            masks[i] |= bit
+    return _score(counts, masks, [[_SUIT_INDEX[s] for s in pair] for pair in pairs])
+
+
+def _read_sheets(players: Sequence[str], setup: Any) -> list[Sheet]:
+    """The sheet of each seat: the setup's ``sheets``, or the default sheets.
+
+    "Explicit sheets must cover all three players, both halves, criteria I, II, III, each half
+    using all six suits once; a missing setup, {} or "sheets": null means the default sheets."
+    """
+    if setup is None:
+        return list(DEFAULT_SHEETS)
+    if not isinstance(setup, dict):
+        raise SetupError(f"the setup must be a JSON object, not {describe(setup)}")
+    sheets = setup.get("sheets")
+    if sheets is None:
+        return list(DEFAULT_SHEETS)
+    if not isinstance(sheets, dict):
+        raise SetupError(f'"sheets" must be a JSON object keyed by player, not {describe(sheets)}')
+    for key in sheets:
+        if key not in players:
+            raise SetupError(
+                f"the sheets name {describe(key)}, who is not one of the players "
+                f"({', '.join(players)})"
+            )
+    return [_read_sheet(player, sheets.get(player)) for player in players]
+
+
+def _read_sheet(player: str, sheet: Any) -> Sheet:
+    if sheet is None:
+        raise SetupError(f"the sheets must give every player a sheet, and {player} has none")
+    if not isinstance(sheet, dict):
+        raise SetupError(f'{player}\'s sheet must be a JSON object with halves "1" and "2"')
+    _check_keys(sheet, HALVES, f"{player}'s sheet", "half")
+    return {half: _read_half(player, half, sheet[half]) for half in HALVES}
+
+
+def _check_keys(value: dict, wanted: Sequence[str], what: str, kind: str) -> None:
+    listing = ", ".join(f'"{key}"' for key in wanted)
+    for key in value:
+        if key not in wanted:
+            raise SetupError(f"{what} has an unknown {kind} {describe(key)} (expected {listing})")
+    for key in wanted:
+        if key not in value:
+            raise SetupError(f'{what} has no {kind} "{key}" (expected {listing})')
+
+
+def _read_half(player: str, half: str, criteria: Any) -> HalfSheet:
+    where = f"{player}'s sheet, half {half},"
+    if not isinstance(criteria, dict):
+        raise SetupError(f"{where} must be a JSON object with criteria I, II and III")
+    _check_keys(criteria, CRITERIA, f"{player}'s sheet for half {half}", "criterion")
+    pairs = []
+    used: set[str] = set()
+    for criterion in CRITERIA:
+        pair = criteria[criterion]
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise SetupError(f"{where} criterion {criterion} must be a list of two suits")
+        suits = []
+        for name in pair:
+            suit = _SUIT_SPELLINGS.get(norm(name))
+            if suit is None:
+                raise SetupError(
+                    f"{where} criterion {criterion}: {describe(name)} is not a suit "
+                    f"({', '.join(SUITS)})"
+                )
+            if suit in used:
+                raise SetupError(
+                    f"{where} uses {suit} twice: the three criteria must use all six suits once"
+                )
+            used.add(suit)
+            suits.append(suit)
+        pairs.append((suits[0], suits[1]))
+    return (pairs[0], pairs[1], pairs[2])
+
+
+class ForgetVenice(Game):
+    """A game of Forget Venice, deal by deal."""
+
+    name = "forget-venice"
+    title = "Forget Venice"
+    min_players = PLAYERS
+    max_players = PLAYERS
+
+    def __init__(self, players: Sequence[str], sheets: Sequence[Sheet]):
+        super().__init__(players)
+        self.sheets: dict[str, Sheet] = dict(zip(self.players, sheets, strict=True))
+        self._pairs = {
+            player: tuple(
+                tuple(tuple(_SUIT_INDEX[s] for s in pair) for pair in sheet[half])
+                for half in HALVES
+            )
+            for player, sheet in self.sheets.items()
+        }
+        # Per half (0, 1): each player's cards in the order taken, suit counts and rank masks.
+        self._collections = tuple({p: [] for p in self.players} for _ in HALVES)
+        self._counts = tuple({p: [0] * len(SUITS) for p in self.players} for _ in HALVES)
+        self._masks = tuple({p: [0] * len(SUITS) for p in self.players} for _ in HALVES)
+        self._dealt: tuple[dict[str, int], dict[str, int]] = ({}, {})  # card name → deal
+        self.dealers: list[str] = []  # the dealer of each deal played, in order
+
+    @classmethod
+    def start(cls, players: Sequence[str], setup: Any) -> ForgetVenice:
+        """Seats: "players[0] is Player 1, players[1] Player 2, players[2] Player 3"."""
+        cls.check_player_count(players)
+        return cls(players, _read_sheets(players, setup))
+
+    # --- Queries a score sheet needs ------------------------------------------------------
+
+    @property
+    def deals_played(self) -> int:
+        return len(self.dealers)
+
+    @property
+    def finished(self) -> bool:
+        """ "finished after deal 12"."""
+        return len(self.dealers) >= DEALS
+
+    @property
+    def deal(self) -> int | None:
+        """The number (1–12) of the next deal, or None once the game is over."""
+        return None if self.finished else len(self.dealers) + 1
+
+    @property
+    def half(self) -> int:
+        """The half (1 or 2) of the next deal; 2 once the game is over.
+
+        "Deals 1–6 are the first half, 7–12 the second."
+        """
+        return 1 if len(self.dealers) < DEALS_PER_HALF else 2
+
+    def left_of(self, player: str) -> str:
+        """ "Left" means the next seat in players, wrapping around."""
+        return self.players[(self.players.index(player) + 1) % PLAYERS]
+
+    def choosers(self, dealer: str) -> tuple[str, str]:
+        """The First and Second Chooser when ``dealer`` deals.
+
+        "first is the pile taken by the First Chooser, the player left of the dealer; second
+        the pile taken by the Second Chooser, the next player left; the dealer takes the
+        remaining pile."
+        """
+        first = self.left_of(dealer)
+        return first, self.left_of(first)
+
+    def first_half_leaders(self) -> list[str]:
+        """The players with the most first-half points (so far), in seat order."""
+        totals = {p: self.criteria(p, 1)["total"] for p in self.players}
+        best = max(totals.values())
+        return [p for p in self.players if totals[p] == best]
+
+    def next_dealers(self) -> list[str]:
+        """Who may deal the next deal (several only at half-time on a tie; none once over).
+
+        "The dealer of deal 1 is Player 1; each next dealer is the player left of the previous one.
+        The dealer of deal 7 is the player with the most first-half points (on a tie, any of the
+        tied players); rotation continues leftward from whoever dealt deal 7."
+        """
+        played = len(self.dealers)
+        if played >= DEALS:
+            return []
+        if played == 0:
+            return [self.players[0]]
+        if played == DEALS_PER_HALF:
+            return self.first_half_leaders()
+        return [self.left_of(self.dealers[-1])]
+
+    def undealt(self) -> list[str]:
+        """The cards not yet dealt in the current half (REFEREE.md: "Within a half no card
+        appears twice (the deck is reshuffled at half-time and collections start empty)")."""
+        dealt = self._dealt[self.half - 1]
+        return [card.name for card in DECK if card.name not in dealt]
+
+    def collection(self, player: str, half: int | None = None) -> list[str]:
+        """The cards ``player`` took in ``half`` (default: the current half), in the order taken."""
+        return list(self._collections[(half or self.half) - 1][player])
+
+    def criteria(self, player: str, half: int | None = None) -> dict[str, int]:
+        """``player``'s criteria I, II, III and total for ``half`` (default: the current half),
+        over the cards collected so far: "a half in progress counts what has been collected"."""
+        h = (half or self.half) - 1
+        return _score(self._counts[h][player], self._masks[h][player], self._pairs[player][h])
+
+    # --- Playing a deal --------------------------------------------------------------------
+
+    def play(self, move: Any) -> None:
+        """Apply one deal: check everything first, then hand each pile to its taker."""
+        dealer, piles, first, second = self._check_deal(move)
+        deal = len(self.dealers) + 1
+        h = self.half - 1
+        first_chooser, second_chooser = self.choosers(dealer)
+        rest = 3 - first - second  # the pile index neither chooser took
+        dealt = self._dealt[h]
+        for taker, pile in (
+            (first_chooser, piles[first]),
+            (second_chooser, piles[second]),
+            (dealer, piles[rest]),
+        ):
+            self._collections[h][taker].extend(pile)
+            counts = self._counts[h][taker]
+            masks = self._masks[h][taker]
+            for card in pile:
+                dealt[card] = deal
+                bit, suits = _CARD_BITS[card]
+                for i in suits:
+                    counts[i] += 1
+                    masks[i] |= bit
+        self.dealers.append(dealer)
+
+    def _check_deal(self, move: Any) -> tuple[str, list[list[str]], int, int]:
+        if self.finished:
+            raise IllegalMove("the game has already ended after deal 12")
+        if not isinstance(move, dict):
+            raise IllegalMove(
+                'a deal must be a JSON object with "dealer", "piles", "first" and "second", '
+                f"not {describe(move)}"
+            )
+        dealer = self._check_dealer(move.get("dealer"))
+        piles = self._check_piles(move.get("piles"))
+        first, second = self._check_choices(move.get("first"), move.get("second"))
+        return dealer, piles, first, second
+
+    def _check_dealer(self, value: Any) -> str:
+        """The dealer rotation (see ``next_dealers``)."""
+        dealer = expect_player(value, self.players, "the dealer")
+        allowed = self.next_dealers()
+        if dealer in allowed:
+            return dealer
+        deal = len(self.dealers) + 1
+        if deal == 1:
+            reason = f"Player 1, {allowed[0]}, deals first"
+        elif deal == DEALS_PER_HALF + 1:
+            points = self.criteria(allowed[0], 1)["total"]
+            who = " or ".join(allowed)
+            reason = f"the player with the most first-half points deals it ({who}, {points} points)"
+        else:
+            reason = f"the deal passes left, from {self.dealers[-1]} to {allowed[0]}"
+        raise IllegalMove(f"{dealer} cannot be the dealer of deal {deal}: {reason}")
+
+    def _check_piles(self, value: Any) -> list[list[str]]:
+        """ "Exactly 7 cards in 3 non-empty piles." "Within a half no card appears twice"."""
+        if not isinstance(value, list):
+            raise IllegalMove(f'"piles" must be a list of 3 piles of cards, not {describe(value)}')
+        if len(value) != PILES:
+            raise IllegalMove(f"the dealer makes exactly 3 piles, not {len(value)}")
+        dealt = self._dealt[self.half - 1]
+        seen: set[str] = set()
+        piles: list[list[str]] = []
+        for index, pile in enumerate(value):
+            if not isinstance(pile, list):
+                raise IllegalMove(f"pile {index} must be a list of cards, not {describe(pile)}")
+            if not pile:
+                raise IllegalMove(
+                    f"pile {index} is empty: each of the 3 piles holds a card or more"
+                )
+            cards = []
+            for written in pile:
+                card = _card_name(written)
+                if card in seen:
+                    raise IllegalMove(f"{card} appears twice in this deal")
+                if card in dealt:
+                    raise IllegalMove(
+                        f"{card} was already dealt in deal {dealt[card]}: "
+                        "no card appears twice within a half"
+                    )
+                seen.add(card)
+                cards.append(card)
+            piles.append(cards)
+        if len(seen) != CARDS_PER_DEAL:
+            raise IllegalMove(f"a deal is exactly 7 cards, not {len(seen)}")
+        return piles
+
+    def _check_choices(self, first: Any, second: Any) -> tuple[int, int]:
+        """ "first/second are distinct pile indices": the two choosers take different piles."""
+        for key, value in (("first", first), ("second", second)):
+            if not (is_int(value) and 0 <= value < PILES):
+                raise IllegalMove(
+                    f'"{key}" must be the index of a pile: 0, 1 or 2, not {describe(value)}'
+                )
+        if first == second:
+            raise IllegalMove(
+                f"the First and Second Chooser cannot both take pile {first}: "
+                "each takes a different pile"
+            )
+        return first, second
+
+    # --- Results ---------------------------------------------------------------------------
+
+    def _halves(self) -> list[dict[str, dict[str, int]]]:
+        shown = 2 if len(self.dealers) > DEALS_PER_HALF else 1
+        return [{p: self.criteria(p, h) for p in self.players} for h in range(1, shown + 1)]
+
+    def scores(self) -> dict[str, int]:
+        """ "scores = sum of both halves (a half in progress counts what has been collected)"."""
+        halves = self._halves()
+        return {p: sum(half[p]["total"] for half in halves) for p in self.players}
+
+    def _winners(self) -> tuple[list[str], str | None]:
+        """ "Winners: highest total; tie → most second-half points; tie → longest second-half run
+        (criterion III); still tied → shared." Returns the winners and the tie-break used."""
+        if not self.finished:
+            return [], None
+        totals = self.scores()
+        second = {p: self.criteria(p, 2) for p in self.players}
+        tied = _best(self.players, totals)
+        if len(tied) == 1:
+            return tied, None
+        tied = _best(tied, {p: second[p]["total"] for p in tied})
+        if len(tied) == 1:
+            return tied, "second_half"
+        tied = _best(tied, {p: second[p]["III"] for p in tied})
+        if len(tied) == 1:
+            return tied, "second_half_run"
+        return tied, "shared"
+
+    def winners(self) -> list[str]:
+        return self._winners()[0]
+
+    def details(self) -> dict[str, Any]:
+        """``halves`` as REFEREE.md §4 asks (the first half always, the second once deal 7 has
+        been played), plus what a score sheet shows: each half's collections, the sheets, where
+        the game stands and which tie-break decided it."""
+        halves = self._halves()
+        return {
+            "halves": halves,
+            "collections": [
+                {p: self.collection(p, h) for p in self.players} for h in range(1, len(halves) + 1)
+            ],
+            "sheets": {
+                p: {
+                    half: {c: list(pair) for c, pair in zip(CRITERIA, sheet[half], strict=True)}
+                    for half in HALVES
+                }
+                for p, sheet in self.sheets.items()
+            },
+            "deals_played": len(self.dealers),
+            "deal": self.deal,
+            "half": self.half,
+            "dealers": self.next_dealers(),
+            "tie_break": self._winners()[1],
+        }
+
+
+def _card_name(written: Any) -> str:
+    """The canonical name of a card of the 42-card deck, in any accepted spelling.
+
+    "The extended Decktet without the Excuse, the Island and the Borderland: 42 cards."
+    """
+    if isinstance(written, str) and written in _CARD_BITS:
+        return written  # already canonical: the usual case, and the fast one
+    card = find_card(written)
+    if card is None:
+        raise IllegalMove(f"{describe(written)} is not a Decktet card")
+    if card.name not in _CARD_BITS:
+        raise IllegalMove(
+            f"{card.name} is not in the Forget Venice deck "
+            "(the Excuse, the Island and the Borderland are left out)"
+        )
+    return card.name
+
+
+def _best(players: Iterable[str], values: dict[str, int]) -> list[str]:
+    """The players with the highest value, in seat order."""
+    players = list(players)
+    top = max(values[p] for p in players)
+    return [p for p in players if values[p] == top]
+
+
+GAME = ForgetVenice
