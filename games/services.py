@@ -87,9 +87,7 @@ def _judge_play(play: Play, players: Sequence[str], moves: list[Any]) -> Judgeme
 
 
 def _seat_names(play: Play) -> list[str]:
-    return list(
-        play.seats.order_by("position").values_list("player__name", flat=True)
-    )
+    return list(play.seats.order_by("position").values_list("player__name", flat=True))
 
 
 def refresh_results(play: Play, judgement: Judgement) -> None:
@@ -187,9 +185,7 @@ def record_move(
     all_moves = list(play.moves.order_by("seq"))
     next_seq = (all_moves[-1].seq + 1) if all_moves else 0
     if expected_seq is not None and expected_seq != next_seq:
-        raise StaleMoveError(
-            _("Someone else entered a move — here is the new position.")
-        )
+        raise StaleMoveError(_("Someone else entered a move — here is the new position."))
     log_moves = [m.data for m in all_moves if m.undone_at is None]
     judgement = _judge_play(play, _seat_names(play), [*log_moves, move])
     if judgement.error is not None:
@@ -272,8 +268,11 @@ def import_log(
         if player is None:
             if len(name) > 60 or name != " ".join(name.split()):
                 raise ServiceError(
-                    _("“%(name)s” cannot be a player's name here (at most 60 characters, "
-                      "no leading, trailing or double spaces).") % {"name": name}
+                    _(
+                        "“%(name)s” cannot be a player's name here (at most 60 characters, "
+                        "no leading, trailing or double spaces)."
+                    )
+                    % {"name": name}
                 )
             player = Player.objects.create(club=club, name=name)
         players.append(player)

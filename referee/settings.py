@@ -31,7 +31,9 @@ DEBUG = env_bool("DEBUG", False)
 
 # Development only: a fixed insecure key keeps `make run` zero-configuration. Production must
 # set SECRET_KEY (the deploy check fails on this one).
-SECRET_KEY = os.environ.get("SECRET_KEY") or "django-insecure-development-key-do-not-use-in-production"
+SECRET_KEY = (
+    os.environ.get("SECRET_KEY") or "django-insecure-development-key-do-not-use-in-production"
+)
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])

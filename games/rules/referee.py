@@ -87,7 +87,7 @@ def read_envelope(log: Any) -> tuple[str, list[str], Any, list] | str:
         return '"players" must be a non-empty list of names'
     for name in players:
         if not isinstance(name, str) or not name.strip():
-            return f'every player must be a non-empty name, not {describe(name)}'
+            return f"every player must be a non-empty name, not {describe(name)}"
     if len(set(players)) != len(players):
         return "the players' names must be distinct"
     moves = log.get("moves")

@@ -16,7 +16,9 @@ from ..models import GAME_CHOICES, Club
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    clubs = Club.objects.filter(memberships__user=request.user) if request.user.is_authenticated else []
+    clubs = (
+        Club.objects.filter(memberships__user=request.user) if request.user.is_authenticated else []
+    )
     return render(request, "clubs/home.html", {"clubs": clubs, "games": GAME_CHOICES})
 
 

@@ -102,8 +102,13 @@ def test_nights_are_listed_newest_first(member_client, club):
 def test_admin_renders_for_a_superuser(client, django_user_model):
     admin = django_user_model.objects.create_superuser("root", "root@example.org", "pw-123456")
     client.force_login(admin)
-    for name in ["admin:index", "admin:games_play_changelist", "admin:games_move_changelist",
-                 "admin:games_club_changelist", "admin:games_player_changelist"]:
+    for name in [
+        "admin:index",
+        "admin:games_play_changelist",
+        "admin:games_move_changelist",
+        "admin:games_club_changelist",
+        "admin:games_player_changelist",
+    ]:
         assert client.get(reverse(name)).status_code == 200, name
 
 

@@ -43,6 +43,10 @@ class Command(BaseCommand):
                 refused += 1
                 self.stderr.write(f"{path}: refused: {problem}")
             else:
-                self.stdout.write(f"{path}: imported as play {play.pk} ({play.get_status_display()})")
+                self.stdout.write(
+                    f"{path}: imported as play {play.pk} ({play.get_status_display()})"
+                )
         if refused:
-            raise CommandError(f"{refused} of {len(files)} file(s) refused; the others were imported")
+            raise CommandError(
+                f"{refused} of {len(files)} file(s) refused; the others were imported"
+            )

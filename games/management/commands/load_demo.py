@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from games import services
-from games.models import Club, GameNight, Membership, Player
+from games.models import Club, Membership, Player
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "demo-game-night"

@@ -1,4 +1,4 @@
-"""python manage.py referee FILE [FILE ...] — judge game logs (REFEREE.md §2), one JSON line each."""
+"""manage.py referee FILE [FILE ...]: judge game logs (REFEREE.md §2), one JSON line each."""
 
 from __future__ import annotations
 

@@ -1,0 +1,206 @@
+"""Writes go through games.services: judged by the referee, stored with results, or refused."""
+
+import copy
+import json
+import threading
+from pathlib import Path
+
+import pytest
+from django.db import connection, connections
+
+from games import services
+from games.gamelog import play_to_log
+from games.models import GameNight, Move, Play, Player, Seat
+from games.rules import judge
+
+EXAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "examples"
+
+SERIES = {
+    "1": ["red-die", "blue-car"],
+    "2": ["orange-ball", "green-cup"],
+    "3": ["yellow-ball", "purple-telephone"],
+    "4": ["red-icecream", "black-butterfly"],
+    "5": ["pink-ball", "orange-flower"],
+    "6": ["red-telephone", "yellow-cup"],
+}
+GOOD = {"card": "green-die", "call": {"player": "Ana", "series": 3}}
+TIE = {"card": "blue-ball", "tie": ["Ana", "Ben"]}
+BAD = {"card": "blue-flower", "call": {"player": "Chloé", "series": 3}}
+
+
+@pytest.fixture
+def play(night, players):
+    return services.start_play(
+        night=night, game="buntherum", players=players, setup={"series": SERIES}
+    )
+
+
+def snapshot():
+    return (
+        list(Move.objects.values_list("play_id", "seq", "data", "undone_at")),
+        list(Seat.objects.values_list("id", "score", "rank", "is_winner")),
+        list(Play.objects.values_list("id", "status", "details")),
+        Player.objects.count(),
+        GameNight.objects.count(),
+    )
+
+
+@pytest.mark.django_db
+def test_start_play_seats_players_in_order(play, players):
+    assert [s.player for s in play.seats.order_by("position")] == players
+    assert play.status == Play.Status.IN_PROGRESS
+    assert play.details["pile"] == {"Ana": 9, "Ben": 9, "Chloé": 9}
+
+
+@pytest.mark.django_db
+def test_start_play_with_a_bad_setup_is_refused_and_stores_nothing(night, players):
+    before = snapshot()
+    with pytest.raises(services.ServiceError, match="setup"):
+        services.start_play(night=night, game="buntherum", players=players, setup={"series": {}})
+    assert snapshot() == before
+
+
+@pytest.mark.django_db
+def test_start_play_with_the_wrong_number_of_players_is_refused(night, players):
+    with pytest.raises(services.ServiceError, match="3 players"):
+        services.start_play(night=night, game="forget-venice", players=players[:2], setup=None)
+
+
+@pytest.mark.django_db
+def test_legal_move_is_stored_with_its_results(play):
+    judgement = services.record_move(play=play, move=GOOD)
+    assert judgement.status == "in_progress"
+    assert list(play.moves.values_list("seq", flat=True)) == [0]
+    ana = play.seats.get(player__name="Ana")
+    assert ana.score == 1
+    play.refresh_from_db()
+    assert play.details["pile"]["Ana"] == 8
+
+
+@pytest.mark.django_db
+def test_illegal_move_is_refused_with_the_referees_message_and_nothing_is_stored(play):
+    services.record_move(play=play, move=GOOD)
+    services.record_move(play=play, move=TIE)
+    before = snapshot()
+    with pytest.raises(services.IllegalMoveError) as refused:
+        services.record_move(play=play, move=BAD)
+    assert refused.value.message.startswith("move 2: ")
+    assert snapshot() == before
+
+
+@pytest.mark.django_db
+def test_undo_keeps_the_move_marked_undone_and_recomputes_results(play, member):
+    services.record_move(play=play, move=GOOD, by=member)
+    undone = services.undo_last_move(play=play, by=member)
+    assert undone.undone_by == member and undone.undone_at is not None
+    assert play.moves.count() == 1 and play.moves.active().count() == 0
+    assert play.seats.get(player__name="Ana").score == 0
+
+
+@pytest.mark.django_db
+def test_undo_again_steps_back_further(play):
+    services.record_move(play=play, move=GOOD)
+    services.record_move(play=play, move=TIE)
+    services.undo_last_move(play=play)
+    services.undo_last_move(play=play)
+    assert play.moves.active().count() == 0
+    with pytest.raises(services.ServiceError, match="no move to undo"):
+        services.undo_last_move(play=play)
+
+
+@pytest.mark.django_db
+def test_a_move_after_an_undo_takes_the_next_sequence_number(play):
+    services.record_move(play=play, move=GOOD)
+    services.undo_last_move(play=play)
+    services.record_move(play=play, move=GOOD)
+    moves = play.moves.order_by("seq")
+    assert [(m.seq, m.is_undone) for m in moves] == [(0, True), (1, False)]
+
+
+@pytest.mark.django_db
+def test_a_stale_entry_form_is_refused(play):
+    services.record_move(play=play, move=GOOD, expected_seq=0)
+    with pytest.raises(services.StaleMoveError, match="Someone else entered a move"):
+        services.record_move(play=play, move=TIE, expected_seq=0)
+    assert play.moves.count() == 1
+
+
+@pytest.mark.django_db
+def test_an_abandoned_play_takes_no_move(play):
+    services.abandon_play(play=play)
+    with pytest.raises(services.ServiceError, match="abandoned"):
+        services.record_move(play=play, move=GOOD)
+
+
+@pytest.mark.django_db
+def test_finished_play_ranks_and_winners_are_derived_from_the_log(club, night):
+    log = json.loads((EXAMPLES / "buntherum-1.json").read_text())
+    play = services.import_log(club=club, log=log, night_date=night.date)
+    assert play.status == Play.Status.FINISHED and play.ended_at is not None
+    seats = {s.player.name: s for s in play.seats.select_related("player")}
+    assert seats["Ana"].is_winner and seats["Ana"].rank == 1
+    assert [seats[n].rank for n in ("Dev", "Eli", "Ben", "Chloé")] == [2, 2, 4, 4]
+
+
+@pytest.mark.django_db
+def test_import_creates_missing_players_and_a_night(club):
+    log = json.loads((EXAMPLES / "buntherum-1.json").read_text())
+    play = services.import_log(club=club, log=log)
+    assert sorted(club.players.values_list("name", flat=True)) == sorted(log["players"])
+    assert play.night.club == club
+
+
+@pytest.mark.django_db
+def test_an_illegal_log_is_refused_whole(club):
+    log = json.loads((EXAMPLES / "buntherum-2.json").read_text())
+    before = snapshot()
+    with pytest.raises(services.IllegalMoveError, match="move 2"):
+        services.import_log(club=club, log=log)
+    assert snapshot() == before
+
+
+@pytest.mark.django_db
+def test_a_play_is_a_game_log_round_trip(club):
+    log = json.loads((EXAMPLES / "buntherum-1.json").read_text())
+    play = services.import_log(club=club, log=copy.deepcopy(log))
+    exported = play_to_log(play)
+    assert exported == log
+    assert judge(exported).as_dict() == judge(log).as_dict()
+
+
+@pytest.mark.django_db
+def test_undone_moves_are_left_out_of_the_exported_log(play):
+    services.record_move(play=play, move=GOOD)
+    services.record_move(play=play, move=TIE)
+    services.undo_last_move(play=play)
+    assert play_to_log(play)["moves"] == [GOOD]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_people_entering_a_move_at_once_store_exactly_one(club, night, players):
+    if connection.vendor != "postgresql":
+        pytest.skip("real concurrent transactions are tested on PostgreSQL")
+    play = services.start_play(
+        night=night, game="buntherum", players=players, setup={"series": SERIES}
+    )
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def enter():
+        try:
+            barrier.wait(timeout=10)
+            services.record_move(play=play, move=GOOD, expected_seq=0)
+            outcomes.append("stored")
+        except services.StaleMoveError:
+            outcomes.append("stale")
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=enter) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["stale", "stored"]
+    assert play.moves.count() == 1
+    assert play.seats.get(player__name="Ana").score == 1
