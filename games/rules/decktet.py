@@ -15,7 +15,8 @@ SUITS = ("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots")
 RANKS = ("Ace", "2", "3", "4", "5", "6", "7", "8", "9", "Pawn", "Court", "Crown")
 
 
-@dataclass(frozen=True, slots=True)
+# Each card exists once (ALL_CARDS), so identity is equality: a cheap hash for dict keys.
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     name: str
     rank: str  # one of RANKS, or "" for the Excuse
