@@ -10,6 +10,7 @@ Nothing under ``games/rules`` imports Django.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -129,13 +130,9 @@ def expect_player(
 
 def describe(value: Any) -> str:
     """A short, readable rendering of a JSON value for an error message."""
-    if isinstance(value, str):
-        text = f'"{value}"'
-    elif value is None:
-        text = "null"
-    elif isinstance(value, bool):
-        text = "true" if value else "false"
-    else:
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
         text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 

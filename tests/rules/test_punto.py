@@ -1,0 +1,829 @@
+"""Punto (REFEREE.md §5): one test per rule and ruling, the public cases, and property tests."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.rules import IllegalMove, SetupError, judge
+from games.rules.punto import DIRECTIONS, GAME, Punto
+from tests.rules.conftest import example_cases
+
+TWO = ["Ana", "Ben"]
+THREE = ["Ana", "Ben", "Chloé"]
+FOUR = ["Ana", "Ben", "Chloé", "Dev"]
+COLOURS_2 = {"Ana": ["red", "blue"], "Ben": ["orange", "green"]}
+COLOURS_3 = {"Ana": ["red"], "Ben": ["blue"], "Chloé": ["green"]}  # orange is neutral
+COLOURS_4 = {"Ana": ["red"], "Ben": ["blue"], "Chloé": ["green"], "Dev": ["orange"]}
+LETTERS = {"r": "red", "o": "orange", "b": "blue", "g": "green"}
+
+
+def make_log(players, colours, moves):
+    return {
+        "format": "gamelog/1",
+        "game": "punto",
+        "players": list(players),
+        "setup": {"colours": colours},
+        "moves": list(moves),
+    }
+
+
+def mv(player, card, x, y):
+    return {"player": player, "card": card, "at": [x, y]}
+
+
+def blocked(player, card):
+    return {"player": player, "card": card, "blocked": True}
+
+
+def judge2(moves):
+    return judge(make_log(TWO, COLOURS_2, moves))
+
+
+def judge3(moves):
+    return judge(make_log(THREE, COLOURS_3, moves))
+
+
+def interleave(players, *sequences):
+    """Moves taking turns in seat order: sequences[i] are (card, x, y) for players[i]."""
+    moves = []
+    for i in range(max(len(s) for s in sequences)):
+        for player, seq in zip(players, sequences, strict=False):
+            if i < len(seq):
+                moves.append(mv(player, *seq[i]))
+    return moves
+
+
+def grid_moves(players, colours, rows, starter=0):
+    """Moves that fill a 6 × 6 table exactly as ``rows`` shows it ("r2 o9 ..." per row, row 0
+    first), taking turns in seat order from ``starter`` and always touching a card."""
+    owner = {c: p for p, cs in colours.items() for c in cs}
+    cells = {}
+    for y, row in enumerate(rows):
+        for x, token in enumerate(row.split()):
+            cells[(x, y)] = f"{LETTERS[token[0]]}-{token[1:]}"
+    remaining = {p: set() for p in players}
+    for cell, card in cells.items():
+        remaining[owner[card.split("-")[0]]].add(cell)
+    order: list = []
+    placed: set = set()
+
+    def touches(cell):
+        return any((cell[0] + dx, cell[1] + dy) in placed for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+
+    def search(k):
+        if not any(remaining.values()):
+            return True
+        player = players[(starter + k) % len(players)]
+        for cell in sorted(remaining[player], key=lambda c: (c[1], c[0])):
+            if placed and not touches(cell):
+                continue
+            remaining[player].discard(cell)
+            placed.add(cell)
+            order.append(cell)
+            if search(k + 1):
+                return True
+            order.pop()
+            placed.discard(cell)
+            remaining[player].add(cell)
+        return False
+
+    assert search(0), "no order of turns fills this grid"
+    return [mv(players[(starter + k) % len(players)], cells[c], *c) for k, c in enumerate(order)]
+
+
+# A full table: Ana has two series (red row 0: 2+3+4+5 = 14; blue column 0: 6+6+5+5 = 22),
+# Ben one (green column 5: 8+7+6+5 = 26). No line of 5 anywhere.
+GRID_MOST_SERIES = [
+    "r2 r3 r4 r5 o9 o9",
+    "b6 g9 b9 g8 b8 g8",
+    "b6 o8 r9 o7 r8 g7",
+    "b5 g6 b7 g7 b9 g6",
+    "b5 o6 o3 o5 r8 g5",
+    "r7 g4 b8 g4 b7 o4",
+]
+# One series each: Ana red row 0 (14), Ben green column 5 (1+2+3+4 = 10).
+GRID_LOWEST_SERIES = [
+    "r2 r3 r4 r5 o9 o9",
+    "b6 g9 b9 g8 b8 g1",
+    "b7 o8 r9 o7 r8 g2",
+    "r6 g6 b7 g7 b6 g3",
+    "b9 o6 o3 o5 r8 g4",
+    "r7 g5 b5 g9 b5 o4",
+]
+# One series each, both worth 14: Ana red row 0 (2+3+4+5), Ben green column 5 (2+3+4+5).
+GRID_STILL_TIED = [
+    "r2 r3 r4 r5 o9 o9",
+    "b6 g9 b9 g8 b8 g2",
+    "b7 o8 r9 o7 r8 g3",
+    "r6 g6 b7 g7 b6 g4",
+    "b9 o6 o3 o5 r8 g5",
+    "r7 g6 b5 g9 b5 o4",
+]
+# No two neighbours share a colour: nobody has a series.
+GRID_NO_SERIES = [
+    "r2 o2 r3 o3 r4 o4",
+    "b2 g2 b3 g3 b4 g4",
+    "r5 o5 r6 o6 r7 o7",
+    "b5 g5 b6 g6 b7 g7",
+    "r8 o8 r9 o9 r2 o2",
+    "b8 g8 b9 g9 b8 g8",
+]
+
+
+def grid_with(top_row, left_column):
+    """GRID_MOST_SERIES with Ana's red row 0 (x 0–3) and blue column 0 (y 1–4) replaced."""
+    rows = [row.split() for row in GRID_MOST_SERIES]
+    rows[0][:4] = [f"r{v}" for v in top_row]
+    for y, v in enumerate(left_column, start=1):
+        rows[y][0] = f"b{v}"
+    return [" ".join(row) for row in rows]
+
+
+def line_count(board, players, colours, line):
+    """Independent check: which players have ``line`` own-coloured visible cards in a row."""
+    owner = {c: p for p, cs in colours.items() for c in cs}
+    cells = {tuple(map(int, k.split(","))): v.split("-")[0] for k, v in board.items()}
+    found = set()
+    for (x, y), colour in cells.items():
+        if colour not in owner:
+            continue
+        for dx, dy in DIRECTIONS:
+            if all(cells.get((x + i * dx, y + i * dy)) == colour for i in range(line)):
+                found.add(owner[colour])
+    return found
+
+
+# ---------------------------------------------------------------- the public cases
+
+
+@pytest.mark.parametrize(("log", "expected"), example_cases("punto"))
+def test_public_examples(log, expected):
+    result = judge(log).as_dict()
+    assert result["status"] == expected["status"]
+    if expected["error"] is None:
+        assert result["error"] is None
+    else:
+        assert result["error"]["move"] == expected["error"]["move"]
+        assert result["error"]["message"].startswith(f"move {expected['error']['move']}: ")
+    assert result["scores"] == expected["scores"]
+    assert result["winners"] == expected["winners"]
+    for key, value in expected["details"].items():
+        assert result["details"][key] == value
+
+
+# ---------------------------------------------------------------- setup
+
+
+def test_two_players_hold_two_colours_each():
+    assert judge(make_log(TWO, COLOURS_2, [])).status == "in_progress"
+    result = judge(make_log(TWO, {"Ana": ["red"], "Ben": ["orange", "green"]}, []))
+    assert result.status == "illegal"
+    assert result.error["move"] is None
+    assert "two colours" in result.message
+
+
+def test_three_or_four_players_hold_one_colour_each():
+    assert judge(make_log(FOUR, COLOURS_4, [])).status == "in_progress"
+    bad = dict(COLOURS_3, Ana=["red", "orange"])
+    result = judge(make_log(THREE, bad, []))
+    assert result.status == "illegal" and "each player holds one colour" in result.message
+
+
+def test_colours_are_all_distinct():
+    result = judge(make_log(TWO, {"Ana": ["red", "blue"], "Ben": ["blue", "green"]}, []))
+    assert result.status == "illegal" and "blue is given twice" in result.message
+    result = judge(make_log(TWO, {"Ana": ["red", "red"], "Ben": ["blue", "green"]}, []))
+    assert result.status == "illegal" and "Ana is given red twice" in result.message
+
+
+def test_colour_keys_are_exactly_the_players():
+    result = judge(make_log(TWO, {"Ana": ["red", "blue"], "ben": ["orange", "green"]}, []))
+    assert result.status == "illegal" and '"ben"' in result.message
+    result = judge(make_log(TWO, {"Ana": ["red", "blue"]}, []))
+    assert result.status == "illegal" and "no colours for Ben" in result.message
+
+
+def test_colour_names_are_case_insensitive():
+    colours = {"Ana": [" Red ", "BLUE"], "Ben": ["Orange", "green"]}
+    result = judge(make_log(TWO, colours, [mv("Ana", "RED-7", 0, 0)]))
+    assert result.status == "in_progress"
+    assert result.details["colours"] == COLOURS_2
+
+
+def test_unknown_colour_or_missing_setup_is_a_setup_error():
+    assert (
+        "not a Punto colour"
+        in judge(make_log(TWO, {"Ana": ["red", "pink"], "Ben": ["orange", "green"]}, [])).message
+    )
+    for setup in (None, [], {"colours": None}, {"colours": ["red"]}):
+        log = make_log(TWO, COLOURS_2, [])
+        log["setup"] = setup
+        result = judge(log)
+        assert result.status == "illegal" and result.error == {
+            "move": None,
+            "message": result.message,
+        }
+    with pytest.raises(SetupError):
+        Punto.start(TWO, {})
+
+
+def test_punto_is_for_two_to_four_players():
+    five = ["A", "B", "C", "D", "E"]
+    colours = {p: ["red"] for p in five}
+    assert "2 to 4 players" in judge(make_log(five, colours, [])).message
+    assert "2 to 4 players" in judge(make_log(["A"], {"A": ["red"]}, [])).message
+
+
+def test_neutral_colour_is_the_fourth_colour_with_three_players():
+    assert judge(make_log(THREE, COLOURS_3, [])).details["neutral"] == "orange"
+    assert judge(make_log(FOUR, COLOURS_4, [])).details["neutral"] is None
+    assert judge(make_log(TWO, COLOURS_2, [])).details["neutral"] is None
+
+
+# ---------------------------------------------------------------- turns and cards
+
+
+def test_players_play_in_seat_order():
+    result = judge2([mv("Ana", "red-1", 0, 0), mv("Ana", "red-2", 1, 0)])
+    assert result.error["move"] == 1 and "Ben's turn" in result.message
+    assert judge2([mv("Ben", "green-1", 0, 0)]).error["move"] == 0
+
+
+def test_round_one_starts_with_the_first_seat():
+    assert judge3([mv("Ana", "red-1", 0, 0)]).status == "in_progress"
+    assert judge3([mv("Ben", "blue-1", 0, 0)]).status == "illegal"
+
+
+def test_player_names_are_matched_exactly():
+    result = judge2([mv("ana", "red-1", 0, 0)])
+    assert result.status == "illegal" and "not one of the players" in result.message
+
+
+def test_wrong_colour_is_illegal():
+    result = judge2([mv("Ana", "green-3", 0, 0)])
+    assert result.status == "illegal"
+    assert result.message == "move 0: Ana plays red and blue, not green: green-3 is not theirs"
+    assert judge(make_log(FOUR, COLOURS_4, [mv("Ana", "orange-3", 0, 0)])).status == "illegal"
+
+
+def test_anyone_may_play_the_neutral_colour():
+    moves = [
+        mv("Ana", "orange-3", 0, 0),
+        mv("Ben", "orange-4", 1, 0),
+        mv("Chloé", "orange-5", 2, 0),
+    ]
+    assert judge3(moves).status == "in_progress"
+
+
+def test_card_names_are_case_insensitive():
+    assert judge2([mv("Ana", "  Red-7 ", 0, 0), mv("Ben", "GREEN-1", 1, 0)]).status == "in_progress"
+
+
+@pytest.mark.parametrize("card", ["red-0", "red-10", "red", "7", "purple-3", "red-3-4", 7, None])
+def test_a_card_is_a_colour_and_a_value_from_1_to_9(card):
+    result = judge2([mv("Ana", card, 0, 0)])
+    assert result.status == "illegal" and "not a Punto card" in result.message
+
+
+def test_a_card_is_played_at_most_twice_per_round():
+    moves = [
+        mv("Ana", "red-5", 0, 0), mv("Ben", "green-1", 1, 0),
+        mv("Ana", "red-5", 2, 0), mv("Ben", "green-2", 3, 0),
+        mv("Ana", "red-5", 0, 1),
+    ]  # fmt: skip
+    result = judge2(moves)
+    assert result.error["move"] == 4 and "both copies are already played" in result.message
+
+
+def test_covered_cards_count_as_played():
+    moves = [
+        mv("Ana", "red-2", 0, 0), mv("Ben", "green-5", 0, 0),
+        mv("Ana", "red-2", 1, 0), mv("Ben", "green-6", 1, 0),
+        mv("Ana", "red-2", 2, 0),
+    ]  # fmt: skip
+    assert judge2(moves).error["move"] == 4
+
+
+# ---------------------------------------------------------------- placement
+
+
+def test_first_card_goes_anywhere():
+    assert judge2([mv("Ana", "red-1", -40, 17)]).status == "in_progress"
+
+
+def test_card_must_touch_a_card():
+    result = judge2([mv("Ana", "red-1", 0, 0), mv("Ben", "green-1", 2, 0)])
+    assert result.error["move"] == 1 and "must touch a card" in result.message
+
+
+def test_diagonal_touch_is_enough():
+    assert judge2([mv("Ana", "red-1", 0, 0), mv("Ben", "green-1", 1, -1)]).status == "in_progress"
+
+
+def test_covering_a_lower_value_is_legal_whatever_its_colour():
+    moves = [mv("Ana", "red-1", 0, 0), mv("Ben", "green-2", 0, 0), mv("Ana", "red-3", 0, 0)]
+    result = judge2(moves)
+    assert result.status == "in_progress"
+    assert result.details["board"] == {"0,0": "red-3"}
+
+
+def test_covering_an_equal_value_is_illegal():
+    result = judge2([mv("Ana", "red-4", 0, 0), mv("Ben", "green-4", 0, 0)])
+    assert result.error["move"] == 1
+    assert result.message == (
+        "move 1: green-4 cannot cover red-4 at (0, 0): a card covers only a card of strictly "
+        "lower value"
+    )
+
+
+def test_covering_a_higher_value_is_illegal():
+    assert judge2([mv("Ana", "red-4", 0, 0), mv("Ben", "green-3", 0, 0)]).error["move"] == 1
+
+
+def test_six_by_six_box_blocks_a_line():
+    ana = [("red-1", 0, 0), ("red-2", 1, 0), ("red-3", 2, 0), ("red-4", 3, 0), ("red-5", 4, 0)]
+    ben = [("orange-1", -1, 1), ("orange-2", -2, 1), ("green-1", -2, 2), ("green-2", -2, 3)]
+    result = judge2(interleave(TWO, ana, ben))
+    assert result.error["move"] == 8
+    assert "would be 7 columns wide (at most 6)" in result.message
+    assert result.details["rounds"] == []
+    # the same line grown on the other side stays inside the box, and wins
+    ana[-1] = ("red-5", -1, 0)
+    assert judge2(interleave(TWO, ana, ben)).details["rounds"] == [
+        {"winner": "Ana", "how": "line", "removed": "red-5"}
+    ]
+
+
+def test_six_by_six_box_counts_rows_too():
+    ana = [("red-1", 0, 0), ("red-2", 0, 1), ("red-3", 0, 2), ("blue-1", 0, 3)]
+    ben = [("green-1", 1, -1), ("green-2", 1, -2), ("green-3", 1, -3)]
+    result = judge2(interleave(TWO, ana, ben))
+    assert result.error["move"] == 6 and "7 rows high" in result.message
+
+
+def test_the_box_does_not_stop_covering():
+    ana = [("red-1", 0, 0), ("red-2", 2, 0), ("red-3", 4, 0)]
+    ben = [("green-1", 1, 0), ("green-2", 3, 0), ("green-3", 5, 0)]
+    moves = interleave(TWO, ana, ben) + [mv("Ana", "blue-9", 5, 0)]
+    assert judge2(moves).status == "in_progress"
+
+
+def test_a_move_needs_a_cell_of_two_integers():
+    for at in (None, [0], [0, "1"], [0.5, 1], [True, 0], "0,0"):
+        move = {"player": "Ana", "card": "red-1", "at": at}
+        assert judge2([move]).status == "illegal"
+    assert "where the card goes" in judge2([{"player": "Ana", "card": "red-1"}]).message
+
+
+# ---------------------------------------------------------------- rounds won by a line
+
+
+def test_five_in_a_column_wins_with_two_players_and_four_do_not():
+    ana = [(f"red-{v}", 0, v) for v in range(1, 6)]
+    ben = [(f"green-{v}", 1, v) for v in range(1, 5)]
+    result = judge2(interleave(TWO, ana, ben))
+    assert result.details["rounds"] == [{"winner": "Ana", "how": "line", "removed": "red-5"}]
+    assert result.scores == {"Ana": 1, "Ben": 0}
+    assert result.details["board"] == {}  # the next round starts on an empty table
+
+
+def test_anti_diagonal_line_wins():
+    ana = [("red-9", 0, 4), ("red-2", 1, 3), ("red-3", 2, 2), ("red-4", 3, 1), ("red-5", 4, 0)]
+    ben = [("green-1", 0, 3), ("green-2", 1, 2), ("green-3", 2, 1), ("green-4", 3, 0)]
+    assert judge2(interleave(TWO, ana, ben)).details["rounds"] == [
+        {"winner": "Ana", "how": "line", "removed": "red-9"}
+    ]
+
+
+def test_two_player_lines_are_single_coloured():
+    ana = [("red-1", 0, 0), ("red-2", 1, 0), ("blue-3", 2, 0), ("red-4", 3, 0), ("red-5", 4, 0)]
+    ben = [("green-1", 0, 1), ("green-2", 1, 1), ("orange-3", 2, 1), ("green-4", 3, 1)]
+    result = judge2(interleave(TWO, ana, ben))
+    assert result.status == "in_progress" and result.details["rounds"] == []
+
+
+def test_four_in_a_row_wins_with_three_players_and_neutral_line_never_wins():
+    # Ana lays four neutral oranges in row 0, Ben three blues, Chloé four greens in row 2.
+    ana = [(f"orange-{v}", v - 1, 0) for v in range(1, 5)]
+    ben = [("blue-1", 0, 1), ("blue-2", 1, 1), ("blue-3", 2, 1), ("blue-4", 4, 1)]
+    chloe = [(f"green-{v}", v - 1, 2) for v in range(1, 5)]
+    result = judge3(interleave(THREE, ana, ben, chloe))
+    assert result.status == "in_progress"
+    assert result.details["rounds"] == [{"winner": "Chloé", "how": "line", "removed": "green-4"}]
+
+
+def test_neutral_line_never_wins():
+    ana = [(f"orange-{v}", v - 1, 0) for v in range(1, 5)]
+    ben = [(f"blue-{v}", v - 1, 1) for v in range(1, 4)]
+    chloe = [(f"green-{v}", v - 1, 2) for v in range(1, 4)]
+    result = judge3(interleave(THREE, ana, ben, chloe))
+    assert result.status == "in_progress" and result.details["rounds"] == []
+    assert result.details["board"]["3,0"] == "orange-4"
+
+
+def test_winner_removes_highest_card_among_all_winning_segments():
+    moves = [
+        mv("Ana", "red-1", 0, 0), mv("Ben", "blue-1", 0, 1), mv("Chloé", "green-1", 1, 1),
+        mv("Ana", "red-2", 1, 0), mv("Ben", "blue-2", 0, 2), mv("Chloé", "green-2", 1, 2),
+        mv("Ana", "red-3", 2, 0), mv("Ben", "blue-3", 2, 1), mv("Chloé", "green-3", 2, 2),
+        mv("Ana", "red-7", 3, 1), mv("Ben", "blue-4", 2, 3), mv("Chloé", "green-4", 1, 3),
+        mv("Ana", "red-8", 3, 2), mv("Ben", "blue-5", 0, 3), mv("Chloé", "green-5", 2, 4),
+        mv("Ana", "red-9", 3, 3), mv("Ben", "blue-6", 4, 4), mv("Chloé", "green-6", 4, 3),
+        mv("Ana", "red-4", 3, 0),  # row 1-2-3-4 and column 4-7-8-9 at once
+    ]  # fmt: skip
+    result = judge3(moves)
+    assert result.details["rounds"] == [{"winner": "Ana", "how": "line", "removed": "red-9"}]
+
+
+def test_winning_segment_is_the_maximal_run():
+    # the fifth red fills the gap: the segment is 9-2-6-3-1, so red-9 goes even though the
+    # four cards ending on the played one (2-6-3-1) do not hold it
+    moves = [
+        mv("Ana", "red-9", 0, 0), mv("Ben", "blue-1", 0, 1), mv("Chloé", "green-1", 1, 1),
+        mv("Ana", "red-2", 1, 0), mv("Ben", "blue-2", 2, 1), mv("Chloé", "green-2", 3, 1),
+        mv("Ana", "red-3", 3, 0), mv("Ben", "blue-3", 4, 1), mv("Chloé", "green-3", 5, 1),
+        mv("Ana", "red-1", 4, 0), mv("Ben", "blue-4", 0, 2), mv("Chloé", "green-4", 1, 2),
+        mv("Ana", "red-6", 2, 0),
+    ]  # fmt: skip
+    result = judge3(moves)
+    assert result.details["rounds"] == [{"winner": "Ana", "how": "line", "removed": "red-9"}]
+
+
+def test_removed_card_cannot_come_back():
+    round_1 = interleave(
+        TWO,
+        [(f"red-{v}", 0, y) for y, v in enumerate((1, 2, 3, 4, 9))],
+        [(f"green-{v}", 1, v) for v in range(1, 5)],
+    )  # Ana wins, red-9 leaves the game: one copy is left
+    round_2 = [
+        mv("Ben", "green-1", 0, 0), mv("Ana", "red-9", 1, 0),
+        mv("Ben", "green-2", 2, 0), mv("Ana", "red-9", 3, 0),
+    ]  # fmt: skip
+    result = judge2(round_1 + round_2)
+    assert result.error["move"] == len(round_1) + 3
+    assert "its other copy was removed from the game" in result.message
+    assert result.details["removed"] == ["red-9"]
+    assert result.state.cards_left("red", 9) == 0
+    assert result.state.cards_left("red", 8) == 2
+
+
+def test_copies_come_back_each_round():
+    round_1 = interleave(
+        TWO,
+        [("red-1", 0, 0), ("red-2", 0, 1), ("red-3", 0, 2), ("red-4", 0, 3), ("red-5", 0, 4)],
+        [("green-1", 1, 0), ("green-1", 1, 1), ("green-3", 1, 2), ("green-4", 1, 3)],
+    )
+    round_2 = [mv("Ben", "green-1", 0, 0), mv("Ana", "red-1", 1, 0), mv("Ben", "green-1", 2, 0)]
+    assert judge2(round_1 + round_2).status == "in_progress"
+
+
+def test_next_round_starts_left_of_winner():
+    ana = [(f"orange-{v}", v - 1, 0) for v in range(1, 5)]
+    ben = [("blue-1", 0, 1), ("blue-2", 1, 1), ("blue-3", 2, 1), ("blue-4", 4, 1)]
+    chloe = [(f"green-{v}", v - 1, 2) for v in range(1, 5)]
+    round_1 = interleave(THREE, ana, ben, chloe)  # Chloé wins: Ana, on her left, starts
+    assert judge3(round_1 + [mv("Ben", "blue-5", 0, 0)]).status == "illegal"
+    result = judge3(round_1 + [mv("Ana", "red-5", 0, 0)])
+    assert result.status == "in_progress" and result.details["round"] == 2
+    # in punto-1 Ana wins round 1 and Ben starts round 2
+    assert (
+        judge2(
+            interleave(
+                TWO,
+                [(f"red-{v}", 0, v) for v in range(1, 6)],
+                [(f"green-{v}", 1, v) for v in range(1, 5)],
+            )
+        ).details["to_play"]
+        == "Ben"
+    )
+
+
+def test_match_ends_when_a_player_has_won_two_rounds():
+    log = example_cases("punto")[0][0]
+    result = judge(log)
+    assert result.status == "finished" and result.winners == ["Ana"]
+    assert result.details["to_play"] is None
+    longer = copy.deepcopy(log)
+    longer["moves"].append(mv("Ben", "green-1", 0, 0))
+    result = judge(longer)
+    assert result.error == {"move": 21, "message": "move 21: the game has already ended"}
+    assert result.scores == {"Ana": 2, "Ben": 0}
+    one_round = copy.deepcopy(log)
+    del one_round["moves"][-1]
+    assert judge(one_round).status == "in_progress" and judge(one_round).winners == []
+
+
+# ---------------------------------------------------------------- blocked rounds
+
+
+def test_false_blocked_is_illegal():
+    moves = [mv("Ana", "red-5", 0, 0), mv("Ben", "green-1", 1, 0), blocked("Ana", "red-1")]
+    result = judge2(moves)
+    assert result.error["move"] == 2 and "red-1 is not blocked: it can go at" in result.message
+    assert result.details["rounds"] == []
+
+
+def test_blocked_on_an_empty_table_is_illegal():
+    result = judge2([blocked("Ana", "red-1")])
+    assert result.status == "illegal" and "first card of a round goes anywhere" in result.message
+
+
+def test_blocked_card_is_blocked_when_only_covering_is_out_of_reach():
+    # a full 6 × 6 table where every card is at least 2: a 1 has nowhere to go, a 3 has
+    moves = grid_moves(TWO, COLOURS_2, GRID_NO_SERIES)
+    assert judge2([*moves, blocked("Ana", "blue-3")]).error["move"] == 36
+    assert judge2([*moves, blocked("Ana", "blue-1")]).details["rounds"] == [
+        {"winner": None, "how": "blocked", "removed": None}
+    ]
+
+
+def test_blocked_card_must_be_one_the_player_could_draw():
+    moves = grid_moves(TWO, COLOURS_2, GRID_NO_SERIES)
+    result = judge2([*moves, blocked("Ana", "green-1")])
+    assert result.error["move"] == 36 and "not green" in result.message
+    result = judge2([*moves, blocked("Ben", "green-1")])
+    assert result.error["move"] == 36 and "Ana's turn" in result.message
+
+
+def test_blocked_card_needs_a_copy_left_this_round():
+    moves = grid_moves(TWO, COLOURS_2, GRID_NO_SERIES)  # blue-8 is twice on the table
+    result = judge2([*moves, blocked("Ana", "blue-8")])
+    assert result.error["move"] == 36 and "both copies" in result.message
+
+
+def test_blocked_move_names_no_cell():
+    moves = grid_moves(TWO, COLOURS_2, GRID_NO_SERIES)
+    move = dict(blocked("Ana", "blue-1"), at=[0, 0])
+    assert judge2([*moves, move]).error["move"] == 36
+    assert judge2([*moves, dict(blocked("Ana", "blue-1"), blocked="yes")]).status == "illegal"
+
+
+def test_blocked_round_most_series_wins():
+    moves = grid_moves(TWO, COLOURS_2, GRID_MOST_SERIES)
+    result = judge2([*moves, blocked("Ana", "red-1")])
+    assert result.status == "in_progress"
+    # Ana 2 series, Ben 1; Ana's lowest-valued series is red 2-3-4-5: she removes red-5
+    assert result.details["rounds"] == [{"winner": "Ana", "how": "blocked", "removed": "red-5"}]
+    assert result.scores == {"Ana": 1, "Ben": 0}
+    assert result.details["last_round_board"]["0,0"] == "red-2"
+
+
+def test_blocked_round_tie_break_lowest_series():
+    moves = grid_moves(TWO, COLOURS_2, GRID_LOWEST_SERIES)
+    result = judge2([*moves, blocked("Ana", "red-1")])
+    # one series each: Ben's green 1-2-3-4 (10) is lower than Ana's red 2-3-4-5 (14)
+    assert result.details["rounds"] == [{"winner": "Ben", "how": "blocked", "removed": "green-4"}]
+
+
+def test_blocked_round_still_tied_has_no_winner():
+    moves = grid_moves(TWO, COLOURS_2, GRID_STILL_TIED)
+    result = judge2([*moves, blocked("Ana", "red-1")])
+    assert result.details["rounds"] == [{"winner": None, "how": "blocked", "removed": None}]
+    assert result.scores == {"Ana": 0, "Ben": 0}
+
+
+def test_blocked_round_nobody_with_a_series_has_no_winner():
+    moves = grid_moves(TWO, COLOURS_2, GRID_NO_SERIES)
+    result = judge2([*moves, blocked("Ana", "red-1")])
+    assert result.details["rounds"] == [{"winner": None, "how": "blocked", "removed": None}]
+
+
+def test_blocked_round_removal_takes_highest_card_among_lowest_series():
+    # red 2-3-4-5 and blue 1-3-4-6 both sum to 14: the highest card among them is blue-6
+    moves = grid_moves(TWO, COLOURS_2, grid_with((2, 3, 4, 5), (1, 3, 4, 6)))
+    result = judge2([*moves, blocked("Ana", "red-1")])
+    assert result.details["rounds"] == [{"winner": "Ana", "how": "blocked", "removed": "blue-6"}]
+
+
+@pytest.mark.parametrize(
+    ("ana_colours", "removed"), [(["red", "blue"], "red-5"), (["blue", "red"], "blue-5")]
+)
+def test_blocked_round_removal_equal_values_take_colour_listed_first(ana_colours, removed):
+    colours = {"Ana": ana_colours, "Ben": ["orange", "green"]}
+    moves = grid_moves(TWO, colours, grid_with((2, 3, 4, 5), (2, 3, 4, 5)))
+    result = judge(make_log(TWO, colours, [*moves, blocked("Ana", "red-1")]))
+    assert result.details["rounds"] == [{"winner": "Ana", "how": "blocked", "removed": removed}]
+
+
+def test_round_without_winner_next_starts_left_of_starter():
+    round_1 = [*grid_moves(TWO, COLOURS_2, GRID_NO_SERIES), blocked("Ana", "red-1")]
+    assert judge2([*round_1, mv("Ana", "red-1", 0, 0)]).error["move"] == 37
+    round_2 = [*grid_moves(TWO, COLOURS_2, GRID_NO_SERIES, starter=1), blocked("Ben", "green-1")]
+    result = judge2(round_1 + round_2)
+    assert [r["winner"] for r in result.details["rounds"]] == [None, None]
+    assert result.details["to_play"] == "Ana" and result.details["round"] == 3
+
+
+def test_round_without_winner_three_players_passes_the_start_left():
+    state = GAME.start(THREE, {"colours": COLOURS_3})
+    state._end_round(None, "blocked", None)
+    assert state.to_play == "Ben"
+    state._end_round(None, "blocked", None)
+    assert state.to_play == "Chloé"
+    state._end_round("Chloé", "blocked", None)
+    assert state.to_play == "Ana"
+
+
+def test_series_are_maximal_single_coloured_segments_per_direction():
+    # Ana: red row 0 x0-x3 and red column 0 y0-y3 share red-1 at (0, 0): two series. Ben's
+    # green anti-diagonal of 3 is no series with two players (a series is 4 long); his orange
+    # column is one.
+    ana = [("red-1", 0, 0), ("red-2", 1, 0), ("red-3", 2, 0), ("red-4", 3, 0),
+           ("red-5", 0, 1), ("red-6", 0, 2), ("red-7", 0, 3), ("blue-9", 2, 4)]  # fmt: skip
+    ben = [("orange-5", 1, 1), ("green-2", 2, 2), ("green-3", 3, 1), ("green-1", 1, 3),
+           ("orange-1", 4, 1), ("orange-2", 4, 2), ("orange-3", 4, 3),
+           ("orange-4", 4, 4)]  # fmt: skip
+    state = judge2(interleave(TWO, ana, ben)).state
+    series = state.series()
+    assert sorted(sum(v for _, v in s) for s in series["Ana"]) == [10, 19]
+    assert [[f"{c}-{v}" for c, v in s] for s in series["Ben"]] == [
+        ["orange-1", "orange-2", "orange-3", "orange-4"]
+    ]
+
+
+def test_series_ignore_the_neutral_colour_and_mixed_colours():
+    ana = [("red-1", 0, 0), ("red-2", 1, 0), ("red-3", 2, 0), ("orange-4", 0, 2)]
+    ben = [("orange-1", 0, 1), ("orange-2", 1, 1), ("orange-3", 2, 1), ("blue-4", 1, 2)]
+    chloe = [("green-1", 1, -1), ("green-2", 2, -1), ("orange-5", 3, -1), ("green-3", 4, -1)]
+    series = judge3(interleave(THREE, ana, ben, chloe)).state.series()
+    assert [len(series[p]) for p in THREE] == [1, 0, 0]
+
+
+# ---------------------------------------------------------------- reading any JSON
+
+
+@pytest.mark.parametrize(
+    "move",
+    [None, 3, "red-1", [], ["Ana", "red-1", [0, 0]], {}, {"player": "Ana"},
+     {"player": ["Ana"], "card": "red-1", "at": [0, 0]},
+     {"player": "Ana", "card": {}, "at": [0, 0]}],
+)  # fmt: skip
+def test_malformed_moves_are_illegal(move):
+    result = judge2([move])
+    assert result.status == "illegal" and result.error["move"] == 0
+    assert "could not be read" not in result.message
+
+
+def test_illegal_move_leaves_the_state_untouched():
+    log = copy.deepcopy(example_cases("punto")[0][0])
+    before = judge({**log, "moves": log["moves"][:14]})
+    log["moves"][14] = mv("Ana", "blue-3", 9, 9)
+    after = judge({**log, "moves": log["moves"][:15]})
+    assert after.error["move"] == 14
+    assert (after.scores, after.details) == (before.scores, before.details)
+
+
+# ---------------------------------------------------------------- queries for the UI
+
+
+def test_queries_to_play_legal_cells_cards_left_and_grid():
+    state = judge2([mv("Ana", "red-5", 0, 0), mv("Ben", "green-1", 1, 0)]).state
+    assert state.to_play == "Ana"
+    assert state.playable_colours("Ana") == ("red", "blue")
+    cells = state.legal_cells("red-2")
+    assert (1, 0) in cells and (0, 0) not in cells and len(cells) == 11
+    assert (0, 0) in state.legal_cells(("red", 6))
+    assert state.cards_left("red", 5) == 1 and state.cards_left("green", 1) == 1
+    assert state.grid() == ((0, 0), [["red-5", "green-1"]])
+    empty = GAME.start(TWO, {"colours": COLOURS_2})
+    assert empty.legal_cells("red-1") is None and empty.grid() == (None, [])
+    with pytest.raises(IllegalMove):
+        empty.legal_cells("pink-1")
+
+
+def test_legal_cells_respect_the_box():
+    state = judge2(
+        interleave(
+            TWO,
+            [("red-1", 0, 0), ("red-2", 2, 0), ("red-3", 4, 0)],
+            [("green-1", 1, 0), ("green-2", 3, 0), ("green-3", 5, 0)],
+        )
+    ).state
+    cells = state.legal_cells("blue-1")
+    assert cells and all(0 <= x <= 5 for x, _ in cells)
+
+
+# ---------------------------------------------------------------- property tests
+
+
+def random_match(rng: random.Random, players, colours, max_moves=400):
+    """A random legal match, played through the engine; checks invariants as it goes."""
+    state = GAME.start(players, {"colours": colours})
+    moves = []
+    line = 5 if len(players) == 2 else 4
+    while not state.finished and len(moves) < max_moves:
+        player = state.to_play
+        cards = [
+            (c, v) for c in state.playable_colours(player) for v in range(1, 10)
+            if state.cards_left(c, v) > 0
+        ]  # fmt: skip
+        if not cards:
+            break
+        card = rng.choice(cards)
+        name = f"{card[0]}-{card[1]}"
+        cells = state.legal_cells(card)
+        if cells is None:
+            move = mv(player, name, rng.randint(-3, 3), rng.randint(-3, 3))
+        elif not cells:
+            move = blocked(player, name)
+        else:
+            move = mv(player, name, *rng.choice(cells))
+        rounds_before = len(state.rounds)
+        state.play(move)
+        moves.append(move)
+        board = state.details()["board"]
+        xs = [int(k.split(",")[0]) for k in board]
+        ys = [int(k.split(",")[1]) for k in board]
+        if board:
+            assert max(xs) - min(xs) < 6 and max(ys) - min(ys) < 6
+        if len(state.rounds) > rounds_before:
+            last = state.rounds[-1]
+            lines = line_count(state.details()["last_round_board"], players, colours, line)
+            if last["how"] == "line":
+                assert lines == {last["winner"]}
+            else:
+                assert lines == set()
+    return moves
+
+
+SEATINGS = [(TWO, COLOURS_2), (THREE, COLOURS_3), (FOUR, COLOURS_4)]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), seating=st.sampled_from(SEATINGS))
+def test_random_legal_matches_keep_the_rules(seed, seating):
+    players, colours = seating
+    moves = random_match(random.Random(seed), players, colours)
+    result = judge(make_log(players, colours, moves))
+    assert result.status in ("finished", "in_progress")
+    rounds = result.details["rounds"]
+    assert all(r["winner"] in (None, *players) for r in rounds)
+    assert sum(result.scores.values()) == sum(r["winner"] is not None for r in rounds)
+    # the match ends exactly when someone has two wins
+    two = [p for p, s in result.scores.items() if s == 2]
+    assert max(result.scores.values()) <= 2
+    assert (result.status == "finished") == bool(two)
+    assert result.winners == (two if result.status == "finished" else [])
+    if result.status == "finished":
+        assert rounds[-1]["winner"] == two[0]
+        extra = judge(make_log(players, colours, [*moves, mv(players[0], "red-1", 0, 0)]))
+        assert extra.error["move"] == len(moves)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10, 10) | st.floats(allow_nan=False)
+    | st.text(max_size=8) | st.sampled_from(["Ana", "Ben", "red-1", "blue-9", "punto"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["player", "card", "at", "blocked", "colours", "x"]) | st.text(max_size=4),
+        inner, max_size=4),
+    max_leaves=12,
+)  # fmt: skip
+
+
+@settings(max_examples=100, deadline=None)
+@given(value=json_values)
+def test_judge_never_raises_on_arbitrary_json(value):
+    for log in (
+        value,
+        make_log(TWO, COLOURS_2, [value]),
+        {**make_log(TWO, COLOURS_2, []), "setup": value},
+    ):
+        result = judge(log)
+        assert result.status in ("finished", "in_progress", "illegal")
+        if result.status == "illegal":
+            assert result.message and "could not be read" not in result.message
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), value=json_values)
+def test_mutated_valid_logs_are_judged_without_crashing(data, value):
+    log = copy.deepcopy(example_cases("punto")[0][0])
+    index = data.draw(st.integers(0, len(log["moves"]) - 1))
+    key = data.draw(st.sampled_from(["player", "card", "at", "blocked", None]))
+    if key is None:
+        log["moves"][index] = value
+    else:
+        log["moves"][index][key] = value
+    result = judge(log)
+    assert result.status in ("finished", "in_progress", "illegal")
+    if result.status == "illegal":
+        assert result.error["move"] is not None
+        assert "could not be read" not in result.message
+    json.dumps(result.as_dict())
+
+
+# ---------------------------------------------------------------- the benchmark log
+
+
+def test_benchmark_log_is_a_finished_three_round_match():
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "logs" / "punto-bench.json"
+    result = judge(json.loads(path.read_text()))
+    assert result.status == "finished"
+    assert len(result.details["rounds"]) == 3
