@@ -1,0 +1,543 @@
+"""Thricewise (P.D. Magnus; Decktet, basic deck; 2–5 players), as REFEREE.md §3 rules it.
+
+Every turn each player reveals one card; cards of a rank revealed twice or more are set aside,
+the others are placed in ascending rank order on a floating grid of at most 6 × 6, and every
+completed window of three cards in a line scores for each kind it is (set, flush, straight).
+
+State is kept in flat, precomputed tables (card index → rank, suit mask) so that judging a whole
+game stays well under a millisecond; ``play`` works on copies of the small mutable parts and only
+swaps them in once the whole turn has been found legal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .base import (
+    Game,
+    IllegalMove,
+    SetupError,
+    cell_text,
+    describe,
+    expect_cell,
+    expect_dict,
+    expect_list,
+    expect_player,
+)
+from .decktet import BASIC_DECK, SUITS, find_card
+
+Cell = tuple[int, int]
+
+#: "the bounding box of all placed cards never exceeds 6 columns or 6 rows"
+MAX_SIDE = 6
+DECK_SIZE = len(BASIC_DECK)  # 36
+HAND_SIZE = 3
+
+# --- Card tables, indexed by the card's position in BASIC_DECK --------------------------------
+
+CARD_NAMES: tuple[str, ...] = tuple(card.name for card in BASIC_DECK)
+#: "Ranks: Ace = 1, 2–9, Crown = 10."
+RANK: tuple[int, ...] = tuple(
+    1 if c.rank == "Ace" else 10 if c.rank == "Crown" else int(c.rank) for c in BASIC_DECK
+)
+RANK_TEXT: tuple[str, ...] = tuple(card.rank for card in BASIC_DECK)
+#: one bit per suit, so "sharing at least one suit" is a bitwise AND
+SUIT_MASK: tuple[int, ...] = tuple(
+    sum(1 << SUITS.index(suit) for suit in card.suits) for card in BASIC_DECK
+)
+# "Aces and Crowns are not number cards": they never set a window's worth, so give them a value
+# above every number card and read it back as 0 when the whole window has no number card.
+_NO_NUMBER = 99
+_WORTH: tuple[int, ...] = tuple(r if 2 <= r <= 9 else _NO_NUMBER for r in RANK)
+
+_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
+
+# --- Windows ------------------------------------------------------------------------------------
+
+#: the four line directions: row, column, both diagonals
+DIRECTIONS: tuple[Cell, ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
+NEIGHBOURS: tuple[Cell, ...] = tuple(
+    (dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)
+)
+
+
+def card_index(value: Any) -> int | None:
+    """The basic-deck card a log names (any accepted spelling, rules/decktet.md), or None."""
+    # Logs nearly always spell cards canonically: answer those without normalising.
+    if isinstance(value, str):
+        index = _INDEX.get(value)
+        if index is not None:
+            return index
+    card = find_card(value)
+    if card is None:
+        return None
+    # find_card also knows the extended deck (Excuse, Pawns, Courts): not in this game.
+    return _INDEX.get(card.name)
+
+
+def card_label(index: int) -> str:
+    """A card for an error message: "The Sailor (4)"."""
+    return f"{CARD_NAMES[index]} ({RANK_TEXT[index]})"
+
+
+def _cannot_go(index: int, cell: Cell, why: str) -> IllegalMove:
+    return IllegalMove(f"{CARD_NAMES[index]} cannot go at {cell_text(cell)}: {why}")
+
+
+def window_points(a: int, b: int, c: int) -> int:
+    """Points of a full window, cards given in line order.
+
+    REFEREE.md §3: "Each window scores once for **each** kind it is: *set*: three cards of the
+    same rank; *flush*: three cards sharing at least one suit (a flush counts **once** even if two
+    suits are shared); *straight*: ranks consecutive and strictly increasing or strictly
+    decreasing **along the line** (3-4-5 or 5-4-3, not 3-5-4; no wrap-around). A window is worth
+    the lowest rank among its **number cards** (ranks 2–9) [...] three Crowns are worth 0."
+    """
+    ra, rb, rc = RANK[a], RANK[b], RANK[c]
+    kinds = 0
+    if ra == rb == rc:
+        kinds += 1
+    if SUIT_MASK[a] & SUIT_MASK[b] & SUIT_MASK[c]:
+        kinds += 1
+    step = rb - ra
+    # Crown = 10 simply follows 9, and Ace = 1 never follows a Crown: no wrap-around.
+    if (step == 1 or step == -1) and rc - rb == step:
+        kinds += 1
+    if not kinds:
+        return 0
+    worth = min(_WORTH[a], _WORTH[b], _WORTH[c])
+    return 0 if worth == _NO_NUMBER else kinds * worth
+
+
+def turns_for(players: int, setup_cards: int) -> int:
+    """REFEREE.md §3: "Draw pile = 36 − setup cards − 3 × players. So a game has exactly
+    `3 + floor(pile / players)` turns: 16, 10, 8, 6 turns for 2, 3, 4, 5 players."
+    """
+    pile = DECK_SIZE - setup_cards - HAND_SIZE * players
+    return HAND_SIZE + pile // players
+
+
+def setup_size(players: int) -> int:
+    """REFEREE.md §3: "4 cards forming a full 2×2 rectangle (2 or 4 players) or 6 cards forming
+    a full 3×2 or 2×3 rectangle (3 or 5 players)"."""
+    return 4 if players % 2 == 0 else 6
+
+
+class Thricewise(Game):
+    """One game of Thricewise: the grid, the set-aside cards, the scores, the turn."""
+
+    name = "thricewise"
+    title = "Thricewise"
+    min_players = 2
+    max_players = 5
+
+    def __init__(self, players: Sequence[str]):
+        super().__init__(players)
+        #: cell → card index, setup cards included
+        self.board: dict[Cell, int] = {}
+        #: the bounding box of the grid: (min column, max column, min row, max row)
+        self.box: tuple[int, int, int, int] = (0, 0, 0, 0)
+        #: card index → turn it was seen in (-1 for the setup grid)
+        self.seen: dict[int, int] = {}
+        #: player → card indices still set aside, in the order they were set aside
+        self.set_aside: dict[str, list[int]] = {p: [] for p in self.players}
+        self.points: dict[str, int] = dict.fromkeys(self.players, 0)
+        #: (turn, player, card index, cell, points), in the order the cards were placed
+        self.placements: list[tuple[int, str, int, Cell, int]] = []
+        #: points scored per turn, {player: points}, one entry per turn played
+        self.turn_points: list[dict[str, int]] = []
+        self.setup_cells: tuple[Cell, ...] = ()
+        self.turn = 0
+        self.turns_total = turns_for(len(self.players), setup_size(len(self.players)))
+
+    # --- Setup ----------------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, players: Sequence[str], setup: Any) -> Thricewise:
+        """REFEREE.md §3: "Setup `{"grid": [{"card": "The Author", "at": [0, 0]}, ...]}`: 4 cards
+        forming a full 2×2 rectangle (2 or 4 players) or 6 cards forming a full 3×2 or 2×3
+        rectangle (3 or 5 players). A cell is `[column, row]`, any integers."
+        """
+        cls.check_player_count(players)
+        game = cls(players)
+        setup = expect_dict(setup, "the setup", SetupError)
+        grid = expect_list(setup.get("grid"), 'the setup\'s "grid"', SetupError)
+        wanted = setup_size(len(players))
+        if len(grid) != wanted:
+            shape = "a 2×2 square" if wanted == 4 else "a 3×2 or 2×3 rectangle"
+            raise SetupError(
+                f"with {len(players)} players the setup grid holds {wanted} cards ({shape}), "
+                f"not {len(grid)}"
+            )
+        for number, entry in enumerate(grid, 1):
+            what = f"setup card {number}"
+            entry = expect_dict(entry, what, SetupError)
+            index = card_index(entry.get("card"))
+            if index is None:
+                raise SetupError(
+                    f"{what}: {describe(entry.get('card'))} is not a card of the basic Decktet"
+                )
+            if index in game.seen:
+                raise SetupError(f"{CARD_NAMES[index]} appears twice in the setup grid")
+            cell = expect_cell(entry.get("at"), f'the "at" of {what}', SetupError)
+            if cell in game.board:
+                raise SetupError(
+                    f"{CARD_NAMES[index]} and {CARD_NAMES[game.board[cell]]} "
+                    f"are both at {cell_text(cell)} in the setup grid"
+                )
+            game.board[cell] = index
+            game.seen[index] = -1
+        xs = [x for x, _ in game.board]
+        ys = [y for _, y in game.board]
+        width, height = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+        # Distinct cells filling their bounding box exactly form a full rectangle.
+        allowed = {(2, 2)} if wanted == 4 else {(3, 2), (2, 3)}
+        if (width, height) not in allowed or width * height != wanted:
+            shape = "a full 2×2 square" if wanted == 4 else "a full 3×2 or 2×3 rectangle"
+            raise SetupError(f"the setup cards must form {shape}, with no gap")
+        game.box = (min(xs), max(xs), min(ys), max(ys))
+        game.setup_cells = tuple(game.board)
+        return game
+
+    # --- A turn ---------------------------------------------------------------------------------
+
+    def read_reveal(self, reveal: Any) -> dict[str, int]:
+        """Check a turn's ``reveal`` and return {player: card index} in seat order.
+
+        REFEREE.md §3: "`reveal` names every player's card for the turn (every player reveals
+        every turn; hands stay equal)." "No card may appear twice in a game (setup, reveals)."
+        "Hands are not recorded, so any card not yet seen may be revealed by any player."
+        """
+        if not isinstance(reveal, dict):
+            raise IllegalMove(
+                'a turn must have a "reveal" object giving every player\'s card, '
+                f"not {describe(reveal)}"
+            )
+        for key in reveal:
+            if key not in self.set_aside:  # a cheap "is a player" test, exact match
+                raise IllegalMove(
+                    f"{describe(key)} in the reveal is not one of the players "
+                    f"({', '.join(self.players)})"
+                )
+        revealed: dict[str, int] = {}
+        by_card: dict[int, str] = {}
+        for player in self.players:
+            if player not in reveal:
+                raise IllegalMove(
+                    f"the reveal must name every player's card: {player}'s is missing"
+                )
+            value = reveal[player]
+            index = card_index(value)
+            if index is None:
+                raise IllegalMove(
+                    f"{player} revealed {describe(value)}, which is not a card of the basic Decktet"
+                )
+            if index in self.seen:
+                when = self.seen[index]
+                where = "is in the setup grid" if when < 0 else f"was revealed in turn {when}"
+                raise IllegalMove(f"{player} cannot reveal {CARD_NAMES[index]}: it {where}")
+            if index in by_card:
+                raise IllegalMove(
+                    f"{by_card[index]} and {player} both revealed {CARD_NAMES[index]}: "
+                    "no card appears twice in a game"
+                )
+            by_card[index] = player
+            revealed[player] = index
+        return revealed
+
+    @staticmethod
+    def split_reveal(revealed: Mapping[str, int]) -> tuple[list[str], list[str]]:
+        """(players who place, in placing order; players whose card is set aside), seat order.
+
+        REFEREE.md §3: "Revealed cards whose rank equals another revealed card's rank this turn
+        are **set aside** (deferred) in front of their owners. The other players place in
+        ascending rank order of their revealed card."
+        """
+        count: dict[int, int] = {}
+        for index in revealed.values():
+            rank = RANK[index]
+            count[rank] = count.get(rank, 0) + 1
+        placing = [p for p, i in revealed.items() if count[RANK[i]] == 1]
+        tied = [p for p, i in revealed.items() if count[RANK[i]] > 1]
+        # Ranks of the placing players are all distinct, so this order is total.
+        placing.sort(key=lambda p: RANK[revealed[p]])
+        return placing, tied
+
+    def play(self, move: Any) -> None:
+        """Play one turn: the reveal, then every placement, all checked before anything changes.
+
+        REFEREE.md §3: "A player's **group** is the run of consecutive entries of `place` for that
+        player. It must contain the card revealed this turn, and may also contain any of that
+        player's set-aside cards, in any order. A player whose card is set aside this turn places
+        nothing this turn (not even older set-aside cards). Groups appear in `place` in ascending
+        order of the rank revealed this turn." "A turn's `place` may be omitted when nobody
+        places."
+        """
+        if self.finished:
+            raise IllegalMove("the game has already ended")
+        if not isinstance(move, dict):
+            raise IllegalMove(
+                f'a turn must be an object with "reveal" and "place", not {describe(move)}'
+            )
+        revealed = self.read_reveal(move.get("reveal"))
+        placing, tied = self.split_reveal(revealed)
+        entries = self._read_place(move.get("place"))
+
+        # Cut ``place`` into groups: runs of consecutive entries of one player.
+        groups: list[tuple[str, list[tuple[int, Cell]]]] = []
+        for player, index, cell in entries:
+            if groups and groups[-1][0] == player:
+                groups[-1][1].append((index, cell))
+            else:
+                groups.append((player, [(index, cell)]))
+
+        tied_set = set(tied)
+        done: set[str] = set()
+        for position, (player, group) in enumerate(groups):
+            if player in tied_set:
+                raise IllegalMove(
+                    f"{player}'s {CARD_NAMES[revealed[player]]} was set aside this turn "
+                    f"(a tied rank): {player} places nothing this turn"
+                )
+            if player in done:
+                raise IllegalMove(
+                    f"{player}'s placements must come together, in one group, not split by "
+                    "another player's"
+                )
+            expected = placing[position]
+            if player != expected:
+                raise IllegalMove(
+                    f"{expected} places before {player}: groups go in ascending rank of the card "
+                    f"revealed this turn ({card_label(revealed[expected])} before "
+                    f"{card_label(revealed[player])})"
+                )
+            done.add(player)
+            self._check_group(player, revealed[player], group)
+        if len(groups) < len(placing):
+            missing = placing[len(groups)]
+            raise IllegalMove(f"{missing} must place {CARD_NAMES[revealed[missing]]} this turn")
+
+        # Place every card on a copy of the grid, checking cells and scoring as we go.
+        board = dict(self.board)
+        box = self.box
+        scored: list[tuple[str, int, Cell, int]] = []
+        for player, group in groups:
+            for index, cell in group:
+                box = self._check_cell(board, box, index, cell)
+                board[cell] = index
+                scored.append((player, index, cell, self._cell_points(board, cell)))
+
+        # Everything is legal: commit.
+        turn = self.turn
+        for index in revealed.values():
+            self.seen[index] = turn
+        placed_by: dict[str, list[int]] = {}
+        gained = dict.fromkeys(self.players, 0)
+        for player, index, cell, points in scored:
+            placed_by.setdefault(player, []).append(index)
+            gained[player] += points
+            self.points[player] += points
+            self.placements.append((turn, player, index, cell, points))
+        for player, cards in placed_by.items():
+            if len(cards) > 1:  # some of the player's set-aside cards were placed
+                self.set_aside[player] = [i for i in self.set_aside[player] if i not in cards]
+        for player in tied:
+            self.set_aside[player].append(revealed[player])
+        self.board = board
+        self.box = box
+        self.turn_points.append(gained)
+        self.turn = turn + 1
+
+    def _read_place(self, place: Any) -> list[tuple[str, int, Cell]]:
+        """The entries of ``place`` as (player, card index, cell); shapes and names only."""
+        # "may be omitted when nobody places"; whether somebody had to is checked by the caller.
+        if place is None:
+            return []
+        if not isinstance(place, list):
+            raise IllegalMove(f'"place" must be a list of placements, not {describe(place)}')
+        entries = []
+        for number, entry in enumerate(place, 1):
+            what = f"placement {number} of this turn"
+            if not isinstance(entry, dict):
+                raise IllegalMove(
+                    f'{what} must be an object {{"player", "card", "at"}}, not {describe(entry)}'
+                )
+            player = expect_player(entry.get("player"), self.players, f"the player of {what}")
+            value = entry.get("card")
+            index = card_index(value)
+            if index is None:
+                raise IllegalMove(f"{what}: {describe(value)} is not a card of the basic Decktet")
+            cell = expect_cell(entry.get("at"), f'the "at" of {what} ({CARD_NAMES[index]})')
+            entries.append((player, index, cell))
+        return entries
+
+    def _check_group(self, player: str, revealed: int, group: list[tuple[int, Cell]]) -> None:
+        """REFEREE.md §3: "A group holds the card revealed this turn exactly once and each of the
+        player's own set-aside cards at most once; any other card is illegal."
+        """
+        own = self.set_aside[player]
+        used: set[int] = set()
+        for index, _ in group:
+            if index in used:
+                raise IllegalMove(f"{player} places {CARD_NAMES[index]} twice")
+            if index != revealed and index not in own:
+                raise IllegalMove(
+                    f"{player} cannot place {CARD_NAMES[index]}: it is neither {player}'s card of "
+                    f"this turn ({CARD_NAMES[revealed]}) nor one of {player}'s set-aside cards"
+                )
+            used.add(index)
+        if revealed not in used:
+            raise IllegalMove(
+                f"{player}'s group must contain {CARD_NAMES[revealed]}, the card {player} "
+                "revealed this turn"
+            )
+
+    @staticmethod
+    def _check_cell(
+        board: Mapping[Cell, int], box: tuple[int, int, int, int], index: int, cell: Cell
+    ) -> tuple[int, int, int, int]:
+        """Check one cell and return the new bounding box.
+
+        REFEREE.md §3: "A card is placed on an empty cell that touches an occupied cell
+        orthogonally or diagonally, and the bounding box of all placed cards never exceeds 6
+        columns or 6 rows."
+        """
+        if cell in board:
+            raise _cannot_go(index, cell, f"{CARD_NAMES[board[cell]]} is already there")
+        x, y = cell
+        for dx, dy in NEIGHBOURS:
+            if (x + dx, y + dy) in board:
+                break
+        else:
+            raise _cannot_go(
+                index,
+                cell,
+                "it touches no card (a card goes next to one, orthogonally or diagonally)",
+            )
+        min_x, max_x, min_y, max_y = box
+        min_x, max_x, min_y, max_y = min(min_x, x), max(max_x, x), min(min_y, y), max(max_y, y)
+        if max_x - min_x + 1 > MAX_SIDE:
+            raise _cannot_go(
+                index,
+                cell,
+                f"the grid would be {max_x - min_x + 1} cards wide (at most {MAX_SIDE})",
+            )
+        if max_y - min_y + 1 > MAX_SIDE:
+            raise _cannot_go(
+                index,
+                cell,
+                f"the grid would be {max_y - min_y + 1} cards tall (at most {MAX_SIDE})",
+            )
+        return (min_x, max_x, min_y, max_y)
+
+    @staticmethod
+    def _cell_points(board: Mapping[Cell, int], cell: Cell) -> int:
+        """REFEREE.md §3: "When a card is placed, look at every window of three consecutive
+        cells, in the four line directions (row, column, both diagonals), that contains the
+        placed cell and whose three cells are occupied." "A card in the middle of a longer line
+        can complete several windows: each scores."
+        """
+        x, y = cell
+        get = board.get
+        here = board[cell]
+        total = 0
+        # Read the two cells on each side once per line, then score the (up to) three windows.
+        for dx, dy in DIRECTIONS:
+            before = get((x - dx, y - dy))
+            after = get((x + dx, y + dy))
+            if before is not None:
+                farther = get((x - 2 * dx, y - 2 * dy))
+                if farther is not None:
+                    total += window_points(farther, before, here)
+                if after is not None:
+                    total += window_points(before, here, after)
+            if after is not None:
+                farther = get((x + 2 * dx, y + 2 * dy))
+                if farther is not None:
+                    total += window_points(here, after, farther)
+        return total
+
+    # --- Results --------------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        """REFEREE.md §3: "The game is `finished` after the last turn; more turns are illegal."""
+        return self.turn >= self.turns_total
+
+    def scores(self) -> dict[str, int]:
+        """REFEREE.md §3: "The placer scores, also for set-aside cards." Seat order."""
+        return dict(self.points)
+
+    def winners(self) -> list[str]:
+        """REFEREE.md §3: "**Winners**: the highest score (ties share the win)." """
+        if not self.finished:
+            return []
+        best = max(self.points.values())
+        return [p for p in self.players if self.points[p] == best]
+
+    def details(self) -> dict[str, Any]:
+        """REFEREE.md §3: "`details` holds at least `placements`: `[{"turn": T, "player": P,
+        "card": C, "at": [x, y], "points": N}]` (T 0-based: the turn in which the card is placed)
+        and `set_aside`: `{player: [cards still set aside, in the order they were set aside]}`
+        with every player present."
+
+        Also: ``turn`` (turns played), ``turns`` (turns in the whole game) and ``turn_points``
+        (points per turn per player, for a score sheet).
+        """
+        return {
+            "placements": [
+                {"turn": t, "player": p, "card": CARD_NAMES[i], "at": [c[0], c[1]], "points": n}
+                for t, p, i, c, n in self.placements
+            ],
+            "set_aside": self.set_aside_cards(),
+            "turn": self.turn,
+            "turns": self.turns_total,
+            "turn_points": [dict(points) for points in self.turn_points],
+        }
+
+    # --- Queries for a score sheet --------------------------------------------------------------
+
+    def set_aside_cards(self, player: str | None = None) -> Any:
+        """The cards still set aside, in the order they were set aside: a list for one player,
+        or {player: [...]} for every player (seat order) when ``player`` is None."""
+        if player is not None:
+            return [CARD_NAMES[i] for i in self.set_aside[player]]
+        return {p: [CARD_NAMES[i] for i in cards] for p, cards in self.set_aside.items()}
+
+    def unseen_cards(self) -> list[str]:
+        """Cards neither in the setup grid nor revealed yet, in deck order: "Hands are not
+        recorded, so any card not yet seen may be revealed by any player." """
+        return [name for i, name in enumerate(CARD_NAMES) if i not in self.seen]
+
+    def legal_cells(self) -> list[Cell]:
+        """Every cell where a card may go now, sorted by row then column: empty, touching a card
+        orthogonally or diagonally, and keeping the grid within 6 × 6."""
+        min_x, max_x, min_y, max_y = self.box
+        cells = set()
+        for x, y in self.board:
+            for dx, dy in NEIGHBOURS:
+                cell = (x + dx, y + dy)
+                if cell in self.board:
+                    continue
+                cx, cy = cell
+                if (
+                    max(max_x, cx) - min(min_x, cx) < MAX_SIDE
+                    and max(max_y, cy) - min(min_y, cy) < MAX_SIDE
+                ):
+                    cells.add(cell)
+        return sorted(cells, key=lambda c: (c[1], c[0]))
+
+    def placing_order(self, reveal: Any) -> list[str]:
+        """For a reveal {player: card}, the players who place, in the order they place; the
+        others' cards are set aside. Raises IllegalMove if the reveal itself is illegal."""
+        return self.split_reveal(self.read_reveal(reveal))[0]
+
+    def grid(self) -> list[dict[str, Any]]:
+        """Every card on the table, setup first, then in the order placed."""
+        return [{"card": CARD_NAMES[i], "at": [c[0], c[1]]} for c, i in self.board.items()]
+
+
+GAME = Thricewise
+
+__all__ = ["GAME", "Thricewise", "card_index", "turns_for", "window_points"]
