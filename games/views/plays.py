@@ -1,21 +1,330 @@
-"""A play: its seats, derived results and move log."""
+"""Plays at the table: start a play, the play page, move entry (htmx or plain forms), undo,
+the printable score sheet, and game-log download and upload."""
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+import json
 
-from ..access import get_play
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from .. import selectors, services
+from ..access import get_night, get_play
+from ..gamelog import log_filename, play_to_log
+from ..models import GAME_CHOICES, GAME_TITLES, Play, Player
+from ..rules import Judgement, game_class
+from ..ui import Draft, FormError, read_draft, ui_for
+
+MAX_SEATS = 5
+
+
+# Starting a play ----------------------------------------------------------------------------
+
+
+def _seat_ids(data: QueryDict) -> list[str]:
+    return [value for value in data.getlist("seat") if value]
+
+
+def _chosen_players(night, seat_ids: list[str]) -> list[Player]:
+    """The chosen players in seat order, or FormError."""
+    if len(set(seat_ids)) != len(seat_ids):
+        raise FormError(_("A player can take only one seat."))
+    try:
+        ids = [int(value) for value in seat_ids]
+    except ValueError:
+        raise FormError(_("Choose the players from the list."))
+    found = {p.pk: p for p in Player.objects.filter(club=night.club, pk__in=ids)}
+    if len(found) != len(ids):
+        raise FormError(_("Choose the players from the list."))
+    return [found[pk] for pk in ids]
+
+
+def _check_game_and_count(game: str, count: int) -> None:
+    engine = game_class(game) if game in GAME_TITLES else None
+    if engine is None:
+        raise FormError(_("Choose a game."))
+    if not engine.min_players <= count <= engine.max_players:
+        if engine.min_players == engine.max_players:
+            wanted = str(engine.min_players)
+        else:
+            wanted = f"{engine.min_players}–{engine.max_players}"
+        raise FormError(
+            _("%(game)s is played by %(wanted)s players; you chose %(count)s.")
+            % {"game": engine.title, "wanted": wanted, "count": count}
+        )
 
 
 @login_required
-def play_detail(request: HttpRequest, play_id: int) -> HttpResponse:
-    play = get_play(request, play_id)
+@require_http_methods(["GET", "POST"])
+def play_start(request: HttpRequest, night_id: int) -> HttpResponse:
+    """Step 1: the game and the players in seat order (a guest can be added on the spot)."""
+    night = get_night(request, night_id)
+    data = request.POST if request.method == "POST" else request.GET
+    game = data.get("game", "")
+    seats = _seat_ids(data)
+    error = None
+    if request.method == "POST":
+        try:
+            if "add_guest" in request.POST:
+                guest = services.add_player(club=night.club, name=request.POST.get("guest", ""))
+                seats.append(str(guest.pk))
+                messages.success(request, _("%(name)s joins the table.") % {"name": guest.name})
+            else:
+                players = _chosen_players(night, seats)
+                _check_game_and_count(game, len(players))
+                query = QueryDict(mutable=True)
+                query["game"] = game
+                query.setlist("seat", [str(p.pk) for p in players])
+                return redirect(f"{reverse('play-setup', args=[night.pk])}?{query.urlencode()}")
+        except (FormError, services.ServiceError) as exc:
+            error = exc.message
+    players = list(night.club.players.all())
+    seat_rows = [seats[i] if i < len(seats) else "" for i in range(MAX_SEATS)]
+    context = {
+        "night": night,
+        "club": night.club,
+        "games": GAME_CHOICES,
+        "game": game,
+        "players": players,
+        "seat_rows": seat_rows,
+        "error": error,
+    }
+    return render(request, "plays/start.html", context, status=422 if error else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def play_setup(request: HttpRequest, night_id: int) -> HttpResponse:
+    """Step 2: the game's setup, prefilled with sensible defaults; the referee validates it."""
+    night = get_night(request, night_id)
+    data = request.POST if request.method == "POST" else request.GET
+    game = data.get("game", "")
+    try:
+        players = _chosen_players(night, _seat_ids(data))
+        _check_game_and_count(game, len(players))
+    except FormError as exc:
+        messages.error(request, exc.message)
+        return redirect("play-start", night_id=night.pk)
+    names = [p.name for p in players]
+    ui = ui_for(game)
+    error = None
+    if request.method == "POST":
+        try:
+            setup = ui.parse_setup(request.POST, names)
+            play = services.start_play(
+                night=night, game=game, players=players, setup=setup, by=request.user
+            )
+        except (FormError, services.ServiceError) as exc:
+            error = exc.message
+        else:
+            return redirect("play", play_id=play.pk)
+    context = {
+        "night": night,
+        "club": night.club,
+        "game": game,
+        "game_title": GAME_TITLES[game],
+        "players": players,
+        "names": names,
+        "setup_template": ui.template("setup"),
+        "error": error,
+        **ui.setup_context(names, request.POST if request.method == "POST" else None),
+    }
+    return render(request, "plays/setup.html", context, status=422 if error else 200)
+
+
+# The play page --------------------------------------------------------------------------------
+
+
+def _render_play(
+    request: HttpRequest,
+    play: Play,
+    *,
+    judgement: Judgement | None = None,
+    draft: Draft | None = None,
+    error: str | None = None,
+    notice: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The whole play page, or only its main fragment for an htmx request."""
+    seats = list(play.seats.select_related("player").order_by("position"))
+    names = [seat.player.name for seat in seats]
+    moves = selectors.log_moves(play)
+    if judgement is None:
+        judgement = selectors.judge_moves(play, names, moves)
+    ui = ui_for(play.game)
     context = {
         "play": play,
         "club": play.club,
-        "seats": play.seats.select_related("player").order_by("position"),
-        "moves": play.moves.select_related("entered_by", "undone_by").order_by("seq"),
+        "seats": seats,
+        "names": names,
+        "moves": moves,
+        "active_moves": sum(1 for m in moves if m.undone_at is None),
+        "judgement": judgement,
+        "details": judgement.details,
+        "state": judgement.state,
+        "expected_seq": selectors.next_seq(moves),
+        "draft": draft,
+        "draft_json": draft.as_json() if draft else "",
+        "error": error,
+        "notice": notice,
+        "can_enter": play.status == Play.Status.IN_PROGRESS and judgement.legal,
+        "board_template": ui.template("board"),
+        "move_form_template": ui.template("move_form"),
+        "sheet_template": ui.template("sheet"),
+        **ui.move_context(judgement, names, draft),
     }
-    return render(request, "plays/play.html", context)
+    template = "plays/play.html#main" if request.htmx else "plays/play.html"
+    if not request.htmx and status == 200 and error:
+        status = 422
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_GET
+def play_detail(request: HttpRequest, play_id: int) -> HttpResponse:
+    return _render_play(request, get_play(request, play_id))
+
+
+def _expected_seq(request: HttpRequest) -> int | None:
+    try:
+        return int(request.POST.get("expected_seq", ""))
+    except ValueError:
+        return None
+
+
+@login_required
+@require_POST
+def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
+    """One tap of a move form: keep composing (a draft), or judge and store the complete move."""
+    play = get_play(request, play_id)
+    if "reset" in request.POST:
+        return _render_play(request, play)
+    seats = list(play.seats.select_related("player").order_by("position"))
+    names = [seat.player.name for seat in seats]
+    expected_seq = _expected_seq(request)
+    if expected_seq is None:
+        return _render_play(request, play, error=_("The form was damaged: start the move again."))
+    try:
+        read_draft(request.POST)
+        current = selectors.judge_moves(play, names, selectors.log_moves(play))
+        move = ui_for(play.game).parse_move(request.POST, current, names)
+    except FormError as exc:
+        return _render_play(request, play, error=exc.message)
+    if isinstance(move, Draft):
+        return _render_play(request, play, judgement=current, draft=move)
+    try:
+        judgement = services.record_move(
+            play=play, move=move, by=request.user, expected_seq=expected_seq
+        )
+    except services.StaleMoveError as exc:
+        play.refresh_from_db()
+        return _render_play(request, play, error=exc.message, status=409 if not request.htmx else 200)
+    except services.ServiceError as exc:
+        return _render_play(request, play, judgement=current, error=exc.message)
+    if not request.htmx:
+        return redirect("play", play_id=play.pk)
+    play.refresh_from_db()
+    return _render_play(request, play, judgement=judgement)
+
+
+@login_required
+@require_POST
+def play_undo(request: HttpRequest, play_id: int) -> HttpResponse:
+    """Undo the last move: it stays in the log, marked undone, with who and when."""
+    play = get_play(request, play_id)
+    try:
+        undone = services.undo_last_move(
+            play=play, by=request.user, expected_seq=_expected_seq(request)
+        )
+    except services.ServiceError as exc:
+        play.refresh_from_db()
+        return _render_play(request, play, error=exc.message)
+    if not request.htmx:
+        return redirect("play", play_id=play.pk)
+    play.refresh_from_db()
+    return _render_play(request, play, notice=_("Move %(seq)s undone.") % {"seq": undone.seq})
+
+
+@login_required
+@require_POST
+def play_abandon(request: HttpRequest, play_id: int) -> HttpResponse:
+    play = get_play(request, play_id)
+    try:
+        services.abandon_play(play=play, by=request.user)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect("play", play_id=play.pk)
+
+
+@login_required
+@require_GET
+def play_sheet(request: HttpRequest, play_id: int) -> HttpResponse:
+    """The score sheet alone, as a clean printable page."""
+    play = get_play(request, play_id)
+    seats = list(play.seats.select_related("player").order_by("position"))
+    names = [seat.player.name for seat in seats]
+    judgement = selectors.judge_moves(play, names, selectors.log_moves(play))
+    ui = ui_for(play.game)
+    context = {
+        "play": play,
+        "club": play.club,
+        "seats": seats,
+        "names": names,
+        "judgement": judgement,
+        "details": judgement.details,
+        "state": judgement.state,
+        "sheet_template": ui.template("sheet"),
+        **ui.move_context(judgement, names, None),
+    }
+    return render(request, "plays/sheet.html", context)
+
+
+# Game logs --------------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def play_download(request: HttpRequest, play_id: int) -> HttpResponse:
+    play = get_play(request, play_id)
+    body = json.dumps(play_to_log(play), ensure_ascii=False, indent=2) + "\n"
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{log_filename(play)}"'
+    return response
+
+
+@login_required
+@require_POST
+def log_upload(request: HttpRequest, night_id: int) -> HttpResponse:
+    """Create a play from an uploaded gamelog/1 file; the referee judges it first."""
+    night = get_night(request, night_id)
+    upload = request.FILES.get("log")
+    problem = None
+    if upload is None:
+        problem = _("Choose a game log file to upload.")
+    elif upload.size > settings.MAX_UPLOAD_BYTES:
+        problem = _("That file is too big for a game log (at most %(kb)s KB).") % {
+            "kb": settings.MAX_UPLOAD_BYTES // 1024
+        }
+    else:
+        try:
+            log = json.loads(upload.read().decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            problem = _("That file is not a text file.")
+        except (ValueError, RecursionError):
+            problem = _("That file is not valid JSON, so it is not a game log.")
+    if problem is None:
+        try:
+            play = services.import_log(club=night.club, log=log, night=night, by=request.user)
+        except services.ServiceError as exc:
+            problem = _("The referee refused this log: %(message)s") % {"message": exc.message}
+        else:
+            messages.success(request, _("The game log was imported."))
+            return redirect("play", play_id=play.pk)
+    messages.error(request, problem)
+    return redirect("night", night_id=night.pk)

@@ -1,0 +1,248 @@
+"""The play pages: start a play, enter moves (htmx fragment or plain form), undo, sheet, logs.
+
+These tests use each game's "type the move as JSON" path, which every game's form keeps for
+advanced users; the per-game tap-by-tap forms have their own tests.
+"""
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Move, Play, Seat
+
+EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
+PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def punto(night, players):
+    ana, ben = players[0], players[1]
+    return services.start_play(night=night, game="punto", players=[ana, ben], setup=PUNTO["setup"])
+
+
+def post_move(client, play, move, *, seq, htmx=True):
+    return client.post(
+        reverse("play-move", args=[play.pk]),
+        {"move_json": json.dumps(move), "expected_seq": seq},
+        headers=HTMX if htmx else {},
+    )
+
+
+def db_state():
+    return (
+        list(Move.objects.values_list("play_id", "seq", "undone_at")),
+        list(Seat.objects.values_list("score", "rank", "is_winner")),
+        list(Play.objects.values_list("status", "details")),
+    )
+
+
+def test_play_page_renders_full_page_for_members(member_client, punto):
+    response = member_client.get(reverse("play", args=[punto.pk]))
+    assert response.status_code == 200
+    assert b"<html" in response.content and b'id="play-main"' in response.content
+
+
+def test_outsider_gets_404_everywhere_on_a_play(outsider_client, punto):
+    for name in ["play", "play-sheet", "play-download"]:
+        assert outsider_client.get(reverse(name, args=[punto.pk])).status_code == 404, name
+    for name in ["play-move", "play-undo", "play-abandon"]:
+        assert outsider_client.post(reverse(name, args=[punto.pk])).status_code == 404, name
+    assert outsider_client.get(reverse("play-start", args=[punto.night.pk])).status_code == 404
+
+
+def test_legal_move_with_htmx_returns_the_fragment_with_the_new_board(member_client, punto):
+    response = post_move(member_client, punto, PUNTO["moves"][0], seq=0)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="play-main"') and "<html" not in body
+    assert punto.moves.count() == 1
+
+
+def test_legal_move_without_javascript_redirects_to_the_play(member_client, punto):
+    response = post_move(member_client, punto, PUNTO["moves"][0], seq=0, htmx=False)
+    assert response.status_code == 302 and response["Location"] == reverse("play", args=[punto.pk])
+    assert punto.moves.count() == 1
+
+
+def test_illegal_move_shows_the_referees_message_and_changes_nothing(member_client, punto):
+    post_move(member_client, punto, PUNTO["moves"][0], seq=0)
+    before = db_state()
+    wrong = {"player": "Ben", "card": "orange-1", "at": [5, 5]}
+    response = post_move(member_client, punto, wrong, seq=1)
+    assert response.status_code == 200
+    assert "move 1:" in response.content.decode()
+    assert db_state() == before
+
+
+def test_illegal_move_without_javascript_is_a_422_page(member_client, punto):
+    wrong = {"player": "Ben", "card": "orange-1", "at": [0, 0]}
+    response = post_move(member_client, punto, wrong, seq=0, htmx=False)
+    assert response.status_code == 422 and "move 0:" in response.content.decode()
+    assert punto.moves.count() == 0
+
+
+@pytest.mark.parametrize("raw", ["", "{not json", "[" * 5000])
+def test_malformed_move_input_gets_a_message(member_client, punto, raw):
+    response = member_client.post(
+        reverse("play-move", args=[punto.pk]),
+        {"move_json": raw, "expected_seq": 0},
+        headers=HTMX,
+    )
+    assert response.status_code == 200 and 'id="move-error"' in response.content.decode()
+    assert punto.moves.count() == 0
+
+
+def test_a_stale_form_says_someone_else_entered_a_move(member_client, punto):
+    post_move(member_client, punto, PUNTO["moves"][0], seq=0)
+    response = post_move(member_client, punto, PUNTO["moves"][1], seq=0)
+    assert "Someone else entered a move" in response.content.decode()
+    assert punto.moves.count() == 1
+
+
+def test_undo_marks_the_move_undone_and_shows_who(member_client, member, punto):
+    post_move(member_client, punto, PUNTO["moves"][0], seq=0)
+    response = member_client.post(
+        reverse("play-undo", args=[punto.pk]), {"expected_seq": 1}, headers=HTMX
+    )
+    assert response.status_code == 200
+    move = punto.moves.get()
+    assert move.undone_by == member
+    assert 'class="undone"' in response.content.decode()
+
+
+def test_undo_with_nothing_to_undo_says_so(member_client, punto):
+    response = member_client.post(
+        reverse("play-undo", args=[punto.pk]), {"expected_seq": 0}, headers=HTMX
+    )
+    assert "no move to undo" in response.content.decode()
+
+
+def test_a_whole_game_entered_move_by_move_finishes_with_the_winner(member_client, punto):
+    for seq, move in enumerate(PUNTO["moves"]):
+        assert post_move(member_client, punto, move, seq=seq).status_code == 200
+    punto.refresh_from_db()
+    assert punto.status == "finished"
+    response = member_client.get(reverse("play", args=[punto.pk]))
+    assert 'id="result"' in response.content.decode()
+    assert 'id="move-form"' not in response.content.decode()
+
+
+def test_download_is_the_plays_game_log(member_client, punto):
+    post_move(member_client, punto, PUNTO["moves"][0], seq=0)
+    response = member_client.get(reverse("play-download", args=[punto.pk]))
+    assert response["Content-Disposition"].startswith("attachment;")
+    log = json.loads(response.content)
+    assert log["moves"] == PUNTO["moves"][:1] and log["players"] == ["Ana", "Ben"]
+
+
+def test_upload_creates_a_play_in_the_night(member_client, night):
+    upload = io.BytesIO(json.dumps(PUNTO).encode())
+    upload.name = "punto.json"
+    response = member_client.post(reverse("log-upload", args=[night.pk]), {"log": upload})
+    play = Play.objects.get()
+    assert response["Location"] == reverse("play", args=[play.pk])
+    assert play.night == night and play.status == "finished"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\x00\xff", "not a text file"),
+        (b"{oops", "not valid JSON"),
+        (b'{"format": "gamelog/1", "game": "go"}', "refused"),
+        (json.dumps({**PUNTO, "moves": PUNTO["moves"] + [PUNTO["moves"][0]]}).encode(), "move 21"),
+    ],
+)
+def test_a_bad_upload_is_refused_with_a_message_and_stores_nothing(
+    member_client, night, content, message
+):
+    upload = io.BytesIO(content)
+    upload.name = "bad.json"
+    response = member_client.post(
+        reverse("log-upload", args=[night.pk]), {"log": upload}, follow=True
+    )
+    assert message in response.content.decode()
+    assert Play.objects.count() == 0
+
+
+def test_a_huge_upload_is_refused(member_client, night, settings):
+    settings.MAX_UPLOAD_BYTES = 100
+    upload = io.BytesIO(b" " * 200 + json.dumps(PUNTO).encode())
+    upload.name = "big.json"
+    response = member_client.post(
+        reverse("log-upload", args=[night.pk]), {"log": upload}, follow=True
+    )
+    assert "too big" in response.content.decode()
+    assert Play.objects.count() == 0
+
+
+def test_start_a_play_in_two_steps(member_client, night, players):
+    response = member_client.post(
+        reverse("play-start", args=[night.pk]),
+        {"game": "punto", "seat": [players[1].pk, players[0].pk, ""]},
+    )
+    assert response.status_code == 302 and "setup" in response["Location"]
+    setup_page = member_client.get(response["Location"])
+    assert setup_page.status_code == 200
+    response = member_client.post(
+        response["Location"],
+        {
+            "game": "punto",
+            "seat": [players[1].pk, players[0].pk],
+            "setup_json": json.dumps(
+                {"colours": {"Ben": ["red", "blue"], "Ana": ["orange", "green"]}}
+            ),
+        },
+    )
+    play = Play.objects.get()
+    assert response["Location"] == reverse("play", args=[play.pk])
+    assert [s.player.name for s in play.seats.order_by("position")] == ["Ben", "Ana"]
+
+
+def test_start_a_play_with_the_wrong_number_of_players_says_so(member_client, night, players):
+    response = member_client.post(
+        reverse("play-start", args=[night.pk]),
+        {"game": "forget-venice", "seat": [players[0].pk, players[1].pk]},
+    )
+    assert response.status_code == 422
+    assert "played by 3 players" in response.content.decode()
+
+
+def test_start_a_play_adds_a_guest_on_the_spot(member_client, night, players):
+    response = member_client.post(
+        reverse("play-start", args=[night.pk]),
+        {"game": "punto", "seat": [players[0].pk], "guest": "Zoé", "add_guest": "1"},
+    )
+    assert response.status_code == 200
+    guest = night.club.players.get(name="Zoé")
+    assert guest.is_guest
+    assert f'value="{guest.pk}" selected' in response.content.decode()
+
+
+def test_a_bad_setup_is_refused_with_the_referees_message(member_client, night, players):
+    url = reverse("play-setup", args=[night.pk])
+    response = member_client.post(
+        url,
+        {"game": "punto", "seat": [players[0].pk, players[1].pk], "setup_json": "{}"},
+    )
+    assert response.status_code == 422 and 'id="setup-error"' in response.content.decode()
+    assert Play.objects.count() == 0
+
+
+def test_the_printable_sheet_renders(member_client, punto):
+    response = member_client.get(reverse("play-sheet", args=[punto.pk]))
+    assert response.status_code == 200 and b"print.css" in response.content
+
+
+def test_abandon_a_play(member_client, punto):
+    member_client.post(reverse("play-abandon", args=[punto.pk]))
+    punto.refresh_from_db()
+    assert punto.status == "abandoned"
