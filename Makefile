@@ -33,6 +33,12 @@ run: demo
 test: $(VENV)/.dev
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+test-browser: $(VENV)/.dev
+	@command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
+	  else echo "Browser tests need Chromium: sudo apt-get install chromium" >&2; exit 1; fi; }
+	$(PY) -m pytest -m browser tests/browser $(PYTEST_ARGS)
+
 bench: $(VENV)/.dev
 	$(PY) benchmarks/run.py
 

@@ -1,0 +1,130 @@
+"""Browser tests: Playwright drives Debian's Chromium against pytest-django's live_server.
+
+Run with `make test-browser` (it installs Chromium with apt when it is missing). Playwright
+cannot download its own browser here, so we launch /usr/bin/chromium (or $CHROMIUM). A failing
+test leaves a screenshot in test-results/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the Django ORM calls the tests make
+# are still plain synchronous calls.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+RESULTS = Path(__file__).resolve().parents[2] / "test-results"
+PASSWORD = "browser-pass-123"
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _plain_http_live_server():
+    """The live server builds its middleware once, before function-scoped settings overrides."""
+    from django.conf import settings
+
+    settings.SECURE_SSL_REDIRECT = False
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: `make test-browser` installs it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.hookimpl(tryfirst=True, hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call":
+        item.failed_call = report.failed
+
+
+def _context(browser, request, options, live_server):
+    context = browser.new_context(base_url=live_server.url, locale="en-GB", **options)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.js_errors = errors
+    yield page
+    if getattr(request.node, "failed_call", False):
+        RESULTS.mkdir(exist_ok=True)
+        name = re.sub(r"[^\w.-]+", "_", request.node.nodeid)
+        page.screenshot(path=str(RESULTS / f"{name}.png"), full_page=True)
+    context.close()
+
+
+@pytest.fixture
+def page(browser, request, live_server):
+    """A phone-sized page (390×844, touch)."""
+    yield from _context(browser, request, PHONE, live_server)
+
+
+@pytest.fixture
+def desktop_page(browser, request, live_server):
+    yield from _context(browser, request, DESKTOP, live_server)
+
+
+@pytest.fixture
+def table(transactional_db, django_user_model):
+    """A club member with five players and a game night, ready to start plays."""
+    import datetime
+
+    from games import services
+    from games.models import Membership
+
+    user = django_user_model.objects.create_user("ana", password=PASSWORD)
+    club = services.create_club(name="Browser club", owner=user)
+    assert Membership.objects.filter(club=club, user=user).exists()
+    players = [
+        services.add_player(club=club, name=name) for name in ["Ana", "Ben", "Chloé", "Dev", "Eli"]
+    ]
+    night = services.create_game_night(club=club, date=datetime.date(2026, 11, 21), place="Ana's")
+    return {"user": user, "club": club, "players": players, "night": night}
+
+
+def log_in(page, username: str = "ana", password: str = PASSWORD) -> None:
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("form button[type=submit]:not(.link)")
+    page.wait_for_url(re.compile(r".*/$"))
+
+
+def start_play(page, night, game: str, seat_names: list[str]) -> None:
+    """Go through 'Start a play' step 1 (game and seats) and land on the setup page."""
+    page.goto(f"/nights/{night.pk}/plays/new/")
+    page.check(f"input[name=game][value={game}]")
+    selects = page.locator("select[name=seat]")
+    for index, name in enumerate(seat_names):
+        selects.nth(index).select_option(label=name)
+    page.click("button[name=next]")
+    page.wait_for_url(re.compile(r".*/plays/new/setup/.*"))
+
+
+def assert_no_horizontal_scroll(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    viewport = page.evaluate("window.innerWidth")
+    assert width <= viewport, f"the page scrolls sideways: {width}px wide in {viewport}px"
