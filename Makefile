@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test test-browser bench lint format check-deploy demo migrate clean
+.PHONY: run test test-browser bench loadtest lint format check-deploy demo migrate clean
 
 $(VENV)/.created:
 	@python=$$(bin/find-python) && echo "Creating $(VENV) with $$python" && "$$python" -m venv $(VENV)
@@ -41,6 +41,9 @@ test-browser: $(VENV)/.dev
 
 bench: $(VENV)/.dev
 	$(PY) benchmarks/run.py
+
+loadtest: $(VENV)/.dev
+	timeout 120 $(PY) benchmarks/loadtest.py
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .
