@@ -14,10 +14,6 @@ from pathlib import Path
 
 import pytest
 
-# Playwright's sync API runs an event loop in this thread; the Django ORM calls the tests make
-# are still plain synchronous calls.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 RESULTS = Path(__file__).resolve().parents[2] / "test-results"
@@ -47,6 +43,9 @@ def browser():
         pytest.fail(f"Chromium not found at {CHROMIUM}: `make test-browser` installs it")
     from playwright.sync_api import sync_playwright
 
+    # Playwright's sync API runs an event loop in this thread; the Django ORM calls the tests
+    # make are still plain synchronous calls. Set only while browser tests run.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         yield browser

@@ -1,0 +1,390 @@
+"""Thricewise at the table: the starting grid, the reveal, then each placement tap by tap.
+
+A turn is entered in two parts. First every player's revealed card (only unseen cards are
+offered). Then the players who place do so in the order the referee expects
+(``placing_order``): the current placer picks one of the cards they may still place this turn
+(the revealed card and their set-aside cards) and taps a free cell; once the revealed card is
+down they may go on with set-aside cards or say they are done. When everybody has placed, the
+turn is complete and goes to the referee, which has the final word.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from ..rules import Judgement
+from ..rules.base import IllegalMove
+from ..rules.decktet import BASIC_DECK
+from ..rules.thricewise import CARD_NAMES, Thricewise, card_index, setup_size
+from . import Draft, FormError, GameUI, read_draft, read_json_field, register
+
+SUIT_LABELS = {
+    "Moons": gettext_lazy("Moons"),
+    "Suns": gettext_lazy("Suns"),
+    "Waves": gettext_lazy("Waves"),
+    "Leaves": gettext_lazy("Leaves"),
+    "Wyrms": gettext_lazy("Wyrms"),
+    "Knots": gettext_lazy("Knots"),
+}
+SUIT_SYMBOLS = {"Moons": "☾", "Suns": "☀", "Waves": "≈", "Leaves": "❦", "Wyrms": "∿", "Knots": "⌘"}
+RANK_LABELS = {"Ace": gettext_lazy("Ace"), "Crown": gettext_lazy("Crown")}
+
+Cell = tuple[int, int]
+
+
+def card_info(name: str) -> dict[str, Any]:
+    """What a template needs to draw a card: name, rank and suits (with CSS keys)."""
+    card = BASIC_DECK[CARD_NAMES.index(name)]
+    rank = str(RANK_LABELS.get(card.rank, card.rank))
+    suits = [
+        {"key": s.lower(), "label": str(SUIT_LABELS[s]), "symbol": SUIT_SYMBOLS[s]}
+        for s in card.suits
+    ]
+    short = name[4:] if name.startswith("The ") else name
+    return {
+        "name": name,
+        "short": short,
+        "rank": rank,
+        "suits": suits,
+        "label": f"{name} — {rank} · {', '.join(s['label'] for s in suits)}",
+    }
+
+
+def grid_cells(players: list[str]) -> list[Cell]:
+    """The cells of the starting grid, row by row: 2×2, or 3×2 for six cards (a 2×3 grid is
+    the same grid seen from the side; the JSON setup still accepts it)."""
+    columns, rows = (2, 2) if setup_size(len(players)) == 4 else (3, 2)
+    return [(x, y) for y in range(rows) for x in range(columns)]
+
+
+def _parse_cell(value: str) -> Cell:
+    try:
+        x, y = (int(part) for part in value.split(","))
+    except ValueError:
+        raise FormError(_("Tap one of the highlighted cells of the grid."))
+    return (x, y)
+
+
+class TurnDraft:
+    """A turn being entered: the reveal, the placements so far, the players who are done."""
+
+    def __init__(self, state: Thricewise, players: list[str], data: dict[str, Any]):
+        damaged = FormError(_("The form was damaged: start the move again."))
+        self.state = state
+        reveal = data.get("reveal")
+        place = data.get("place", [])
+        done = data.get("done", [])
+        if not isinstance(reveal, dict) or not isinstance(place, list):
+            raise damaged
+        if not isinstance(done, list) or any(p not in players for p in done):
+            raise damaged
+        try:
+            self.order: list[str] = state.placing_order(reveal)
+        except IllegalMove:
+            raise damaged
+        self.reveal: dict[str, str] = {p: CARD_NAMES[card_index(reveal[p])] for p in players}
+        self.place: list[dict[str, Any]] = []
+        for entry in place:
+            if not isinstance(entry, dict) or entry.get("player") not in self.order:
+                raise damaged
+            at = entry.get("at")
+            if (
+                not (isinstance(at, list) and len(at) == 2 and all(type(v) is int for v in at))
+                or card_index(entry.get("card")) is None
+            ):
+                raise damaged
+            card = CARD_NAMES[card_index(entry["card"])]
+            self.place.append({"player": entry["player"], "card": card, "at": at})
+        self.done: list[str] = [p for p in self.order if p in done]
+
+    # --- Where the turn stands --------------------------------------------------------------
+
+    @property
+    def placer(self) -> str | None:
+        """Whose group is being placed now (None once everybody has placed)."""
+        return next((p for p in self.order if p not in self.done), None)
+
+    @property
+    def set_aside_now(self) -> list[str]:
+        """Players whose revealed card goes aside this turn (a tied rank)."""
+        return [p for p in self.reveal if p not in self.order]
+
+    def placed_by(self, player: str) -> list[str]:
+        return [e["card"] for e in self.place if e["player"] == player]
+
+    def cards_left(self, player: str) -> list[str]:
+        """The cards the player may still place this turn: the revealed one, then set-aside."""
+        placed = set(self.placed_by(player))
+        cards = [self.reveal[player], *self.state.set_aside_cards(player)]
+        return [c for c in cards if c not in placed]
+
+    def occupied(self) -> dict[Cell, str]:
+        return {(e["at"][0], e["at"][1]): e["card"] for e in self.place}
+
+    def legal_cells(self) -> list[Cell]:
+        """The engine's legal cells on the grid with this turn's placements added."""
+        trial = copy.copy(self.state)
+        trial.board = dict(self.state.board)
+        for cell, card in self.occupied().items():
+            trial.board[cell] = card_index(card)
+        xs = [x for x, _ in trial.board]
+        ys = [y for _, y in trial.board]
+        trial.box = (min(xs), max(xs), min(ys), max(ys))
+        return trial.legal_cells()
+
+    # --- Taps -------------------------------------------------------------------------------
+
+    def put(self, card: str, cell: Cell) -> None:
+        player = self.placer
+        if player is None:
+            raise FormError(_("Everybody has placed: the turn is complete."))
+        if card not in self.cards_left(player):
+            raise FormError(
+                _("%(player)s cannot place that card now: choose one of the cards offered.")
+                % {"player": player}
+            )
+        if cell not in self.legal_cells():
+            raise FormError(_("A card cannot go there: tap one of the highlighted cells."))
+        self.place.append({"player": player, "card": card, "at": [cell[0], cell[1]]})
+        if not self.cards_left(player):
+            self.done.append(player)
+
+    def finish_group(self) -> None:
+        player = self.placer
+        if player is None:
+            return
+        if self.reveal[player] not in self.placed_by(player):
+            raise FormError(
+                _("%(player)s must first place %(card)s, the card revealed this turn.")
+                % {"player": player, "card": self.reveal[player]}
+            )
+        self.done.append(player)
+
+    @property
+    def complete(self) -> bool:
+        return self.placer is None
+
+    def move(self) -> dict[str, Any]:
+        return {"reveal": self.reveal, "place": self.place}
+
+    def as_data(self) -> dict[str, Any]:
+        return {"reveal": self.reveal, "place": self.place, "done": self.done}
+
+
+@register
+class ThricewiseUI(GameUI):
+    game = "thricewise"
+    template_dir = "thricewise"
+
+    # Setup ------------------------------------------------------------------------------------
+
+    def default_setup(self, players: list[str]) -> dict[str, Any]:
+        """Distinct cards of distinct ranks (2, 3, 4, 6, 7, 8), in a 2×2 or 3×2 grid: the
+        players change them to the cards they actually drew."""
+        cells = grid_cells(players)
+        names = [CARD_NAMES[6 + 4 * i] for i in range(len(cells))]
+        return {"grid": [{"card": n, "at": [x, y]} for n, (x, y) in zip(names, cells, strict=True)]}
+
+    def setup_context(self, players: list[str], post: QueryDict | None) -> dict[str, Any]:
+        default = self.default_setup(players)
+        cells = []
+        for number, (x, y) in enumerate(grid_cells(players)):
+            chosen = post.get(f"cell_{number}") if post is not None else None
+            if chosen is None:
+                chosen = default["grid"][number]["card"]
+            cells.append({"number": number, "x": x, "y": y, "chosen": chosen})
+        return {
+            "setup_cells": cells,
+            "setup_columns": max(x for x, _ in grid_cells(players)) + 1,
+            "deck": [card_info(name) for name in CARD_NAMES],
+            "setup_json": (post.get("setup_json") if post is not None else "") or "",
+        }
+
+    def parse_setup(self, post: QueryDict, players: list[str]) -> dict[str, Any]:
+        if (post.get("setup_json") or "").strip():
+            return read_json_field(post, "setup_json")
+        grid = []
+        seen: dict[str, int] = {}
+        for number, (x, y) in enumerate(grid_cells(players)):
+            value = post.get(f"cell_{number}") or ""
+            if not value:
+                raise FormError(_("Choose the card of cell %(number)s.") % {"number": number + 1})
+            if value not in CARD_NAMES:
+                raise FormError(
+                    _("Cell %(number)s: choose a card of the basic deck from the list.")
+                    % {"number": number + 1}
+                )
+            if value in seen:
+                raise FormError(
+                    _("%(card)s is chosen for cells %(first)s and %(second)s: each card once.")
+                    % {"card": value, "first": seen[value] + 1, "second": number + 1}
+                )
+            seen[value] = number
+            grid.append({"card": value, "at": [x, y]})
+        return {"grid": grid}
+
+    # Moves ------------------------------------------------------------------------------------
+
+    def move_context(self, judgement: Judgement, players: list[str], draft: Draft | None) -> dict:
+        state = judgement.state
+        if not isinstance(state, Thricewise):
+            return {}
+        turn = None
+        if draft is not None and draft.data.get("reveal"):
+            try:
+                turn = TurnDraft(state, players, draft.data)
+            except FormError:
+                turn = None
+        points_at: dict[Cell, tuple[int, int]] = {
+            cell: (number, points) for number, _p, _i, cell, points in state.placements
+        }
+        cells: dict[Cell, dict[str, Any]] = {}
+        for cell, index in state.board.items():
+            number, points = points_at.get(cell, (None, 0))
+            cells[cell] = {
+                "card": card_info(CARD_NAMES[index]),
+                "setup": cell in state.setup_cells,
+                "turn": None if number is None else number + 1,
+                "points": points,
+                "last": number is not None and number == state.turn - 1,
+            }
+        legal: set[Cell] = set()
+        placer = None
+        if turn is not None and not turn.complete:
+            placer = turn.placer
+            for cell, card in turn.occupied().items():
+                cells[cell] = {"card": card_info(card), "pending": True}
+            legal = set(turn.legal_cells())
+        everything = [*cells, *legal]
+        min_x, max_x = min(x for x, _ in everything), max(x for x, _ in everything)
+        min_y, max_y = min(y for _, y in everything), max(y for _, y in everything)
+        rows = [
+            [
+                {"x": x, "y": y, "legal": (x, y) in legal, **cells.get((x, y), {})}
+                for x in range(min_x, max_x + 1)
+            ]
+            for y in range(min_y, max_y + 1)
+        ]
+        context: dict[str, Any] = {
+            "tw_rows": rows,
+            "tw_columns": max_x - min_x + 1,
+            "tw_turn": state.turn,
+            "tw_turns": state.turns_total,
+            "tw_next_turn": state.turn + 1,
+            "tw_set_aside": [
+                {"player": p, "cards": [card_info(c) for c in cards]}
+                for p, cards in state.set_aside_cards().items()
+            ],
+            "tw_sheet": self._sheet(state),
+            "tw_last_turn": self._last_turn(state),
+        }
+        if turn is None:
+            unseen = [card_info(name) for name in state.unseen_cards()]
+            context["tw_reveal"] = [
+                {"number": n, "player": p, "unseen": unseen} for n, p in enumerate(players)
+            ]
+        else:
+            context["tw_draft"] = {
+                "reveal": [
+                    {
+                        "player": p,
+                        "card": card_info(c),
+                        "aside": p in turn.set_aside_now,
+                        "done": p in turn.done,
+                        "current": p == placer,
+                        "placed": [card_info(name) for name in turn.placed_by(p)],
+                    }
+                    for p, c in turn.reveal.items()
+                ],
+                "order": turn.order,
+                "placer": placer,
+                "cards": [card_info(c) for c in turn.cards_left(placer)] if placer else [],
+                "may_finish": placer is not None and turn.reveal[placer] in turn.placed_by(placer),
+                "has_cells": bool(legal),
+            }
+        return context
+
+    @staticmethod
+    def _sheet(state: Thricewise) -> dict[str, Any]:
+        """Points turn by turn per player, with the cards each placed, and the totals."""
+        cards: dict[tuple[int, str], list[str]] = {}
+        for number, player, index, _cell, _points in state.placements:
+            cards.setdefault((number, player), []).append(CARD_NAMES[index])
+        rows = []
+        for number in range(state.turns_total):
+            played = number < len(state.turn_points)
+            points = state.turn_points[number] if played else {}
+            rows.append(
+                {
+                    "number": number + 1,
+                    "played": played,
+                    "cells": [
+                        {"points": points.get(p), "cards": cards.get((number, p), [])}
+                        for p in state.players
+                    ],
+                }
+            )
+        return {"players": state.players, "rows": rows, "totals": state.scores()}
+
+    @staticmethod
+    def _last_turn(state: Thricewise) -> list[dict[str, Any]]:
+        if not state.turn_points:
+            return []
+        return [{"player": p, "points": n} for p, n in state.turn_points[-1].items()]
+
+    def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
+        if (post.get("move_json") or "").strip():
+            return read_json_field(post, "move_json")
+        state = judgement.state
+        if not isinstance(state, Thricewise):
+            raise FormError(_("The referee cannot judge this play, so no move can be entered."))
+        data = read_draft(post)
+        if not data.get("reveal"):
+            return self._reveal(post, state, players)
+        turn = TurnDraft(state, players, data)
+        if "group_done" in post:
+            turn.finish_group()
+        elif "at" in post:
+            card = post.get("card") or ""
+            if not card and turn.placer:
+                left = turn.cards_left(turn.placer)
+                card = left[0] if len(left) == 1 else ""
+            if not card:
+                raise FormError(_("Choose the card to place, then tap a cell."))
+            turn.put(card, _parse_cell(post.get("at", "")))
+        else:
+            raise FormError(_("Tap one of the highlighted cells of the grid."))
+        if turn.complete:
+            return turn.move()
+        return Draft(turn.as_data())
+
+    @staticmethod
+    def _reveal(post: QueryDict, state: Thricewise, players: list[str]) -> Any:
+        unseen = set(state.unseen_cards())
+        reveal: dict[str, str] = {}
+        by_card: dict[str, str] = {}
+        for number, player in enumerate(players):
+            card = post.get(f"reveal_{number}") or ""
+            if not card:
+                raise FormError(_("Choose the card %(player)s revealed.") % {"player": player})
+            if card not in unseen:
+                raise FormError(
+                    _("%(player)s cannot reveal %(card)s: it has already been seen.")
+                    % {"player": player, "card": card}
+                )
+            if card in by_card:
+                raise FormError(
+                    _("%(first)s and %(second)s cannot both reveal %(card)s.")
+                    % {"first": by_card[card], "second": player, "card": card}
+                )
+            by_card[card] = player
+            reveal[player] = card
+        if not state.placing_order(reveal):
+            # Every card is set aside: nobody places, the turn is complete.
+            return {"reveal": reveal, "place": []}
+        return Draft({"reveal": reveal, "place": [], "done": []})

@@ -1,0 +1,316 @@
+"""Thricewise at the table: the starting grid form, the reveal, placements tap by tap."""
+
+import json
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Move, Play
+
+EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
+GAME_2 = json.loads((EXAMPLES / "thricewise-2.json").read_text())
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+GRID = {"grid": [
+    {"card": "The Huntress", "at": [0, 0]},
+    {"card": "The Bard", "at": [1, 0]},
+    {"card": "The Sea", "at": [0, 1]},
+    {"card": "The End", "at": [1, 1]},
+]}  # fmt: skip
+
+
+@pytest.fixture
+def duel(night, players):
+    """Ana and Ben on a 2×2 grid of Crowns (columns 0–1, rows 0–1)."""
+    return services.start_play(night=night, game="thricewise", players=players[:2], setup=GRID)
+
+
+def setup_url(night, players):
+    seats = "&".join(f"seat={p.pk}" for p in players)
+    return f"{reverse('play-setup', args=[night.pk])}?game=thricewise&{seats}"
+
+
+def tap(client, play, data, *, draft=None, htmx=True):
+    body = {"expected_seq": play.moves.count(), "draft": json.dumps(draft) if draft else ""}
+    body.update(data)
+    return client.post(reverse("play-move", args=[play.pk]), body, headers=HTMX if htmx else {})
+
+
+def draft_of(response) -> dict:
+    """The draft the page carries in its hidden field."""
+    html = response.content.decode()
+    marker = 'name="draft" value="'
+    start = html.index(marker) + len(marker)
+    raw = html[start : html.index('"', start)]
+    return json.loads(raw.replace("&quot;", '"')) if raw else {}
+
+
+# --- Setup ----------------------------------------------------------------------------------
+
+
+def test_setup_offers_a_2x2_grid_of_distinct_cards_for_two_players(member_client, night, players):
+    response = member_client.get(setup_url(night, players[:2]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'name="cell_3"' in html and 'name="cell_4"' not in html
+    chosen = response.context["setup_cells"]
+    assert len({c["chosen"] for c in chosen}) == 4
+    assert (
+        response.context["deck"][0]["name"] == "Ace of Moons"
+        and len(response.context["deck"]) == 36
+    )
+
+
+def test_setup_offers_a_3x2_grid_for_three_players(member_client, night, players):
+    response = member_client.get(setup_url(night, players))
+    assert [(c["x"], c["y"]) for c in response.context["setup_cells"]] == [
+        (0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1),
+    ]  # fmt: skip
+
+
+def test_setup_cards_become_the_setup_json(member_client, night, players):
+    cards = ["The Huntress", "The Bard", "The Sea", "The End"]
+    data = {"game": "thricewise", "seat": [p.pk for p in players[:2]]}
+    data.update({f"cell_{i}": card for i, card in enumerate(cards)})
+    response = member_client.post(reverse("play-setup", args=[night.pk]), data)
+    play = Play.objects.get()
+    assert response.status_code == 302
+    assert play.setup == GRID
+
+
+@pytest.mark.parametrize(
+    "cells, message",
+    [
+        (["The Huntress", "The Huntress", "The Sea", "The End"], "The Huntress is chosen for"),
+        (["The Huntress", "The Bard", "The Sea", "The Excuse"], "Cell 4: choose a card of"),
+        (["The Huntress", "The Bard", "The Sea", ""], "Choose the card of cell 4"),
+    ],
+)  # fmt: skip
+def test_a_bad_setup_grid_gets_a_message_and_stores_nothing(
+    member_client, night, players, cells, message
+):
+    data = {"game": "thricewise", "seat": [p.pk for p in players[:2]]}
+    data.update({f"cell_{i}": card for i, card in enumerate(cells)})
+    response = member_client.post(reverse("play-setup", args=[night.pk]), data)
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    assert not Play.objects.exists()
+    # The form comes back with the cards as chosen.
+    assert [c["chosen"] for c in response.context["setup_cells"]] == cells
+
+
+def test_the_setup_json_fallback_is_judged_by_the_referee(member_client, night, players):
+    data = {"game": "thricewise", "seat": [p.pk for p in players[:2]], "setup_json": '{"grid": []}'}
+    response = member_client.post(reverse("play-setup", args=[night.pk]), data)
+    assert response.status_code == 422 and "holds 4 cards" in response.content.decode()
+    assert not Play.objects.exists()
+
+
+# --- The board ------------------------------------------------------------------------------
+
+
+def test_the_board_shows_the_grid_and_offers_only_unseen_cards(member_client, duel):
+    response = member_client.get(reverse("play", args=[duel.pk]))
+    html = response.content.decode()
+    assert 'data-card="The Huntress"' in html and "css/games/thricewise.css" in html
+    assert 'class="tw-cell tw-card suit-moons' in html
+    assert 'name="reveal_0"' in html and 'name="reveal_1"' in html
+    unseen = response.context["tw_reveal"][0]["unseen"]
+    assert len(unseen) == 32 and "The Huntress" not in [c["name"] for c in unseen]
+    assert "tw-free" not in html  # no cell to tap before the reveal
+
+
+# --- A turn, tap by tap ---------------------------------------------------------------------
+
+
+def test_the_reveal_starts_a_draft_with_the_first_placer(member_client, duel):
+    response = tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Author"})
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.lstrip().startswith('<div id="play-main"')
+    assert draft_of(response) == {
+        "reveal": {"Ana": "The Sailor", "Ben": "The Author"},
+        "place": [],
+        "done": [],
+    }
+    assert response.context["tw_draft"]["placer"] == "Ben"  # the 2 goes before the 4
+    assert 'name="at" value="-1,-1"' in body and 'form="move-form"' in body
+    assert not Move.objects.exists()
+
+
+def test_a_full_page_draft_step_works_without_javascript(member_client, duel):
+    response = tap(
+        member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Author"}, htmx=False
+    )
+    assert response.status_code == 200 and "<html" in response.content.decode()
+    assert response.context["tw_draft"]["placer"] == "Ben"
+
+
+def test_a_placement_updates_the_legal_cells(member_client, duel):
+    draft = {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": [], "done": []}
+    response = tap(member_client, duel, {"card": "The Author", "at": "2,0"}, draft=draft)
+    assert draft_of(response)["place"] == [{"player": "Ben", "card": "The Author", "at": [2, 0]}]
+    assert draft_of(response)["done"] == ["Ben"]
+    assert response.context["tw_draft"]["placer"] == "Ana"
+    body = response.content.decode()
+    assert 'name="at" value="3,0"' in body  # next to the pending card
+    assert "tw-pending" in body
+    assert not Move.objects.exists()
+
+
+def test_the_last_placement_stores_the_whole_turn(member_client, duel):
+    draft = {
+        "reveal": {"Ana": "The Sailor", "Ben": "The Author"},
+        "place": [{"player": "Ben", "card": "The Author", "at": [2, 0]}],
+        "done": ["Ben"],
+    }
+    response = tap(member_client, duel, {"card": "The Sailor", "at": "3,0"}, draft=draft)
+    assert response.status_code == 200
+    move = Move.objects.get()
+    assert move.data == {
+        "reveal": {"Ana": "The Sailor", "Ben": "The Author"},
+        "place": [
+            {"player": "Ben", "card": "The Author", "at": [2, 0]},
+            {"player": "Ana", "card": "The Sailor", "at": [3, 0]},
+        ],
+    }
+    assert draft_of(response) == {}
+    assert response.context["tw_sheet"]["rows"][0]["played"]
+
+
+def test_a_tied_reveal_with_nobody_placing_is_stored_at_once(member_client, duel):
+    tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Mountain"})
+    move = Move.objects.get()
+    assert move.data == {"reveal": {"Ana": "The Sailor", "Ben": "The Mountain"}, "place": []}
+    response = member_client.get(reverse("play", args=[duel.pk]))
+    aside = response.context["tw_set_aside"]
+    assert [c["name"] for c in aside[0]["cards"]] == ["The Sailor"]
+
+
+def test_set_aside_cards_are_offered_and_the_player_says_when_done(member_client, duel):
+    tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Mountain"})
+    draft = {"reveal": {"Ana": "The Author", "Ben": "The Castle"}, "place": [], "done": []}
+    response = tap(member_client, duel, {"card": "The Author", "at": "2,0"}, draft=draft)
+    # Ana placed her revealed card and still holds The Sailor aside: she may go on.
+    assert response.context["tw_draft"]["placer"] == "Ana"
+    assert [c["name"] for c in response.context["tw_draft"]["cards"]] == ["The Sailor"]
+    assert 'id="group-done"' in response.content.decode()
+    draft = draft_of(response)
+    response = tap(member_client, duel, {"group_done": "1"}, draft=draft)
+    assert response.context["tw_draft"]["placer"] == "Ben"
+    response = tap(
+        member_client, duel, {"card": "The Castle", "at": "-1,0"}, draft=draft_of(response)
+    )
+    # Ben keeps The Mountain aside for later.
+    assert [c["name"] for c in response.context["tw_draft"]["cards"]] == ["The Mountain"]
+    assert Move.objects.count() == 1
+    tap(member_client, duel, {"group_done": "1"}, draft=draft_of(response))
+    assert Move.objects.count() == 2
+    assert Move.objects.last().data["place"] == [
+        {"player": "Ana", "card": "The Author", "at": [2, 0]},
+        {"player": "Ben", "card": "The Castle", "at": [-1, 0]},
+    ]
+
+
+def test_a_set_aside_card_can_be_placed_before_the_revealed_one(member_client, duel):
+    tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Mountain"})
+    draft = {"reveal": {"Ana": "The Author", "Ben": "The Castle"}, "place": [], "done": []}
+    response = tap(member_client, duel, {"card": "The Sailor", "at": "2,0"}, draft=draft)
+    assert 'id="group-done"' not in response.content.decode()  # the Author must go down first
+    response = tap(
+        member_client, duel, {"card": "The Author", "at": "2,1"}, draft=draft_of(response)
+    )
+    assert response.context["tw_draft"]["placer"] == "Ben"  # nothing left: Ana is done
+
+
+# --- Bad taps -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"reveal_0": "The Sailor"}, "Choose the card Ben revealed."),
+        ({"reveal_0": "The Sea", "reveal_1": "The Author"}, "Ana cannot reveal The Sea"),
+        ({"reveal_0": "The Author", "reveal_1": "The Author"}, "cannot both reveal The Author"),
+    ],
+)
+def test_a_bad_reveal_gets_a_message_and_stores_nothing(member_client, duel, data, message):
+    response = tap(member_client, duel, data)
+    assert 'id="move-error"' in response.content.decode()
+    assert message in response.content.decode()
+    assert not Move.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"card": "The Author", "at": "5,5"}, "A card cannot go there"),
+        ({"card": "The Author", "at": "x"}, "Tap one of the highlighted cells"),
+        ({"card": "The Sailor", "at": "2,0"}, "Ben cannot place that card now"),
+    ],
+)
+def test_a_bad_placement_gets_a_message_and_stores_nothing(member_client, duel, data, message):
+    draft = {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": [], "done": []}
+    response = tap(member_client, duel, data, draft=draft)
+    assert message in response.content.decode()
+    assert not Move.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        {"reveal": {"Ana": "The Sea", "Ben": "The Author"}, "place": []},
+        {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": "nope"},
+        {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": [{"player": "Zoé"}]},
+        {"reveal": ["The Sailor"]},
+    ],
+)
+def test_a_tampered_draft_is_refused(member_client, duel, draft):
+    response = tap(member_client, duel, {"card": "The Author", "at": "2,0"}, draft=draft)
+    assert "The form was damaged" in response.content.decode()
+    assert not Move.objects.exists()
+
+
+def test_the_referee_refuses_an_illegal_json_move_and_nothing_is_stored(member_client, duel):
+    move = {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": []}
+    response = tap(member_client, duel, {"move_json": json.dumps(move)})
+    assert "Ben must place The Author this turn" in response.content.decode()
+    assert not Move.objects.exists()
+
+
+def test_start_over_drops_the_draft(member_client, duel):
+    draft = {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": [], "done": []}
+    response = tap(member_client, duel, {"reset": "1"}, draft=draft)
+    assert draft_of(response) == {} and "tw_reveal" in response.context
+
+
+# --- The score sheet ------------------------------------------------------------------------
+
+
+def test_the_sheet_shows_points_turn_by_turn_with_totals(member_client, night, players):
+    # The first two turns of shared/examples/thricewise-2 (its third turn is illegal).
+    play = services.start_play(
+        night=night, game="thricewise", players=players[:2], setup=GAME_2["setup"]
+    )
+    for move in GAME_2["moves"][:2]:
+        services.record_move(play=play, move=move)
+    response = member_client.get(reverse("play-sheet", args=[play.pk]))
+    assert response.status_code == 200
+    sheet = response.context["tw_sheet"]
+    assert sheet["totals"] == {"Ana": 2, "Ben": 7}
+    assert len(sheet["rows"]) == 16 and [r["played"] for r in sheet["rows"][:3]] == [
+        True,
+        True,
+        False,
+    ]
+    turn_2 = sheet["rows"][1]["cells"]
+    assert turn_2 == [
+        {"points": 2, "cards": ["The Sailor", "The Forest"]},
+        {"points": 7, "cards": ["The Castle"]},
+    ]
+    html = response.content.decode()
+    assert 'id="tw-sheet"' in html and "The Sailor, The Forest" in html
