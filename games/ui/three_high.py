@@ -1,0 +1,373 @@
+"""3-High at the table: the pieces' squares (or the red/black card helper), then each move as
+a card, a side and a piece tapped on the board, with where it would land shown before confirming.
+
+REFEREE.md §7. The referee judges every move; the form only offers sensible choices (cards not
+played yet, top pieces) and shows the engine's ``destination`` of the chosen piece.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from ..rules import IllegalMove, Judgement
+from ..rules.three_high import (
+    BLACK_SUITS,
+    CARDS,
+    COLOURS,
+    FILES,
+    LAST_DRAW_REASON,
+    PIECES,
+    RED_SUITS,
+    SIDES,
+    SQUARE_NAMES,
+    SQUARES,
+    SUITS,
+    WON_REASON,
+    ThreeHigh,
+    parse_card,
+    square_from_cards,
+)
+from . import Draft, FormError, GameUI, read_draft, read_json_field, register
+
+#: A spread-out default setup: 15 distinct squares, no stacks, no tree standing yet.
+DEFAULT_SQUARES: dict[str, str] = {
+    "red-3": "b2",
+    "yellow-3": "d7",
+    "green-3": "f3",
+    "blue-3": "c5",
+    "black-3": "g6",
+    "red-2": "e2",
+    "yellow-2": "b6",
+    "green-2": "h4",
+    "blue-2": "a4",
+    "black-2": "d4",
+    "red-1": "g1",
+    "yellow-1": "f7",
+    "green-1": "c3",
+    "blue-1": "e5",
+    "black-1": "h8",
+}
+
+RANK_LABELS = "A2345678"
+SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+SIDE_ORDER = ("north", "west", "east", "south")
+
+
+def colour_name(colour: str) -> str:
+    names = {
+        "red": pgettext("piece colour", "red"),
+        "yellow": pgettext("piece colour", "yellow"),
+        "green": pgettext("piece colour", "green"),
+        "blue": pgettext("piece colour", "blue"),
+        "black": pgettext("piece colour", "black"),
+    }
+    return names.get(colour, colour)
+
+
+def size_name(size: int) -> str:
+    names = {
+        3: pgettext("piece size", "large"),
+        2: pgettext("piece size", "medium"),
+        1: pgettext("piece size", "small"),
+    }
+    return names.get(size, str(size))
+
+
+def piece_label(piece: str) -> str:
+    """ "green-2" → "medium green" (in the reader's language)."""
+    colour, size = PIECES[piece]
+    return _("%(size)s %(colour)s") % {"size": size_name(size), "colour": colour_name(colour)}
+
+
+def side_name(side: str) -> str:
+    names = {
+        "north": _("north"),
+        "south": _("south"),
+        "east": _("east"),
+        "west": _("west"),
+    }
+    return names.get(side, side)
+
+
+def suit_name(suit: str) -> str:
+    names = {
+        "s": pgettext("card suit", "spades"),
+        "h": pgettext("card suit", "hearts"),
+        "d": pgettext("card suit", "diamonds"),
+        "c": pgettext("card suit", "clubs"),
+    }
+    return names[suit]
+
+
+def card_info(code: str) -> dict[str, Any]:
+    """A card code ("5D") → what a template shows: "5♦", red or black, its spoken name."""
+    canonical, value, suit = CARDS[code.lower()]
+    rank = RANK_LABELS[value - 1]
+    return {
+        "code": canonical,
+        "text": f"{rank}{SUIT_SYMBOLS[suit]}",
+        "red": suit in RED_SUITS,
+        "name": _("%(rank)s of %(suit)s") % {"rank": rank, "suit": suit_name(suit)},
+    }
+
+
+def _cards_of(suits: str) -> list[dict[str, Any]]:
+    return [card_info(f"{v}{s}") for s in suits for v in "a2345678"]
+
+
+def _piece_info(piece: str) -> dict[str, Any]:
+    colour, size = PIECES[piece]
+    return {"piece": piece, "colour": colour, "size": size, "label": piece_label(piece)}
+
+
+def _reason_text(state: ThreeHigh | None, details: dict[str, Any]) -> str:
+    """The engine's end-of-game reason, said in the reader's language."""
+    reason = (state.reason if state is not None else details.get("reason")) or ""
+    if reason == WON_REASON:
+        return _("All five trees stand.")
+    if reason == LAST_DRAW_REASON:
+        return _("The last card of the pile was drawn.")
+    if reason.endswith(" could not play a card"):
+        return _("%(player)s could not play a card.") % {
+            "player": reason.removesuffix(" could not play a card")
+        }
+    if reason.endswith(" was moved off the board"):
+        piece = reason.removesuffix(" was moved off the board")
+        label = piece_label(piece) if piece in PIECES else piece
+        return _("The %(piece)s piece was moved off the board.") % {"piece": label}
+    return reason
+
+
+@register
+class ThreeHighUI(GameUI):
+    game = "three-high"
+    template_dir = "three-high"
+
+    # Setup ------------------------------------------------------------------------------------
+
+    def default_setup(self, players: list[str]) -> Any:
+        return {"pieces": [{"piece": p, "square": DEFAULT_SQUARES[p]} for p in PIECES]}
+
+    def setup_context(self, players: list[str], post: QueryDict | None) -> dict[str, Any]:
+        rows = []
+        for piece in PIECES:
+            row = _piece_info(piece)
+            if post is not None:
+                row["square"] = post.get(f"square-{piece}", "")
+                row["red_card"] = post.get(f"red-{piece}", "")
+                row["black_card"] = post.get(f"black-{piece}", "")
+            else:
+                row.update(square=DEFAULT_SQUARES[piece], red_card="", black_card="")
+            rows.append(row)
+        return {
+            "pieces": rows,
+            "squares": sorted(SQUARES, key=lambda name: (name[0], int(name[1:]))),
+            "red_cards": _cards_of(RED_SUITS),
+            "black_cards": _cards_of(BLACK_SUITS),
+            "setup_json": post.get("setup_json", "") if post is not None else "",
+        }
+
+    def parse_setup(self, post: QueryDict, players: list[str]) -> Any:
+        if (post.get("setup_json") or "").strip():
+            return read_json_field(post, "setup_json")
+        entries = []
+        for piece in PIECES:
+            label = piece_label(piece)
+            red = (post.get(f"red-{piece}") or "").strip()
+            black = (post.get(f"black-{piece}") or "").strip()
+            if red or black:
+                entries.append({"piece": piece, "square": self._square_from(label, red, black)})
+                continue
+            square = (post.get(f"square-{piece}") or "").strip().lower()
+            if square not in SQUARES:
+                raise FormError(
+                    _("Choose a square from a1 to h8 for the %(piece)s piece.") % {"piece": label}
+                )
+            entries.append({"piece": piece, "square": square})
+        return {"pieces": entries}
+
+    @staticmethod
+    def _square_from(label: str, red: str, black: str) -> str:
+        if not (red and black):
+            raise FormError(
+                _("For the %(piece)s piece, choose both a red and a black card, or neither.")
+                % {"piece": label}
+            )
+        red_card, black_card = parse_card(red), parse_card(black)
+        if red_card is None or red_card[2] not in RED_SUITS:
+            raise FormError(
+                _("For the %(piece)s piece, the red card must be a heart or a diamond, A to 8.")
+                % {"piece": label}
+            )
+        if black_card is None or black_card[2] not in BLACK_SUITS:
+            raise FormError(
+                _("For the %(piece)s piece, the black card must be a spade or a club, A to 8.")
+                % {"piece": label}
+            )
+        return square_from_cards(red_card[0], black_card[0])
+
+    # Moves ------------------------------------------------------------------------------------
+
+    def move_context(self, judgement: Judgement, players: list[str], draft: Draft | None) -> dict:
+        state = judgement.state if isinstance(judgement.state, ThreeHigh) else None
+        details = judgement.details or {}
+        data = draft.data if draft else {}
+        card, side, piece = data.get("card"), data.get("side"), data.get("piece")
+        if state is not None:
+            board = {SQUARE_NAMES[cell]: list(stack) for cell, stack in state.stacks.items()}
+            trees = state.trees()
+            hands = dict(zip(state.players, state.hands, strict=True))
+            pile, played, to_play = state.pile, list(state.played), state.to_play
+            outcome = state.outcome
+            tops = state.top_pieces()
+        else:
+            board = details.get("board") or {}
+            trees = list(details.get("trees") or [])
+            hands = details.get("hands") or {}
+            pile, played = details.get("pile"), list(details.get("played") or [])
+            to_play, outcome = details.get("to_play"), details.get("outcome")
+            tops = {square: stack[-1] for square, stack in board.items() if stack}
+        if piece and piece not in tops.values():
+            piece = None
+
+        landing: str | None = None
+        off_board = False
+        if state is not None and card and side and piece:
+            try:
+                landing = state.destination(card, side, piece)
+            except IllegalMove:
+                landing = None
+            else:
+                off_board = landing is None
+
+        ranks = []
+        for rank in range(8, 0, -1):
+            cells = []
+            for f, file in enumerate(FILES):
+                name = f"{file}{rank}"
+                stack = board.get(name, [])
+                cells.append(
+                    {
+                        "name": name,
+                        "dark": (f + rank) % 2 == 1,
+                        "stack": [_piece_info(p) for p in stack],
+                        "codes": ",".join(stack),
+                        "top": stack[-1] if stack else None,
+                        "tree": _tree_in(stack, trees),
+                        "selected": bool(piece) and bool(stack) and stack[-1] == piece,
+                        "landing": name == landing,
+                        "file_label": file if rank == 1 else "",
+                        "rank_label": str(rank) if file == "a" else "",
+                        "description": ", ".join(piece_label(p) for p in stack),
+                    }
+                )
+            ranks.append(cells)
+
+        top_choices = []
+        for square, top in tops.items():
+            choice = {"square": square, **_piece_info(top), "selected": top == piece}
+            if state is not None and card and side:
+                try:
+                    choice["destination"] = state.destination(card, side, top) or "off"
+                except IllegalMove:
+                    choice["destination"] = ""
+            top_choices.append(choice)
+
+        played_set = set(played)
+        card_columns = [
+            {
+                "suit": suit_name(suit),
+                "red": suit in RED_SUITS,
+                "cards": [
+                    {**card_info(f"{v}{suit}"), "played": f"{v}{suit}".upper() in played_set}
+                    for v in "a2345678"
+                ],
+            }
+            for suit in SUITS
+        ]
+        return {
+            "th_ranks": ranks,
+            "th_files": list(FILES),
+            "th_trees": [
+                {"colour": c, "name": colour_name(c), "standing": c in trees} for c in COLOURS
+            ],
+            "th_tree_count": len(trees),
+            "th_hands": [{"player": p, "cards": hands.get(p)} for p in players],
+            "th_pile": pile,
+            "th_played": [card_info(c) for c in played if c.lower() in CARDS],
+            "th_to_play": to_play,
+            "th_outcome": outcome,
+            "th_reason": _reason_text(state, details) if outcome else "",
+            "th_card_columns": card_columns,
+            "th_card": card_info(card) if card else None,
+            "th_side": side,
+            "th_side_name": side_name(side) if side else "",
+            "th_sides": [{"side": s, "name": side_name(s)} for s in SIDE_ORDER],
+            "th_piece": _piece_info(piece) if piece else None,
+            "th_piece_square": next((sq for sq, top in tops.items() if top == piece), None),
+            "th_tops": top_choices,
+            "th_landing": landing,
+            "th_off_board": off_board,
+            "th_ready": bool(card and side and piece),
+            "th_empty_hand": bool(to_play) and hands.get(to_play) == 0,
+        }
+
+    def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
+        if (post.get("move_json") or "").strip() or "json" in post:
+            return read_json_field(post, "move_json")
+        state = judgement.state if isinstance(judgement.state, ThreeHigh) else None
+        if state is None or state.to_play is None:
+            raise FormError(_("No move can be entered: the game is over."))
+        player = state.to_play
+        if "cannot_play" in post:
+            return {"player": player, "cannot_play": True}
+        draft = read_draft(post)
+        move = {
+            "card": self._read(draft.get("card"), "card", damaged=True),
+            "side": self._read(draft.get("side"), "side", damaged=True),
+            "piece": self._read(draft.get("piece"), "piece", damaged=True),
+        }
+        for key in ("card", "side", "piece"):
+            if post.get(key):
+                move[key] = self._read(post.get(key), key, damaged=False)
+        chosen = {key: value for key, value in move.items() if value}
+        if "confirm" in post:
+            missing = [key for key in ("card", "side", "piece") if key not in chosen]
+            if missing:
+                raise FormError(_("Choose a card, a side and a piece before entering the move."))
+            return {"player": player, **chosen}
+        return Draft(chosen)
+
+    @staticmethod
+    def _read(value: Any, key: str, *, damaged: bool) -> str | None:
+        """One draft field, checked against the names of cards, sides and pieces."""
+        if value in (None, ""):
+            return None
+        if isinstance(value, str):
+            if key == "card" and (parsed := parse_card(value)) is not None:
+                return parsed[0]
+            if key == "side" and value.lower() in SIDES:
+                return value.lower()
+            if key == "piece" and value.lower() in PIECES:
+                return value.lower()
+        if damaged:
+            raise FormError(_("The form was damaged: start the move again."))
+        messages = {
+            "card": _("That is not a card of the 32-card deck."),
+            "side": _("That is not a side of the board."),
+            "piece": _("That is not a piece."),
+        }
+        raise FormError(messages[key])
+
+
+def _tree_in(stack: list[str], trees: list[str]) -> bool:
+    """Whether a standing tree is in this stack (large, medium, small of one colour, directly)."""
+    for colour in trees:
+        triple = [f"{colour}-3", f"{colour}-2", f"{colour}-1"]
+        if any(stack[i : i + 3] == triple for i in range(len(stack) - 2)):
+            return True
+    return False
