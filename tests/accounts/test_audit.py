@@ -1,0 +1,137 @@
+"""The audit: every service call that changes a club's history writes who, what and when (UTC)."""
+
+import datetime
+import json
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games import services
+from games.gamelog import play_to_log
+from games.models import AuditEntry
+
+from .conftest import GOOD_MOVE
+
+pytestmark = pytest.mark.django_db
+
+
+def last_entry(club) -> AuditEntry:
+    return AuditEntry.objects.for_club(club).first()
+
+
+def assert_recent_utc(entry: AuditEntry) -> None:
+    assert entry.at.utcoffset() == datetime.timedelta(0)
+    assert abs(timezone.now() - entry.at) < datetime.timedelta(minutes=1)
+
+
+def test_starting_a_play_is_audited_with_its_actor(play, club, owner):
+    entry = last_entry(club)
+    assert (entry.action, entry.actor, entry.actor_name) == ("play.start", owner, "olivia")
+    assert (entry.object_kind, entry.object_id) == ("play", play.pk)
+    assert entry.summary == f"Buntherum #{play.pk} (Ana, Ben, Chloé)"
+    assert_recent_utc(entry)
+
+
+def test_entering_and_undoing_a_move_are_audited(play, club, member):
+    services.record_move(play=play, move=GOOD_MOVE, by=member)
+    entered = last_entry(club)
+    assert (entered.action, entered.actor, entered.data["seq"]) == ("move.enter", member, 0)
+    assert entered.data["move"] == GOOD_MOVE
+    services.undo_last_move(play=play, by=member)
+    undone = last_entry(club)
+    assert (undone.action, undone.actor_name, undone.data["seq"]) == ("move.undo", "mahmoud", 0)
+    assert_recent_utc(undone)
+
+
+def test_a_refused_move_writes_no_entry(play, club, member):
+    before = AuditEntry.objects.count()
+    with pytest.raises(services.IllegalMoveError):
+        services.record_move(play=play, move={"card": "nonsense"}, by=member)
+    assert AuditEntry.objects.count() == before
+
+
+def test_abandoning_a_play_is_audited(play, club, member):
+    services.abandon_play(play=play, by=member)
+    assert (last_entry(club).action, last_entry(club).actor) == ("play.abandon", member)
+
+
+def test_importing_a_log_is_audited(play, club, owner, member):
+    services.record_move(play=play, move=GOOD_MOVE, by=member)
+    imported = services.import_log(club=club, log=play_to_log(play), by=owner)
+    entry = last_entry(club)
+    assert (entry.action, entry.object_id, entry.data["moves"]) == ("play.import", imported.pk, 1)
+
+
+def test_an_import_by_a_command_has_no_actor(play, club):
+    services.import_log(club=club, log=play_to_log(play))
+    entry = last_entry(club)
+    assert entry.actor is None and entry.actor_name == ""
+
+
+def test_the_audit_outlives_a_deleted_play_and_keeps_its_log(play, club, owner, member):
+    services.record_move(play=play, move=GOOD_MOVE, by=member)
+    log = play_to_log(play)
+    services.delete_play(play=play, by=owner)
+    entries = list(AuditEntry.objects.for_club(club).values_list("action", flat=True))
+    assert entries == ["play.delete", "move.enter", "play.start"]
+    deleted = last_entry(club)
+    assert deleted.data["log"] == log and deleted.object_id == play.pk
+    assert [r["player"] for r in deleted.data["results"]] == ["Ana", "Ben", "Chloé"]
+
+
+def test_the_audit_outlives_the_actors_account(play, club, owner):
+    owner.delete()
+    entry = AuditEntry.objects.get(action="play.start")
+    assert entry.actor is None and entry.actor_name == "olivia"
+
+
+# The audit page ------------------------------------------------------------------------------
+
+
+def test_owner_sees_the_audit_newest_first_in_utc(owner_client, play, club, member):
+    services.record_move(play=play, move=GOOD_MOVE, by=member)
+    AuditEntry.objects.filter(action="play.start").update(
+        at=datetime.datetime(2026, 11, 20, 21, 5, 9, tzinfo=datetime.UTC)
+    )
+    response = owner_client.get(reverse("club-audit", args=[club.pk]))
+    page = response.content.decode()
+    assert response.status_code == 200
+    # Paris is UTC+1 in November: the page shows the UTC time, and says so.
+    assert "2026-11-20 21:05:09 UTC" in page
+    assert page.index("entered a move") < page.index("started a play")
+    assert "mahmoud" in page
+
+
+def test_audit_page_is_paginated(owner_client, club, owner):
+    for n in range(60):
+        services.record_audit(
+            club_id=club.pk,
+            action=AuditEntry.Action.MEMBER_INVITE,
+            by=owner,
+            object_kind="invite",
+            object_id=n,
+            summary=f"entry-{n:02d}",
+        )
+    first = owner_client.get(reverse("club-audit", args=[club.pk])).content.decode()
+    assert "entry-59" in first and "entry-09" not in first
+    second = owner_client.get(reverse("club-audit", args=[club.pk]), {"page": "2"}).content.decode()
+    assert "entry-09" in second and "entry-59" not in second
+    junk = owner_client.get(reverse("club-audit", args=[club.pk]), {"page": "x"})
+    assert junk.status_code == 200
+
+
+def test_members_and_outsiders_get_404_for_the_audit(as_member, as_outsider, club, play):
+    for client in (as_member, as_outsider):
+        assert client.get(reverse("club-audit", args=[club.pk])).status_code == 404
+
+
+def test_anonymous_visitor_is_sent_to_log_in_from_the_audit(client, club):
+    response = client.get(reverse("club-audit", args=[club.pk]))
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+
+
+def test_audit_details_are_shown_as_json(owner_client, play, club, member):
+    services.record_move(play=play, move=GOOD_MOVE, by=member)
+    page = owner_client.get(reverse("club-audit", args=[club.pk])).content.decode()
+    assert json.dumps("green-die") in page.replace("&quot;", '"')
