@@ -1,0 +1,333 @@
+"""Buntherum at the table (REFEREE.md §6): the six starting series, then each turned card and
+its call in two taps.
+
+The move form is a two-tap flow: tap the turned card in a colour × object grid (only cards in
+no series are offered: ``unplaced_cards()``), then choose who called first and tap the series
+(1–6) or "Impossible!" — or tick the players who tied. The form never says which series the
+card fits: the players race to find it, and the referee only checks the call afterwards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import QueryDict
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
+
+from ..rules import Judgement
+from ..rules.buntherum import (
+    COLOURS,
+    CRASHES_TO_ELIMINATE,
+    IMPOSSIBLE,
+    OBJECTS,
+    SIDES,
+    Buntherum,
+    card_name,
+    card_parts,
+)
+from . import Draft, FormError, GameUI, read_draft, read_json_field, register
+
+COLOUR_NAMES = {
+    "red": pgettext_lazy("buntherum colour", "red"),
+    "orange": pgettext_lazy("buntherum colour", "orange"),
+    "yellow": pgettext_lazy("buntherum colour", "yellow"),
+    "green": pgettext_lazy("buntherum colour", "green"),
+    "blue": pgettext_lazy("buntherum colour", "blue"),
+    "purple": pgettext_lazy("buntherum colour", "purple"),
+    "pink": pgettext_lazy("buntherum colour", "pink"),
+    "black": pgettext_lazy("buntherum colour", "black"),
+}
+
+OBJECT_NAMES = {
+    "die": pgettext_lazy("buntherum object", "die"),
+    "butterfly": pgettext_lazy("buntherum object", "butterfly"),
+    "ball": pgettext_lazy("buntherum object", "ball"),
+    "icecream": pgettext_lazy("buntherum object", "ice cream"),
+    "cup": pgettext_lazy("buntherum object", "cup"),
+    "flower": pgettext_lazy("buntherum object", "flower"),
+    "car": pgettext_lazy("buntherum object", "car"),
+    "telephone": pgettext_lazy("buntherum object", "telephone"),
+}
+
+#: A drawing of each object, for the board and the card buttons (the name is always there too).
+OBJECT_SYMBOLS = {
+    "die": "🎲",
+    "butterfly": "🦋",
+    "ball": "⚽",
+    "icecream": "🍦",
+    "cup": "☕",
+    "flower": "🌼",
+    "car": "🚗",
+    "telephone": "☎",
+}
+
+#: Whole card names, so that a translation can make the colour agree with the object.
+CARD_NAMES = {
+    "red-die": pgettext_lazy("buntherum card", "red die"),
+    "red-butterfly": pgettext_lazy("buntherum card", "red butterfly"),
+    "red-ball": pgettext_lazy("buntherum card", "red ball"),
+    "red-icecream": pgettext_lazy("buntherum card", "red ice cream"),
+    "red-cup": pgettext_lazy("buntherum card", "red cup"),
+    "red-flower": pgettext_lazy("buntherum card", "red flower"),
+    "red-car": pgettext_lazy("buntherum card", "red car"),
+    "red-telephone": pgettext_lazy("buntherum card", "red telephone"),
+    "orange-die": pgettext_lazy("buntherum card", "orange die"),
+    "orange-butterfly": pgettext_lazy("buntherum card", "orange butterfly"),
+    "orange-ball": pgettext_lazy("buntherum card", "orange ball"),
+    "orange-icecream": pgettext_lazy("buntherum card", "orange ice cream"),
+    "orange-cup": pgettext_lazy("buntherum card", "orange cup"),
+    "orange-flower": pgettext_lazy("buntherum card", "orange flower"),
+    "orange-car": pgettext_lazy("buntherum card", "orange car"),
+    "orange-telephone": pgettext_lazy("buntherum card", "orange telephone"),
+    "yellow-die": pgettext_lazy("buntherum card", "yellow die"),
+    "yellow-butterfly": pgettext_lazy("buntherum card", "yellow butterfly"),
+    "yellow-ball": pgettext_lazy("buntherum card", "yellow ball"),
+    "yellow-icecream": pgettext_lazy("buntherum card", "yellow ice cream"),
+    "yellow-cup": pgettext_lazy("buntherum card", "yellow cup"),
+    "yellow-flower": pgettext_lazy("buntherum card", "yellow flower"),
+    "yellow-car": pgettext_lazy("buntherum card", "yellow car"),
+    "yellow-telephone": pgettext_lazy("buntherum card", "yellow telephone"),
+    "green-die": pgettext_lazy("buntherum card", "green die"),
+    "green-butterfly": pgettext_lazy("buntherum card", "green butterfly"),
+    "green-ball": pgettext_lazy("buntherum card", "green ball"),
+    "green-icecream": pgettext_lazy("buntherum card", "green ice cream"),
+    "green-cup": pgettext_lazy("buntherum card", "green cup"),
+    "green-flower": pgettext_lazy("buntherum card", "green flower"),
+    "green-car": pgettext_lazy("buntherum card", "green car"),
+    "green-telephone": pgettext_lazy("buntherum card", "green telephone"),
+    "blue-die": pgettext_lazy("buntherum card", "blue die"),
+    "blue-butterfly": pgettext_lazy("buntherum card", "blue butterfly"),
+    "blue-ball": pgettext_lazy("buntherum card", "blue ball"),
+    "blue-icecream": pgettext_lazy("buntherum card", "blue ice cream"),
+    "blue-cup": pgettext_lazy("buntherum card", "blue cup"),
+    "blue-flower": pgettext_lazy("buntherum card", "blue flower"),
+    "blue-car": pgettext_lazy("buntherum card", "blue car"),
+    "blue-telephone": pgettext_lazy("buntherum card", "blue telephone"),
+    "purple-die": pgettext_lazy("buntherum card", "purple die"),
+    "purple-butterfly": pgettext_lazy("buntherum card", "purple butterfly"),
+    "purple-ball": pgettext_lazy("buntherum card", "purple ball"),
+    "purple-icecream": pgettext_lazy("buntherum card", "purple ice cream"),
+    "purple-cup": pgettext_lazy("buntherum card", "purple cup"),
+    "purple-flower": pgettext_lazy("buntherum card", "purple flower"),
+    "purple-car": pgettext_lazy("buntherum card", "purple car"),
+    "purple-telephone": pgettext_lazy("buntherum card", "purple telephone"),
+    "pink-die": pgettext_lazy("buntherum card", "pink die"),
+    "pink-butterfly": pgettext_lazy("buntherum card", "pink butterfly"),
+    "pink-ball": pgettext_lazy("buntherum card", "pink ball"),
+    "pink-icecream": pgettext_lazy("buntherum card", "pink ice cream"),
+    "pink-cup": pgettext_lazy("buntherum card", "pink cup"),
+    "pink-flower": pgettext_lazy("buntherum card", "pink flower"),
+    "pink-car": pgettext_lazy("buntherum card", "pink car"),
+    "pink-telephone": pgettext_lazy("buntherum card", "pink telephone"),
+    "black-die": pgettext_lazy("buntherum card", "black die"),
+    "black-butterfly": pgettext_lazy("buntherum card", "black butterfly"),
+    "black-ball": pgettext_lazy("buntherum card", "black ball"),
+    "black-icecream": pgettext_lazy("buntherum card", "black ice cream"),
+    "black-cup": pgettext_lazy("buntherum card", "black cup"),
+    "black-flower": pgettext_lazy("buntherum card", "black flower"),
+    "black-car": pgettext_lazy("buntherum card", "black car"),
+    "black-telephone": pgettext_lazy("buntherum card", "black telephone"),
+}
+
+#: The example's starting series (REFEREE.md §6): a valid setup for any number of players.
+DEFAULT_SERIES = {
+    "1": ["red-die", "blue-car"],
+    "2": ["orange-ball", "green-cup"],
+    "3": ["yellow-ball", "purple-telephone"],
+    "4": ["red-icecream", "black-butterfly"],
+    "5": ["pink-ball", "orange-flower"],
+    "6": ["red-telephone", "yellow-cup"],
+}
+SLOTS = (0, 1)
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card as the templates draw it."""
+
+    id: str
+    colour: str
+    object: str
+
+    @property
+    def label(self) -> str:
+        return str(CARD_NAMES[self.id])
+
+    @property
+    def symbol(self) -> str:
+        return OBJECT_SYMBOLS[self.object]
+
+    @property
+    def object_label(self) -> str:
+        return str(OBJECT_NAMES[self.object])
+
+
+def make_card(card: str) -> Card:
+    colour, obj = card_parts(card)
+    return Card(card, colour, obj)
+
+
+DECK = [make_card(f"{colour}-{obj}") for colour in COLOURS for obj in OBJECTS]
+
+
+def _field(side: str, slot: int, part: str) -> str:
+    return f"s{side}_{slot}_{part}"
+
+
+@register
+class BuntherumUI(GameUI):
+    game = "buntherum"
+    template_dir = "buntherum"
+
+    # Setup ------------------------------------------------------------------------------------
+
+    def default_setup(self, players: list[str]) -> Any:
+        return {"series": {side: list(cards) for side, cards in DEFAULT_SERIES.items()}}
+
+    def setup_context(self, players: list[str], post: QueryDict | None) -> dict[str, Any]:
+        sides = []
+        for side in SIDES:
+            slots = []
+            for slot in SLOTS:
+                colour, obj = card_parts(DEFAULT_SERIES[side][slot])
+                if post is not None:
+                    colour = post.get(_field(side, slot, "colour"), "")
+                    obj = post.get(_field(side, slot, "object"), "")
+                slots.append(
+                    {
+                        "number": slot + 1,
+                        "colour_field": _field(side, slot, "colour"),
+                        "object_field": _field(side, slot, "object"),
+                        "colour": colour,
+                        "object": obj,
+                    }
+                )
+            sides.append({"side": side, "slots": slots})
+        return {
+            "bh_sides": sides,
+            "bh_colours": [(c, COLOUR_NAMES[c]) for c in COLOURS],
+            "bh_objects": [(o, OBJECT_NAMES[o]) for o in OBJECTS],
+        }
+
+    def parse_setup(self, post: QueryDict, players: list[str]) -> Any:
+        """The six series from the colour and object selects; the referee checks the rest
+        (distinct colours and objects within a side, twelve different cards)."""
+        series: dict[str, list[str]] = {}
+        for side in SIDES:
+            cards = []
+            for slot in SLOTS:
+                colour = post.get(_field(side, slot, "colour"), "")
+                obj = post.get(_field(side, slot, "object"), "")
+                if colour not in COLOURS or obj not in OBJECTS:
+                    raise FormError(
+                        _("Series %(side)s: choose a colour and an object for both cards.")
+                        % {"side": side}
+                    )
+                cards.append(f"{colour}-{obj}")
+            series[side] = cards
+        return {"series": series}
+
+    # Moves ------------------------------------------------------------------------------------
+
+    def move_context(self, judgement: Judgement, players: list[str], draft: Draft | None) -> dict:
+        state = judgement.state
+        if not isinstance(state, Buntherum):
+            return {"bh": None}
+        may_call = state.may_call()
+        turned = state.scores()
+        rows = [
+            {
+                "name": name,
+                "pile": state.pile[name],
+                "turned": turned[name],
+                "crashes": state.crashes[name],
+                "tokens": [i < state.crashes[name] for i in range(CRASHES_TO_ELIMINATE)],
+                "eliminated": name in state.eliminated,
+                "out_order": state.eliminated.index(name) + 1 if name in state.eliminated else None,
+                "may_call": name in may_call,
+                "tied": state.tied is not None and name in state.tied,
+                "winner": name == state.winner,
+            }
+            for name in state.players
+        ]
+        face_up = None
+        if draft is not None and card_name(draft.data.get("card")) is not None:
+            face_up = make_card(card_name(draft.data["card"]))
+        unplaced = set(state.unplaced_cards())
+        grid = [
+            {
+                "colour": colour,
+                "label": COLOUR_NAMES[colour],
+                "cells": [
+                    {"card": card, "offered": card.id in unplaced}
+                    for card in DECK
+                    if card.colour == colour
+                ],
+            }
+            for colour in COLOURS
+        ]
+        return {
+            "bh": {
+                "series": [
+                    {"side": side, "cards": [make_card(c) for c in state.series[side]]}
+                    for side in SIDES
+                ],
+                "players": rows,
+                "may_call": may_call,
+                "tied": list(state.tied) if state.tied is not None else None,
+                "turned_from": state.turned_from,
+                "neutral": state.neutral,
+                "pile_size": state.pile_size,
+                "finished": state.finished,
+                "winner": state.winner,
+                "face_up": face_up,
+                "grid": grid,
+                "objects": [(o, OBJECT_NAMES[o], OBJECT_SYMBOLS[o]) for o in OBJECTS],
+                "sides": SIDES,
+                "deck": DECK,
+                "max_crashes": CRASHES_TO_ELIMINATE,
+            }
+        }
+
+    def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
+        """Tap 1: the turned card (a draft). Tap 2: the caller and the series or "impossible",
+        or the tied players. The referee judges whether the call was right."""
+        if (post.get("move_json") or "").strip():
+            return read_json_field(post, "move_json")
+        state = judgement.state
+        if not isinstance(state, Buntherum) or state.finished:
+            raise FormError(_("No card can be turned: the game is over."))
+        draft = read_draft(post)
+        card = self._turned_card(post.get("card") or draft.get("card"), state)
+        if "tie" in post:
+            tied = post.getlist("tied")
+            if any(name not in players for name in tied):
+                raise FormError(_("Choose the tied players from the list."))
+            if len(set(tied)) < 2:
+                raise FormError(_("Tick at least two players who called at the same time."))
+            return {"card": card, "tie": tied}
+        series = post.get("series")
+        if not series:
+            return Draft({"card": card})
+        if series not in SIDES and series != IMPOSSIBLE:
+            raise FormError(_("Choose a series from 1 to 6, or “Impossible!”."))
+        caller = post.get("caller") or ""
+        if not caller:
+            raise FormError(_("Choose who called first, then tap the series."))
+        if caller not in players:
+            raise FormError(_("Choose the caller from the list."))
+        return {
+            "card": card,
+            "call": {"player": caller, "series": int(series) if series in SIDES else IMPOSSIBLE},
+        }
+
+    @staticmethod
+    def _turned_card(value: Any, state: Buntherum) -> str:
+        if not value:
+            raise FormError(_("Tap the card that was turned."))
+        card = card_name(value)
+        if card is None or card not in state.unplaced_cards():
+            raise FormError(_("Tap one of the cards offered: that card cannot be turned now."))
+        return card
