@@ -1,0 +1,320 @@
+"""Forget Venice at the table: the score-sheet setup, a deal tapped in card by card, the sheet."""
+
+import html
+import json
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Move, Play, Seat
+from games.rules.forget_venice import CRITERIA, DEFAULT_SHEETS
+
+EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
+GAME = json.loads((EXAMPLES / "forget-venice-1.json").read_text())
+FIRST = GAME["moves"][0]  # Ana deals; Ben takes pile 1, Chloé pile 2, Ana keeps pile 0
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def play(night, players):
+    return services.start_play(night=night, game="forget-venice", players=players, setup={})
+
+
+def setup_url(night, players):
+    seats = "&".join(f"seat={p.pk}" for p in players)
+    return f"{reverse('play-setup', args=[night.pk])}?game=forget-venice&{seats}"
+
+
+def default_form(players):
+    data = {"game": "forget-venice", "seat": [str(p.pk) for p in players]}
+    for seat in range(3):
+        for half in ("1", "2"):
+            for criterion, pair in zip(CRITERIA, DEFAULT_SHEETS[seat][half], strict=True):
+                for which, suit in enumerate(pair):
+                    data[f"sheet-{seat}-{half}-{criterion}-{which}"] = suit
+    return data
+
+
+def tap(client, play, draft, *, seq=0, htmx=True, **fields):
+    data = {"expected_seq": seq, "draft": json.dumps(draft) if draft is not None else ""}
+    data.update(fields)
+    return client.post(reverse("play-move", args=[play.pk]), data, headers=HTMX if htmx else {})
+
+
+def draft_of(response) -> dict:
+    """The draft the page carries in its hidden field."""
+    body = response.content.decode()
+    start = body.index('name="draft" value="') + len('name="draft" value="')
+    raw = body[start : body.index('"', start)]
+
+    return json.loads(html.unescape(raw)) if raw else {}
+
+
+def db_state():
+    return (
+        list(Move.objects.values_list("play_id", "seq", "undone_at")),
+        list(Seat.objects.values_list("score", "rank", "is_winner")),
+        list(Play.objects.values_list("status", "details")),
+    )
+
+
+# Setup ------------------------------------------------------------------------------------------
+
+
+def test_setup_page_prefills_each_seats_default_sheet(member_client, night, players):
+    response = member_client.get(setup_url(night, players))
+    assert response.status_code == 200
+    body = response.content.decode()
+    # Player 2, first half, criterion II: Moons against Wyrms (REFEREE.md §4).
+    assert 'name="sheet-1-1-II-0"' in body and 'name="sheet-1-1-II-1"' in body
+    form = response.context["fv_sheets"]
+    assert [s["value"] for s in form[1]["halves"][0]["rows"][1]["selects"]] == ["Moons", "Wyrms"]
+    assert [s["value"] for s in form[2]["halves"][1]["rows"][2]["selects"]] == ["Suns", "Wyrms"]
+
+
+def test_default_sheets_start_a_play_without_sheets(member_client, night, players):
+    response = member_client.post(setup_url(night, players), default_form(players))
+    play = Play.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("play", args=[play.pk])
+    assert play.setup in ({}, None)
+
+
+def test_edited_sheets_are_stored_in_the_setup(member_client, night, players):
+    data = default_form(players)
+    # Ana swaps Moons and Suns between criteria I and II of her first half.
+    data["sheet-0-1-I-0"], data["sheet-0-1-II-0"] = "Suns", "Moons"
+    member_client.post(setup_url(night, players), data)
+    sheets = Play.objects.get().setup["sheets"]
+    assert sheets["Ana"]["1"] == {
+        "I": ["Suns", "Knots"],
+        "II": ["Moons", "Wyrms"],
+        "III": ["Waves", "Leaves"],
+    }
+    assert sheets["Ben"]["2"]["I"] == ["Moons", "Suns"]
+
+
+def test_a_half_using_a_suit_twice_is_refused_by_the_referee(member_client, night, players):
+    data = default_form(players)
+    data["sheet-2-2-I-0"] = "Suns"  # Chloé's second half: Suns in I and in III
+    response = member_client.post(setup_url(night, players), data)
+    assert response.status_code == 422
+    body = response.content.decode()
+    assert 'id="setup-error"' in body and "uses Suns twice" in body
+    # The form comes back as it was sent.
+    assert response.context["fv_sheets"][2]["halves"][1]["rows"][0]["selects"][0]["value"] == "Suns"
+    assert Play.objects.count() == 0
+
+
+@pytest.mark.parametrize("value", ["", "Excuses"])
+def test_a_missing_or_unknown_suit_gets_a_message(member_client, night, players, value):
+    data = default_form(players)
+    data["sheet-1-2-III-1"] = value
+    response = member_client.post(setup_url(night, players), data)
+    assert response.status_code == 422
+    assert "Choose two suits for Ben, half 2, criterion III." in response.content.decode()
+    assert Play.objects.count() == 0
+
+
+# The deal, tap by tap ---------------------------------------------------------------------------
+
+
+def test_play_page_offers_every_card_and_names_the_dealer(member_client, play):
+    response = member_client.get(reverse("play", args=[play.pk]))
+    body = response.content.decode()
+    assert "Dealer: Ana · First Chooser: Ben · Second Chooser: Chloé" in body
+    assert body.count('name="card"') == 42
+    assert 'name="move_json"' in body  # the JSON fallback stays
+
+
+def test_a_card_tap_lays_it_in_the_active_pile_and_returns_the_fragment(member_client, play):
+    response = tap(member_client, play, None, card="The Author")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<div id="play-main"') and "<html" not in body
+    assert draft_of(response)["piles"] == [["The Author"], [], []]
+    assert body.count('name="card"') == 41 and 'name="take_back" value="The Author"' in body
+    assert play.moves.count() == 0
+
+
+def test_a_tap_without_javascript_renders_the_whole_page(member_client, play):
+    response = tap(member_client, play, None, htmx=False, card="The Author")
+    assert response.status_code == 200 and b"<html" in response.content
+    assert draft_of(response)["piles"] == [["The Author"], [], []]
+
+
+def test_a_pile_tap_changes_where_the_next_card_goes(member_client, play):
+    draft = {"dealer": "Ana", "piles": [["The Author"], [], []], "active": 0}
+    draft = draft_of(tap(member_client, play, draft, pile="2"))
+    assert draft["active"] == 2
+    draft = draft_of(tap(member_client, play, draft, card="The Sea"))
+    assert draft["piles"] == [["The Author"], [], ["The Sea"]]
+
+
+def test_taking_a_card_back_offers_it_again(member_client, play):
+    draft = {"dealer": "Ana", "piles": [["The Author", "The Sea"], [], []], "active": 0}
+    response = tap(member_client, play, draft, take_back="The Author")
+    assert draft_of(response)["piles"] == [["The Sea"], [], []]
+    assert 'name="card" value="The Author"' in response.content.decode()
+
+
+def test_the_choosers_are_asked_only_once_the_deal_is_laid_out(member_client, play):
+    draft = {"dealer": "Ana", "piles": [FIRST["piles"][0], FIRST["piles"][1], []], "active": 2}
+    response = tap(member_client, play, draft, card=FIRST["piles"][2][0])
+    assert 'name="first"' not in response.content.decode()
+    draft = {"dealer": "Ana", "piles": FIRST["piles"], "active": 2}
+    response = tap(member_client, play, draft, pile="0")
+    body = response.content.decode()
+    assert 'name="card"' not in body
+    assert "Ben (First Chooser) took:" in body and body.count('name="first"') == 3
+
+
+def test_the_second_chooser_tap_stores_the_whole_deal(member_client, play):
+    draft = {"dealer": "Ana", "piles": FIRST["piles"], "active": 2}
+    response = tap(member_client, play, draft, first="1")
+    body = response.content.decode()
+    assert draft_of(response)["first"] == 1
+    assert body.count('name="second"') == 2 and 'id="fv-second-2"' not in body
+    response = tap(member_client, play, draft_of(response), second="2")
+    assert response.status_code == 200
+    assert play.moves.get().data == FIRST
+    body = response.content.decode()
+    assert "Dealer: Ben · First Chooser: Chloé · Second Chooser: Ana" in body
+    assert body.count('name="card"') == 35  # 7 cards dealt this half
+
+
+def test_the_deal_without_javascript_redirects_to_the_play(member_client, play):
+    draft = {"dealer": "Ana", "piles": FIRST["piles"], "active": 0, "first": 1}
+    response = tap(member_client, play, draft, htmx=False, second="2")
+    assert response.status_code == 302
+    assert play.moves.count() == 1
+
+
+def test_an_illegal_deal_shows_the_referees_message_and_stores_nothing(member_client, play):
+    tap(member_client, play, {"piles": FIRST["piles"], "first": 1}, second="2")
+    before = db_state()
+    # A tampered draft: Ana cannot deal twice in a row.
+    draft = {"dealer": "Ana", "piles": GAME["moves"][1]["piles"], "first": 2}
+    response = tap(member_client, play, draft, seq=1, second="0")
+    body = response.content.decode()
+    assert 'id="move-error"' in body and "Ana cannot be the dealer of deal 2" in body
+    assert db_state() == before
+
+
+def test_a_card_already_dealt_this_half_is_not_offered_and_is_refused(member_client, play):
+    tap(member_client, play, {"piles": FIRST["piles"], "first": 1}, second="2")
+    response = tap(member_client, play, None, seq=1, card="The Author")
+    body = response.content.decode()
+    assert "The Author is not among the cards left to deal this half." in body
+    assert 'name="card" value="The Author"' not in body
+
+
+def test_an_eighth_card_is_refused(member_client, play):
+    draft = {"dealer": "Ana", "piles": FIRST["piles"], "active": 0}
+    response = tap(member_client, play, draft, card="The Sea")
+    assert "exactly 7 cards" in response.content.decode()
+
+
+def test_half_time_tie_lets_the_table_choose_the_dealer(member_client, night, players):
+    play = services.start_play(night=night, game="forget-venice", players=players, setup={})
+    moves, tied = _tied_first_half()
+    for seq, move in enumerate(moves):
+        services.record_move(play=play, move=move, expected_seq=seq)
+    body = member_client.get(reverse("play", args=[play.pk])).content.decode()
+    assert body.count('name="dealer"') == len(tied)
+    assert 'name="card"' not in body
+    response = tap(member_client, play, None, seq=6, dealer=tied[-1])
+    assert draft_of(response)["dealer"] == tied[-1]
+    assert f"Dealer: {tied[-1]} · First Chooser:" in response.content.decode()
+    assert response.content.decode().count('name="card"') == 42  # the deck is reshuffled
+
+
+def _tied_first_half() -> tuple[list[dict], list[str]]:
+    """Six deals after which two players or more tie on first-half points, and who they are."""
+    from games.rules.forget_venice import DECK, ForgetVenice
+
+    names = ["Ana", "Ben", "Chloé"]
+    cards = [card.name for card in DECK]
+    for shift in range(42):
+        order = cards[shift:] + cards[:shift]
+        hands = [order[deal * 7 : deal * 7 + 7] for deal in range(6)]
+        moves = [
+            {"dealer": names[deal % 3], "piles": [h[:2], h[2:4], h[4:]], "first": 0, "second": 1}
+            for deal, h in enumerate(hands)
+        ]
+        state = ForgetVenice.start(names, None)
+        for move in moves:
+            state.play(move)
+        if len(state.next_dealers()) > 1:
+            return moves, state.next_dealers()
+    raise AssertionError("no tied first half found")
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"draft": "{not json"},
+        {"draft": json.dumps({"piles": "all of them"})},
+        {"draft": json.dumps({"active": 7})},
+        {"draft": json.dumps({"dealer": "Zoé"})},
+        {"pile": "5"},
+        {"second": "1"},
+        {"card": "The Excuse"},
+        {"dealer": "Ben"},
+        {},
+    ],
+)
+def test_tampered_or_missing_input_gets_a_message(member_client, play, fields):
+    data = {"expected_seq": 0, "draft": "", **fields}
+    response = member_client.post(reverse("play-move", args=[play.pk]), data, headers=HTMX)
+    assert response.status_code == 200 and 'id="move-error"' in response.content.decode()
+    assert play.moves.count() == 0
+
+
+def test_the_json_fallback_still_enters_a_deal(member_client, play):
+    response = member_client.post(
+        reverse("play-move", args=[play.pk]),
+        {"move_json": json.dumps(FIRST), "expected_seq": 0, "draft": ""},
+        headers=HTMX,
+    )
+    assert response.status_code == 200 and play.moves.count() == 1
+
+
+# Board and score sheet --------------------------------------------------------------------------
+
+
+def test_the_board_groups_each_collection_by_suit_with_live_criteria(member_client, play):
+    tap(member_client, play, {"piles": FIRST["piles"], "first": 1}, second="2")
+    response = member_client.get(reverse("play", args=[play.pk]))
+    ben = next(p for p in response.context["fv_board"]["players"] if p["name"] == "Ben")
+    # Ben took The Author (Moons, Knots) and The Desert (Suns, Wyrms); his first half:
+    # I = Waves/Knots, II = Moons/Wyrms, III = Leaves/Suns.
+    assert [c["value"] for c in ben["criteria"]] == [0, 0, 1]
+    counts = {s["name"]: s["count"] for c in ben["criteria"] for s in c["suits"]}
+    assert counts == {"Waves": 0, "Knots": 1, "Moons": 1, "Wyrms": 1, "Leaves": 0, "Suns": 1}
+    assert ben["role"] == "Dealer"
+
+
+def test_the_score_sheet_shows_both_halves_totals_and_the_tie_break(member_client, night, players):
+    play = services.import_log(club=night.club, log=GAME, night=night, by=None)
+    response = member_client.get(reverse("play-sheet", args=[play.pk]))
+    assert response.status_code == 200
+    sheet = response.context["fv_sheet"]
+    assert [h["totals"] for h in sheet["halves"]] == [[3, 8, 14], [13, 8, 2]]
+    assert sheet["totals"] == [16, 16, 16]
+    assert sheet["tie_break"] == "second_half"
+    body = response.content.decode()
+    assert "the most second-half points decided the winner" in body
+    assert 'id="fv-sheet"' in body
+
+
+def test_the_sheet_of_a_first_half_leaves_the_second_half_blank(member_client, play):
+    tap(member_client, play, {"piles": FIRST["piles"], "first": 1}, second="2")
+    response = member_client.get(reverse("play-sheet", args=[play.pk]))
+    sheet = response.context["fv_sheet"]
+    assert sheet["halves"][1]["totals"] == [None, None, None]
+    assert not sheet["finished"] and 'id="fv-tie-break"' not in response.content.decode()
