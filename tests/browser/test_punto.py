@@ -1,0 +1,125 @@
+"""Punto in a real browser: setup colours, each move as two taps (card, cell), undo, the sheet."""
+
+import json
+import re
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from .conftest import assert_no_horizontal_scroll, log_in, start_play
+
+EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
+MATCH = json.loads((EXAMPLES / "punto-1.json").read_text())
+
+
+def logged_moves(page):
+    return page.locator("#move-log li:not(.undone) code")
+
+
+def tap_move(page, move, done: int) -> None:
+    """Tap the card drawn, then the cell (or "blocked"); wait for the move to be logged."""
+    page.click(f"button[name=card][value={move['card']}]")
+    expect(page.locator("#punto-drafted")).to_be_visible()
+    if move.get("blocked"):
+        page.click("#punto-blocked")
+    else:
+        x, y = move["at"]
+        page.click(f'button[name=at][value="{x},{y}"]')
+    expect(logged_moves(page)).to_have_count(done + 1)
+
+
+def start_punto(page, table, seats):
+    log_in(page)
+    start_play(page, table["night"], "punto", seats)
+    page.click("#start-play")
+    page.wait_for_url(re.compile(r".*/plays/\d+/$"))
+
+
+def test_a_whole_match_tapped_in_on_a_phone(page, table):
+    start_punto(page, table, ["Ana", "Ben"])
+    expect(page.locator("#punto-turn")).to_have_text("Ana drew:")
+    expect(page.locator("#punto-empty")).to_be_visible()
+
+    moves = MATCH["moves"]
+    for index, move in enumerate(moves[:7]):
+        tap_move(page, move, index)
+    # the table is now 4 wide: a drafted card shows its legal cells, covering included
+    page.click("button[name=card][value=orange-4]")
+    expect(page.locator("button.cover")).to_have_count(6)  # red and orange 1, 2, 3
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path="/tmp/punto/phone-draft.png", full_page=True)
+    page.click("#punto-change-card")
+    expect(page.locator("#punto-turn")).to_have_text("Ben drew:")
+
+    # one illegal move, typed as JSON: the referee's message, nothing stored
+    page.click(".punto-json summary")
+    page.fill("#move-json", json.dumps({"player": "Ben", "card": "orange-4", "at": [5, 5]}))
+    page.click("button[name=json]")
+    expect(page.locator("#move-error")).to_contain_text("orange-4 cannot go at (5, 5)")
+    expect(logged_moves(page)).to_have_count(7)
+
+    # one undo: the last move is struck through, the red 9 leaves the table
+    page.click("#undo")
+    expect(page.locator("#move-log li.undone")).to_have_count(1)
+    expect(logged_moves(page)).to_have_count(6)
+    expect(page.locator("[data-card=red-9]")).to_have_count(0)
+    expect(page.locator("#punto-turn")).to_have_text("Ana drew:")
+    tap_move(page, moves[6], 6)
+
+    for index, move in enumerate(moves[7:], start=7):
+        tap_move(page, move, index)
+        if index == 8:  # Ana's red 1-2-3-9-5 line wins round 1
+            expect(page.locator("#punto-round")).to_contain_text("Round 2 · Ben to play")
+            expect(page.locator("#punto-won [data-player=Ana] .punto-wins")).to_have_text("1")
+
+    expect(page.locator("#result")).to_have_text("Winners: Ana")
+    expect(page.locator("#play-status")).to_have_text("finished", ignore_case=True)
+    expect(page.locator("#scores [data-player=Ana] .score")).to_have_text("2")
+    expect(page.locator("#scores [data-player=Ben] .score")).to_have_text("0")
+    expect(page.locator("#move-form")).to_have_count(0)
+    rounds = page.locator("#punto-rounds tbody tr")
+    expect(rounds).to_have_count(2)
+    expect(rounds.nth(0)).to_contain_text("Ana")
+    expect(rounds.nth(0)).to_contain_text("red 9")
+    expect(rounds.nth(1)).to_contain_text("blue 8")
+    assert_no_horizontal_scroll(page)
+
+    page.click("text=Score sheet")
+    page.wait_for_url(re.compile(r".*/sheet/$"))
+    expect(page.locator("#punto-won [data-player=Ana] .punto-wins")).to_have_text("2")
+    expect(page.locator("table.scores tr.winner")).to_contain_text("Ana")
+    assert_no_horizontal_scroll(page)
+    assert page.js_errors == []
+
+
+def test_three_players_in_french_on_a_desktop(desktop_page, table):
+    page = desktop_page
+    log_in(page)
+    page.click("button[name=language][value=fr]")
+    page.wait_for_selector("text=Vos clubs")
+    start_play(page, table["night"], "punto", ["Ana", "Ben", "Chloé"])
+    # three players: one colour each, the fourth is neutral; Ana takes green instead of red
+    expect(page.locator("#punto-colours")).to_contain_text("neutre")
+    page.select_option("select[name=colour-0-0]", "green")
+    page.select_option("select[name=colour-2-0]", "green")
+    page.click("#start-play")
+    expect(page.locator("#setup-error")).to_contain_text("green is given twice")
+    page.select_option("select[name=colour-2-0]", "red")
+    page.click("#start-play")
+    page.wait_for_url(re.compile(r".*/plays/\d+/$"))
+
+    expect(page.locator("#punto-round")).to_have_text("Manche 1 · À Ana de jouer")
+    # Ben keeps orange, so blue is neutral: Ana plays green or blue
+    expect(page.locator(".punto-hand legend")).to_have_text(["Vert", "Bleu (neutre)"])
+    page.screenshot(path="/tmp/punto/desktop-fr-picker.png", full_page=True)
+    tap_move(page, {"card": "green-5", "at": [0, 0]}, 0)
+    tap_move(page, {"card": "blue-3", "at": [1, 0]}, 1)
+    page.click("button[name=card][value=red-4]")
+    expect(page.locator("button.cover")).to_have_count(1)  # the blue 3, not the green 5
+    page.click('button[name=at][value="1,0"]')
+    expect(logged_moves(page)).to_have_count(3)
+    expect(page.locator("[data-card=red-4]")).to_be_visible()
+    expect(page.locator("#punto-rounds .punto-current")).to_contain_text("en jeu")
+    page.screenshot(path="/tmp/punto/desktop-fr.png", full_page=True)
+    assert_no_horizontal_scroll(page)
+    assert page.js_errors == []

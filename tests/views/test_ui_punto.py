@@ -1,0 +1,338 @@
+"""Punto at the table: colours at setup, then each move as two taps (the card, then a cell)."""
+
+import json
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Move, Play, Seat
+
+EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
+PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def punto(night, players):
+    return services.start_play(night=night, game="punto", players=players[:2], setup=PUNTO["setup"])
+
+
+def db_state():
+    return (
+        list(Move.objects.values_list("play_id", "seq", "undone_at")),
+        list(Seat.objects.values_list("score", "rank", "is_winner")),
+        list(Play.objects.values_list("status", "details")),
+    )
+
+
+def tap(client, play, data, *, draft=None, htmx=True):
+    seq = play.moves.count()
+    return client.post(
+        reverse("play-move", args=[play.pk]),
+        {"expected_seq": seq, "draft": json.dumps(draft) if draft else "", **data},
+        headers=HTMX if htmx else {},
+    )
+
+
+def enter(client, play, move):
+    """The taps a player makes for one logged move: the card, then the cell (or blocked)."""
+    response = tap(client, play, {"card": move["card"]})
+    assert response.status_code == 200, response.content.decode()
+    draft = {"player": move["player"], "card": move["card"]}
+    if move.get("blocked"):
+        return tap(client, play, {"blocked": "1"}, draft=draft)
+    x, y = move["at"]
+    return tap(client, play, {"at": f"{x},{y}"}, draft=draft)
+
+
+# Setup ----------------------------------------------------------------------------------------
+
+
+def setup_url(night, seats):
+    query = "&".join(f"seat={p.pk}" for p in seats)
+    return f"{reverse('play-setup', args=[night.pk])}?game=punto&{query}"
+
+
+def post_setup(client, night, seats, data):
+    return client.post(
+        reverse("play-setup", args=[night.pk]),
+        {"game": "punto", "seat": [p.pk for p in seats], **data},
+    )
+
+
+def test_setup_prefills_red_blue_against_orange_green_for_two(member_client, night, players):
+    body = member_client.get(setup_url(night, players[:2])).content.decode()
+    assert (
+        '<option value="red" selected>' in body.split('name="colour-0-0"')[1].split("</select>")[0]
+    )
+    assert (
+        '<option value="blue" selected>' in body.split('name="colour-0-1"')[1].split("</select>")[0]
+    )
+    assert (
+        '<option value="orange" selected>'
+        in body.split('name="colour-1-0"')[1].split("</select>")[0]
+    )
+    assert (
+        '<option value="green" selected>'
+        in body.split('name="colour-1-1"')[1].split("</select>")[0]
+    )
+
+
+def test_default_colours_for_three_and_four_players_are_one_each():
+    from games.ui.punto import PuntoUI
+
+    assert PuntoUI().default_setup(["A", "B", "C"]) == {
+        "colours": {"A": ["red"], "B": ["orange"], "C": ["blue"]}
+    }
+    four = PuntoUI().default_setup(["A", "B", "C", "D"])["colours"]
+    assert list(four.values()) == [["red"], ["orange"], ["blue"], ["green"]]
+
+
+def test_setup_for_three_gives_one_colour_each_and_names_the_neutral(member_client, night, players):
+    body = member_client.get(setup_url(night, players)).content.decode()
+    assert 'name="colour-2-0"' in body and 'name="colour-0-1"' not in body
+    assert "the fourth colour is neutral" in body
+
+
+def test_setup_form_starts_the_play_with_the_chosen_colours(member_client, night, players):
+    ana, ben, chloe = players
+    response = post_setup(
+        member_client,
+        night,
+        players,
+        {"colour-0-0": "green", "colour-1-0": "red", "colour-2-0": "blue"},
+    )
+    play = Play.objects.get()
+    assert response["Location"] == reverse("play", args=[play.pk])
+    assert play.setup == {"colours": {"Ana": ["green"], "Ben": ["red"], "Chloé": ["blue"]}}
+
+
+def test_setup_with_a_colour_given_twice_shows_the_referees_message(member_client, night, players):
+    response = post_setup(
+        member_client,
+        night,
+        players[:2],
+        {"colour-0-0": "red", "colour-0-1": "blue", "colour-1-0": "red", "colour-1-1": "green"},
+    )
+    assert response.status_code == 422
+    assert "red is given twice" in response.content.decode()
+    assert Play.objects.count() == 0
+
+
+@pytest.mark.parametrize("value", ["", "purple"])
+def test_setup_with_a_missing_or_tampered_colour_says_so(member_client, night, players, value):
+    response = post_setup(
+        member_client,
+        night,
+        players[:2],
+        {"colour-0-0": "red", "colour-0-1": value, "colour-1-0": "orange", "colour-1-1": "green"},
+    )
+    assert response.status_code == 422
+    assert "Choose Ana&#x27;s colours." in response.content.decode()
+    assert Play.objects.count() == 0
+
+
+# Move entry -----------------------------------------------------------------------------------
+
+
+def test_the_card_picker_offers_the_players_colours_with_copies_left(member_client, punto):
+    body = member_client.get(reverse("play", args=[punto.pk])).content.decode()
+    assert "Ana drew:" in body
+    assert 'name="card" value="red-1"' in body and 'name="card" value="blue-9"' in body
+    assert 'value="orange-1"' not in body
+    assert "Round 1" in body and "The table is empty" in body
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_first_card_of_a_round_offers_the_centre_cell(member_client, punto, htmx):
+    response = tap(member_client, punto, {"card": "red-1"}, htmx=htmx)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert ("<html" in body) is not htmx
+    assert 'name="at" value="0,0"' in body and body.count('name="at"') == 1
+    assert "&quot;card&quot;: &quot;red-1&quot;" in body  # the draft, in its hidden field
+    assert punto.moves.count() == 0
+
+
+def test_the_cell_tap_stores_the_complete_move(member_client, punto):
+    response = tap(member_client, punto, {"at": "0,0"}, draft={"player": "Ana", "card": "red-1"})
+    assert response.status_code == 200
+    assert punto.moves.get().data == {"player": "Ana", "card": "red-1", "at": [0, 0]}
+    assert "Ben drew:" in response.content.decode()
+
+
+def test_without_javascript_the_cell_tap_redirects_to_the_play(member_client, punto):
+    response = tap(
+        member_client, punto, {"at": "0,0"}, draft={"player": "Ana", "card": "red-1"}, htmx=False
+    )
+    assert response.status_code == 302
+    assert punto.moves.count() == 1
+
+
+def test_only_legal_cells_are_offered_and_covering_shows_the_card_under(member_client, punto):
+    for move in PUNTO["moves"][:2]:  # red-1 at (0,0), orange-1 at (0,1)
+        enter(member_client, punto, move)
+    body = tap(member_client, punto, {"card": "red-2"}).content.decode()
+    cells = {part.split('"')[0] for part in body.split('name="at" value="')[1:]}
+    # the 8 + 8 neighbours minus the 2 cards, and both cards (lower than 2) to cover
+    assert len(cells) == 12 and {"0,0", "0,1", "-1,-1", "1,2"} <= cells
+    assert "Cover the orange 1 at (0, 1) with the red 2" in body
+
+
+def test_a_card_that_cannot_cover_is_not_offered_on_that_cell(member_client, punto):
+    enter(member_client, punto, PUNTO["moves"][0])
+    body = tap(member_client, punto, {"card": "orange-1"}).content.decode()
+    assert 'name="at" value="0,0"' not in body
+
+
+def test_copies_left_this_round_are_shown_and_none_left_is_disabled(member_client, punto):
+    enter(member_client, punto, {"player": "Ana", "card": "red-5", "at": [0, 0]})
+    enter(member_client, punto, {"player": "Ben", "card": "orange-1", "at": [1, 0]})
+    enter(member_client, punto, {"player": "Ana", "card": "red-5", "at": [2, 0]})
+    enter(member_client, punto, {"player": "Ben", "card": "orange-1", "at": [3, 0]})
+    body = member_client.get(reverse("play", args=[punto.pk])).content.decode()
+    assert 'value="red-5" class="punto-pick punto-red" disabled' in body
+    assert "red 5, 0 copies left" in body and "red 4, 2 copies left" in body
+
+
+def full_table_moves():
+    """36 cards filling the 6 × 6 box row by row, colours cycling so that no two of a colour
+    touch in a line (no round is won); Ana plays red and blue, Ben orange and green, in turn."""
+    colours = ["red", "orange", "blue", "green"]
+    used = dict.fromkeys(colours, 0)
+    moves = []
+    for y in range(6):
+        for x in range(6):
+            colour = colours[(x + 2 * y) % 4]
+            value = min(2 + used[colour], 9)
+            used[colour] += 1
+            player = "Ana" if colour in ("red", "blue") else "Ben"
+            moves.append({"player": player, "card": f"{colour}-{value}", "at": [x, y]})
+    return moves
+
+
+@pytest.fixture
+def full_table(punto):
+    for move in full_table_moves():
+        services.record_move(play=punto, move=move)
+    return punto
+
+
+def test_a_full_table_shows_that_no_row_or_column_can_be_added(member_client, full_table):
+    body = member_client.get(reverse("play", args=[full_table.pk])).content.decode()
+    assert "The cards span 6 × 6 of at most 6 × 6." in body
+    assert "No more columns or rows can be added." in body
+    assert "punto-grid limit-x limit-y" in body
+
+
+def test_a_blocked_card_offers_the_blocked_button_and_ends_the_round(member_client, full_table):
+    body = tap(member_client, full_table, {"card": "red-1"}).content.decode()
+    assert 'id="punto-blocked"' in body and 'name="at"' not in body
+    response = tap(
+        member_client, full_table, {"blocked": "1"}, draft={"player": "Ana", "card": "red-1"}
+    )
+    assert full_table.moves.last().data == {"player": "Ana", "card": "red-1", "blocked": True}
+    body = response.content.decode()
+    assert "blocked: series counted" in body and "Round 2" in body
+
+
+def test_no_blocked_button_when_the_card_has_a_cell(member_client, punto):
+    enter(member_client, punto, PUNTO["moves"][0])
+    body = tap(member_client, punto, {"card": "orange-5"}).content.decode()
+    assert 'id="punto-blocked"' not in body
+
+
+def test_an_illegal_move_shows_the_referees_message_and_stores_nothing(member_client, punto):
+    enter(member_client, punto, PUNTO["moves"][0])
+    before = db_state()
+    # a tampered cell: (5, 5) does not touch the red 1
+    response = tap(member_client, punto, {"at": "5,5"}, draft={"player": "Ben", "card": "orange-1"})
+    body = response.content.decode()
+    assert 'id="move-error"' in body and "move 1: orange-1 cannot go at (5, 5)" in body
+    assert db_state() == before
+
+
+def test_a_card_of_another_players_colour_is_refused_by_the_referee(member_client, punto):
+    response = tap(member_client, punto, {"at": "0,0"}, draft={"player": "Ana", "card": "green-3"})
+    assert "Ana plays red and blue, not green" in response.content.decode()
+    assert punto.moves.count() == 0
+
+
+@pytest.mark.parametrize(
+    "data, draft",
+    [
+        ({"card": "purple-3"}, None),
+        ({"card": "red-10"}, None),
+        ({"at": "0,0"}, None),
+        ({"at": "zero"}, {"player": "Ana", "card": "red-1"}),
+        ({"at": "0,0"}, {"player": "Zoé", "card": "red-1"}),
+        ({}, {"player": "Ana", "card": "red-1"}),
+    ],
+)
+def test_tampered_or_missing_input_gets_a_message_and_stores_nothing(
+    member_client, punto, data, draft
+):
+    response = tap(member_client, punto, data, draft=draft)
+    assert response.status_code == 200 and 'id="move-error"' in response.content.decode()
+    assert punto.moves.count() == 0
+
+
+def test_a_damaged_draft_gets_a_message(member_client, punto):
+    response = member_client.post(
+        reverse("play-move", args=[punto.pk]),
+        {"expected_seq": 0, "draft": "{nope", "at": "0,0"},
+        headers=HTMX,
+    )
+    assert "The form was damaged" in response.content.decode()
+
+
+def test_change_the_card_drops_the_draft(member_client, punto):
+    response = tap(member_client, punto, {"reset": "1"}, draft={"player": "Ana", "card": "red-1"})
+    body = response.content.decode()
+    assert "Ana drew:" in body and 'name="at"' not in body
+
+
+def test_the_json_fallback_still_enters_a_move(member_client, punto):
+    move = PUNTO["moves"][0]
+    tap(member_client, punto, {"move_json": json.dumps(move)})
+    assert punto.moves.get().data == move
+
+
+# The whole match and the sheet ------------------------------------------------------------------
+
+
+def test_a_whole_match_tapped_in_ends_with_the_winner_and_the_rounds(member_client, punto):
+    for move in PUNTO["moves"]:
+        assert enter(member_client, punto, move).status_code == 200
+    punto.refresh_from_db()
+    assert punto.status == "finished"
+    body = member_client.get(reverse("play", args=[punto.pk])).content.decode()
+    assert 'id="move-form"' not in body and "The match is over." in body
+    assert "The table as the last round ended" in body
+    sheet = member_client.get(reverse("play-sheet", args=[punto.pk])).content.decode()
+    rounds = sheet.split('id="punto-rounds"')[1].split("</table>")[0]
+    assert rounds.count('data-round="') == 2 and rounds.count(">Ana</td>") == 2
+    assert "red 9" in rounds and "blue 8" in rounds and "a line" in rounds
+    won = sheet.split('id="punto-won"')[1].split("</table>")[0]
+    assert '<td class="punto-wins">2</td>' in won and '<td class="punto-wins">0</td>' in won
+
+
+def test_the_board_shows_the_round_and_the_standing(member_client, punto):
+    for move in PUNTO["moves"][:10]:  # round 1 won by Ana, then Ben's first card of round 2
+        enter(member_client, punto, move)
+    body = member_client.get(reverse("play", args=[punto.pk])).content.decode()
+    assert "Round 2" in body and "Ana to play" in body
+    assert 'data-wins="1"' in body and "1 round won" in body
+    assert 'data-card="orange-6"' in body
+
+
+def test_the_six_by_six_limit_is_shown(member_client, punto):
+    for move in PUNTO["moves"][:5]:  # red 1, 2, 3 and orange 1, 2 on two rows, 3 wide
+        enter(member_client, punto, move)
+    body = member_client.get(reverse("play", args=[punto.pk])).content.decode()
+    assert "The cards span 3 × 2 of at most 6 × 6." in body
