@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
-from .models import Club, GameNight, Membership, Play, Player
+from .models import Club, ClubInvite, GameNight, Membership, Play, Player
 
 
 def _user_id(request: HttpRequest) -> int:
@@ -64,3 +64,36 @@ def is_owner(request: HttpRequest, club: Club) -> bool:
 def require_member(club_id: int, request: HttpRequest) -> None:
     if not Membership.objects.filter(club_id=club_id, user_id=_user_id(request)).exists():
         raise Http404
+
+
+# Owners only: invites, memberships, the audit, deletions ------------------------------------
+
+
+def require_owner(request: HttpRequest, club: Club) -> None:
+    """Owner-only pages answer 404 to members too, as to anyone outside the club."""
+    if not is_owner(request, club):
+        raise Http404
+
+
+def get_owned_invite(request: HttpRequest, invite_id: int) -> ClubInvite:
+    return get_object_or_404(
+        ClubInvite.objects.select_related("club"),
+        pk=invite_id,
+        club__memberships__user_id=_user_id(request),
+        club__memberships__role=Membership.Role.OWNER,
+    )
+
+
+def get_owned_membership(request: HttpRequest, membership_id: int) -> Membership:
+    return get_object_or_404(
+        Membership.objects.select_related("club", "user"),
+        pk=membership_id,
+        club__memberships__user_id=_user_id(request),
+        club__memberships__role=Membership.Role.OWNER,
+    )
+
+
+def get_invite_by_token(request: HttpRequest, token: str) -> ClubInvite:
+    """The link's token is the secret: any signed-in person who holds it may open it."""
+    _user_id(request)
+    return get_object_or_404(ClubInvite.objects.select_related("club"), token=token)

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Club, GameNight, Membership, Move, Play, Player, Seat
+from .models import AuditEntry, Club, ClubInvite, GameNight, Membership, Move, Play, Player, Seat
 
 
 class MembershipInline(admin.TabularInline):
@@ -76,3 +76,29 @@ class MoveAdmin(admin.ModelAdmin):
 class MembershipAdmin(admin.ModelAdmin):
     list_display = ["club", "user", "role"]
     list_filter = ["role", "club"]
+
+
+@admin.register(ClubInvite)
+class ClubInviteAdmin(admin.ModelAdmin):
+    list_display = ["club", "created_by", "created_at", "expires_at", "uses", "max_uses", "revoked"]
+    list_filter = ["revoked", "club"]
+    readonly_fields = ["token", "uses", "created_by", "created_at"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """The audit is a record: read-only here."""
+
+    list_display = ["at", "club", "actor_name", "action", "summary"]
+    list_filter = ["action", "club"]
+    search_fields = ["actor_name", "summary"]
+    date_hierarchy = "at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

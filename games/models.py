@@ -7,9 +7,13 @@ same transaction, whenever the log changes (see ``games.services``).
 
 from __future__ import annotations
 
+import datetime
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 GAME_CHOICES = [
@@ -206,3 +210,176 @@ class Move(models.Model):
     @property
     def is_undone(self) -> bool:
         return self.undone_at is not None
+
+
+# Ratings and running totals (issue 9) --------------------------------------------------------
+# Derived, like Seat results: rebuilt by games.ratings whenever a play's result changes.
+
+#: The scope of a rating row that spans every competitive game.
+ALL_GAMES = "all"
+
+
+class RatingChange(models.Model):
+    """One seat of one finished play, seen from one scope (its game, or ``"all"`` games).
+
+    Holds the player's openskill rating before and after the play and their running totals
+    (plays, wins) in that scope after it. Rows of a club are created in play-time order, so
+    within a club a higher id is a later play. The cooperative 3-High has rows in its own scope
+    with the team's totals but no rating (``mu``/``sigma`` null) and no ``"all"`` row.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    play = models.ForeignKey(Play, on_delete=models.CASCADE, related_name="rating_changes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    scope = models.CharField(_("scope"), max_length=20)
+    #: the play's time (Play.ended_at), denormalised for as-of queries
+    played_at = models.DateTimeField(_("played"))
+    is_winner = models.BooleanField(_("winner"), default=False)
+    mu_before = models.FloatField(null=True)
+    sigma_before = models.FloatField(null=True)
+    mu_after = models.FloatField(null=True)
+    sigma_after = models.FloatField(null=True)
+    #: running totals of the player in this scope, this play included
+    plays = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            models.Index(fields=["player", "scope", "played_at", "id"], name="rating_player_scope"),
+            models.Index(fields=["club", "played_at"], name="rating_club_time"),
+        ]
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.scope} after {self.play}"
+
+    @property
+    def ordinal_before(self) -> float | None:
+        return None if self.mu_before is None else self.mu_before - 3 * self.sigma_before
+
+    @property
+    def ordinal_after(self) -> float | None:
+        return None if self.mu_after is None else self.mu_after - 3 * self.sigma_after
+
+    @property
+    def ordinal_change(self) -> float | None:
+        if self.mu_after is None or self.mu_before is None:
+            return None
+        return self.ordinal_after - self.ordinal_before
+
+
+# Trust: club invites and the audit trail ----------------------------------------------------
+
+INVITE_LIFETIME = datetime.timedelta(days=7)
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def default_invite_expiry() -> datetime.datetime:
+    return timezone.now() + INVITE_LIFETIME
+
+
+class ClubInvite(models.Model):
+    """A link an owner shares so that people can join the club as members.
+
+    It works until it expires (7 days), is revoked, or has been used ``max_uses`` times (one by
+    default: a single-use link; the owner may allow more, for a group chat). A use is one person
+    joining; opening the link does not use it.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(_("token"), max_length=64, unique=True, default=new_invite_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires"), default=default_invite_expiry)
+    max_uses = models.PositiveSmallIntegerField(_("maximum uses"), default=1)
+    uses = models.PositiveSmallIntegerField(_("uses"), default=0)
+    revoked = models.BooleanField(_("revoked"), default=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("club invite")
+        verbose_name_plural = _("club invites")
+
+    def __str__(self) -> str:
+        return f"{self.club} invite #{self.pk}"
+
+    @property
+    def is_expired(self) -> bool:
+        return self.expires_at <= timezone.now()
+
+    @property
+    def is_used_up(self) -> bool:
+        return self.uses >= self.max_uses
+
+    @property
+    def is_usable(self) -> bool:
+        return not (self.revoked or self.is_expired or self.is_used_up)
+
+    def refusal(self) -> str | None:
+        """Why this link cannot be used to join, for the person who opened it; None if it can."""
+        if self.revoked:
+            return _("This invite link was withdrawn by the club's owner.")
+        if self.is_expired:
+            return _("This invite link has expired. Ask the club's owner for a new one.")
+        if self.is_used_up:
+            return _("This invite link has already been used. Ask the club's owner for a new one.")
+        return None
+
+
+class AuditEntryQuerySet(models.QuerySet):
+    def for_club(self, club: Club) -> AuditEntryQuerySet:
+        """A club's entries, newest first."""
+        return self.filter(club=club).order_by("-at", "-id")
+
+
+class AuditEntry(models.Model):
+    """Who did what to a club's history, and when (UTC).
+
+    No foreign key to the play, player or member it talks about, so an entry outlives them:
+    ``object_kind`` and ``object_id`` name the object, ``summary`` describes it for people,
+    ``data`` keeps the details (a deleted play's whole ``gamelog/1``, for instance).
+    """
+
+    class Action(models.TextChoices):
+        PLAY_START = "play.start", _("started a play")
+        MOVE_ENTER = "move.enter", _("entered a move")
+        MOVE_UNDO = "move.undo", _("undid a move")
+        PLAY_IMPORT = "play.import", _("imported a play")
+        PLAY_ABANDON = "play.abandon", _("abandoned a play")
+        PLAY_DELETE = "play.delete", _("deleted a play")
+        PLAYER_DELETE = "player.delete", _("deleted a player")
+        MEMBER_INVITE = "member.invite", _("made an invite link")
+        INVITE_REVOKE = "invite.revoke", _("withdrew an invite link")
+        MEMBER_JOIN = "member.join", _("joined the club")
+        MEMBER_REMOVE = "member.remove", _("removed a member")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    #: the actor's username at the time, kept if the account is deleted ("" for the system)
+    actor_name = models.CharField(_("actor"), max_length=150, blank=True)
+    action = models.CharField(_("action"), max_length=20, choices=Action.choices)
+    object_kind = models.CharField(_("object kind"), max_length=20)
+    object_id = models.BigIntegerField(_("object id"), null=True, blank=True)
+    summary = models.CharField(_("summary"), max_length=300)
+    data = models.JSONField(_("data"), default=dict, blank=True)
+    at = models.DateTimeField(_("at"), default=timezone.now)
+
+    objects = AuditEntryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["club", "-at"], name="audit_club_at")]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor_name or '-'} {self.action} {self.summary}"

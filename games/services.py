@@ -15,8 +15,22 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from .models import Club, GameNight, Membership, Move, Play, Player, Seat
+from . import ratings
+from .gamelog import play_to_log
+from .models import (
+    INVITE_LIFETIME,
+    AuditEntry,
+    Club,
+    ClubInvite,
+    GameNight,
+    Membership,
+    Move,
+    Play,
+    Player,
+    Seat,
+)
 from .rules import Judgement, judge
 from .rules.referee import GAME_MODULES
 
@@ -120,6 +134,8 @@ def refresh_results(play: Play, judgement: Judgement) -> None:
             play.ended_at = None
     play.details = judgement.details
     play.save(update_fields=["status", "ended_at", "details"])
+    # Ratings and running totals follow the results, from this play's time onward.
+    ratings.refresh_for_play(play)
 
 
 @transaction.atomic
@@ -157,6 +173,7 @@ def start_play(
         Seat(play=play, position=index, player=player) for index, player in enumerate(players)
     )
     refresh_results(play, verdict)
+    _audit_play(play, AuditEntry.Action.PLAY_START, by=by, setup=play.setup)
     return play
 
 
@@ -199,6 +216,7 @@ def record_move(
     except IntegrityError:
         raise StaleMoveError(_("Someone else entered a move — here is the new position."))
     refresh_results(play, judgement)
+    _audit_play(play, AuditEntry.Action.MOVE_ENTER, by=by, seq=next_seq, move=move)
     return judgement
 
 
@@ -221,6 +239,7 @@ def undo_last_move(
     last.undone_by = by
     last.save(update_fields=["undone_at", "undone_by"])
     rejudge(play)
+    _audit_play(play, AuditEntry.Action.MOVE_UNDO, by=by, seq=last.seq, move=last.data)
     return last
 
 
@@ -240,10 +259,20 @@ def abandon_play(*, play: Play, by: AbstractBaseUser | None = None) -> Play:
     play.status = Play.Status.ABANDONED
     play.ended_at = timezone.now()
     play.save(update_fields=["status", "ended_at"])
+    _audit_play(play, AuditEntry.Action.PLAY_ABANDON, by=by)
     return play
 
 
 # Game logs ----------------------------------------------------------------------------------
+
+
+def _imported_play_time(night: GameNight) -> datetime.datetime:
+    """When an imported play took place: now for tonight's night, else that night's evening."""
+    now = timezone.now()
+    if night.date >= timezone.localdate(now):
+        return now
+    evening = datetime.datetime.combine(night.date, datetime.time(20, 0))
+    return timezone.make_aware(evening) + datetime.timedelta(seconds=night.plays.count())
 
 
 @transaction.atomic
@@ -252,12 +281,17 @@ def import_log(
     club: Club,
     log: Any,
     night_date: datetime.date | None = None,
+    night: GameNight | None = None,
     by: AbstractBaseUser | None = None,
 ) -> Play:
     """Create a play (and missing players) from a ``gamelog/1`` document, or refuse it whole.
 
     The referee judges the log first; an illegal log is refused with the referee's message.
+    The play goes into ``night``, or the club's first night on ``night_date`` (default: today),
+    created if there is none.
     """
+    if night is not None and night.club_id != club.pk:
+        raise ServiceError(_("That game night belongs to another club."))
     judgement = judge(log)
     if not judgement.legal:
         raise IllegalMoveError(judgement.message)
@@ -276,19 +310,23 @@ def import_log(
                 )
             player = Player.objects.create(club=club, name=name)
         players.append(player)
-    date = night_date or timezone.localdate()
-    night = GameNight.objects.filter(club=club, date=date).order_by("id").first()
     if night is None:
-        night = GameNight.objects.create(club=club, date=date)
+        date = night_date or timezone.localdate()
+        night = GameNight.objects.filter(club=club, date=date).order_by("id").first()
+        if night is None:
+            night = GameNight.objects.create(club=club, date=date)
     setup = log.get("setup")
     play = Play.objects.create(
         club=club,
         night=night,
         game=judgement.game,
         setup=setup if setup is not None else {},
-        started_at=timezone.now(),
+        started_at=_imported_play_time(night),
         created_by=by,
     )
+    if judgement.status == "finished":
+        # The log has no clock: a past night's play is dated that evening, not today.
+        play.ended_at = play.started_at
     Seat.objects.bulk_create(
         Seat(play=play, position=index, player=player) for index, player in enumerate(players)
     )
@@ -297,4 +335,200 @@ def import_log(
         for index, move in enumerate(log["moves"])
     )
     refresh_results(play, judgement)
+    _audit_play(play, AuditEntry.Action.PLAY_IMPORT, by=by, moves=len(log["moves"]))
     return play
+
+
+# Trust: audit trail, invites, membership, deletions -----------------------------------------
+# Every entry of the audit is written here, in the transaction of the change it records.
+
+
+def _actor_name(by: AbstractBaseUser | None) -> str:
+    return by.get_username() if by is not None else ""
+
+
+def record_audit(
+    *,
+    club_id: int,
+    action: str,
+    by: AbstractBaseUser | None,
+    object_kind: str,
+    object_id: int | None,
+    summary: str,
+    data: dict[str, Any] | None = None,
+) -> AuditEntry:
+    """Add one entry to a club's audit trail (the caller's transaction keeps it with the change)."""
+    return AuditEntry.objects.create(
+        club_id=club_id,
+        actor=by if by is not None and by.is_authenticated else None,
+        actor_name=_actor_name(by),
+        action=action,
+        object_kind=object_kind,
+        object_id=object_id,
+        summary=summary[:300],
+        data=data or {},
+    )
+
+
+def _play_summary(play: Play) -> str:
+    names = ", ".join(_seat_names(play))
+    return f"{play.get_game_display()} #{play.pk} ({names})"
+
+
+def _audit_play(play: Play, action: str, *, by: AbstractBaseUser | None, **data: Any) -> AuditEntry:
+    return record_audit(
+        club_id=play.club_id,
+        action=action,
+        by=by,
+        object_kind="play",
+        object_id=play.pk,
+        summary=_play_summary(play),
+        data={"game": play.game, **data},
+    )
+
+
+@transaction.atomic
+def create_invite(
+    *,
+    club: Club,
+    by: AbstractBaseUser,
+    max_uses: int = 1,
+    lifetime: datetime.timedelta | None = None,
+) -> ClubInvite:
+    """A new invite link for ``club``: ``max_uses`` people may join with it until it expires."""
+    if not 1 <= max_uses <= 100:
+        raise ServiceError(_("An invite link is for 1 to 100 people."))
+    now = timezone.now()
+    invite = ClubInvite.objects.create(
+        club=club,
+        created_by=by,
+        created_at=now,
+        expires_at=now + (lifetime or INVITE_LIFETIME),
+        max_uses=max_uses,
+    )
+    record_audit(
+        club_id=club.pk,
+        action=AuditEntry.Action.MEMBER_INVITE,
+        by=by,
+        object_kind="invite",
+        object_id=invite.pk,
+        summary=f"#{invite.pk} ({invite.max_uses}×, → {invite.expires_at:%Y-%m-%d %H:%M} UTC)",
+        data={"max_uses": max_uses, "expires_at": invite.expires_at.isoformat()},
+    )
+    return invite
+
+
+@transaction.atomic
+def revoke_invite(*, invite: ClubInvite, by: AbstractBaseUser) -> ClubInvite:
+    invite = ClubInvite.objects.select_for_update().get(pk=invite.pk)
+    if not invite.revoked:
+        invite.revoked = True
+        invite.save(update_fields=["revoked"])
+        record_audit(
+            club_id=invite.club_id,
+            action=AuditEntry.Action.INVITE_REVOKE,
+            by=by,
+            object_kind="invite",
+            object_id=invite.pk,
+            summary=f"#{invite.pk}",
+            data={"uses": invite.uses, "max_uses": invite.max_uses},
+        )
+    return invite
+
+
+@transaction.atomic
+def join_club(*, invite: ClubInvite, user: AbstractBaseUser) -> Membership:
+    """Make ``user`` a member of the invite's club, using the link once; or refuse."""
+    # Locked, so that two people racing for the last use of a link cannot both get in.
+    invite = ClubInvite.objects.select_for_update().select_related("club").get(pk=invite.pk)
+    if Membership.objects.filter(club_id=invite.club_id, user=user).exists():
+        raise ServiceError(_("You are already a member of this club."))
+    refusal = invite.refusal()
+    if refusal is not None:
+        raise ServiceError(refusal)
+    membership = Membership.objects.create(
+        club_id=invite.club_id, user=user, role=Membership.Role.MEMBER
+    )
+    invite.uses += 1
+    invite.save(update_fields=["uses"])
+    record_audit(
+        club_id=invite.club_id,
+        action=AuditEntry.Action.MEMBER_JOIN,
+        by=user,
+        object_kind="membership",
+        object_id=membership.pk,
+        summary=user.get_username(),
+        data={"invite": invite.pk, "user": user.pk},
+    )
+    return membership
+
+
+@transaction.atomic
+def remove_member(*, membership: Membership, by: AbstractBaseUser) -> None:
+    """Take a member (or an owner) out of the club; a club always keeps at least one owner."""
+    # Lock the club's owners, so that two owners removing each other cannot leave none.
+    owners = list(
+        Membership.objects.select_for_update()
+        .filter(club_id=membership.club_id, role=Membership.Role.OWNER)
+        .values_list("pk", flat=True)
+    )
+    membership = Membership.objects.select_related("user").get(pk=membership.pk)
+    if membership.role == Membership.Role.OWNER and owners == [membership.pk]:
+        raise ServiceError(_("The club's last owner cannot be removed."))
+    record_audit(
+        club_id=membership.club_id,
+        action=AuditEntry.Action.MEMBER_REMOVE,
+        by=by,
+        object_kind="membership",
+        object_id=membership.pk,
+        summary=membership.user.get_username(),
+        data={"user": membership.user_id, "role": membership.role},
+    )
+    membership.delete()
+
+
+@transaction.atomic
+def delete_play(*, play: Play, by: AbstractBaseUser) -> None:
+    """Delete a play with its seats and moves; the audit keeps its whole log and results."""
+    play = _lock(play)
+    seats = play.seats.select_related("player").order_by("position")
+    _audit_play(
+        play,
+        AuditEntry.Action.PLAY_DELETE,
+        by=by,
+        status=play.status,
+        night=play.night.date.isoformat(),
+        results=[
+            {"player": seat.player.name, "score": seat.score, "rank": seat.rank} for seat in seats
+        ],
+        log=play_to_log(play),
+    )
+    play.delete()
+
+
+@transaction.atomic
+def delete_player(*, player: Player, by: AbstractBaseUser) -> None:
+    """Delete a player who never took a seat; one with plays is kept (their results need them)."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    plays = player.seats.count()
+    if plays:
+        raise ServiceError(
+            ngettext(
+                "%(name)s has a seat in %(count)d play, so cannot be deleted: "
+                "the play's results need them.",
+                "%(name)s has seats in %(count)d plays, so cannot be deleted: "
+                "those plays' results need them.",
+                plays,
+            )
+            % {"name": player.name, "count": plays}
+        )
+    record_audit(
+        club_id=player.club_id,
+        action=AuditEntry.Action.PLAYER_DELETE,
+        by=by,
+        object_kind="player",
+        object_id=player.pk,
+        summary=player.name,
+        data={"name": player.name, "user": player.user_id},
+    )
+    player.delete()

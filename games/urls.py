@@ -1,9 +1,10 @@
 from django.urls import path
 
-from .views import clubs, plays
+from .views import accounts, audit, clubs, deletions, health, members, plays, stats
 
 urlpatterns = [
     path("", clubs.home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
     path("clubs/new/", clubs.club_create, name="club-create"),
     path("clubs/<int:club_id>/", clubs.club_detail, name="club"),
     path("clubs/<int:club_id>/players/new/", clubs.player_create, name="player-create"),
@@ -18,4 +19,24 @@ urlpatterns = [
     path("plays/<int:play_id>/abandon/", plays.play_abandon, name="play-abandon"),
     path("plays/<int:play_id>/sheet/", plays.play_sheet, name="play-sheet"),
     path("plays/<int:play_id>/log.json", plays.play_download, name="play-download"),
+    # Trust: accounts, members and invites, the audit, deletions
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/me/", accounts.account, name="account"),
+    path("clubs/<int:club_id>/members/", members.club_members, name="club-members"),
+    path("clubs/<int:club_id>/invites/new/", members.invite_create, name="invite-create"),
+    path("invites/<int:invite_id>/revoke/", members.invite_revoke, name="invite-revoke"),
+    path("join/<str:token>/", members.invite_join, name="invite-join"),
+    path("memberships/<int:membership_id>/remove/", members.member_remove, name="member-remove"),
+    path("clubs/<int:club_id>/audit/", audit.club_audit, name="club-audit"),
+    path("plays/<int:play_id>/delete/", deletions.play_delete, name="play-delete"),
+    path("players/<int:player_id>/delete/", deletions.player_delete, name="player-delete"),
+    # History and leaderboards
+    path("clubs/<int:club_id>/leaderboard/", stats.leaderboard, name="leaderboard"),
+    path(
+        "clubs/<int:club_id>/leaderboard/<str:scope>/", stats.leaderboard, name="leaderboard-game"
+    ),
+    path("clubs/<int:club_id>/export/plays.csv", stats.export_csv, name="export-csv"),
+    path("clubs/<int:club_id>/export/logs.zip", stats.export_logs, name="export-logs"),
+    path("players/<int:player_id>/", stats.player_detail, name="player"),
+    path("nights/<int:night_id>/summary/", stats.night_summary, name="night-summary"),
 ]

@@ -3,6 +3,7 @@
 SQLite in the project directory by default; PostgreSQL (or any database) through DATABASE_URL.
 """
 
+import datetime
 import os
 from pathlib import Path
 
@@ -47,6 +48,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "games",
 ]
 
@@ -62,6 +64,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: turns a refused (locked-out) login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "referee.urls"
@@ -110,6 +114,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Failed-login throttling (django-axes): the standalone backend first refuses a locked-out
+# username+address pair; then the usual backend checks the password.
+AUTHENTICATION_BACKENDS = [
+    "games.auth_backends.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = datetime.timedelta(hours=1)
+AXES_RESET_ON_SUCCESS = True
+# Lock the pair (username, address): a stranger cannot lock a member out from elsewhere. Behind
+# the HTTPS proxy the address is the proxy's, so this amounts to a lock on the username.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from .. import selectors, services
-from ..access import get_night, get_play
+from ..access import get_night, get_play, is_owner
 from ..gamelog import log_filename, play_to_log
 from ..models import GAME_CHOICES, GAME_TITLES, Play, Player
 from ..rules import Judgement, game_class
@@ -179,6 +179,8 @@ def _render_play(
         "sheet_template": ui.template("sheet"),
         **ui.move_context(judgement, names, draft),
     }
+    if not request.htmx:
+        context["is_owner"] = is_owner(request, play.club)
     template = "plays/play.html#main" if request.htmx else "plays/play.html"
     if not request.htmx and status == 200 and error:
         status = 422
@@ -224,7 +226,9 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
         )
     except services.StaleMoveError as exc:
         play.refresh_from_db()
-        return _render_play(request, play, error=exc.message, status=409 if not request.htmx else 200)
+        return _render_play(
+            request, play, error=exc.message, status=409 if not request.htmx else 200
+        )
     except services.ServiceError as exc:
         return _render_play(request, play, judgement=current, error=exc.message)
     if not request.htmx:

@@ -1,12 +1,6 @@
-"""The whole site in a real browser: log in, start a play, enter moves, undo (JSON path)."""
+"""The site in a real browser: log in on a phone, htmx under the CSP, switch to French."""
 
-import json
-import re
-from pathlib import Path
-
-from .conftest import assert_no_horizontal_scroll, log_in, start_play
-
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
+from .conftest import assert_no_horizontal_scroll, log_in
 
 
 def test_log_in_and_see_the_club_on_a_phone(page, table):

@@ -246,3 +246,10 @@ def test_abandon_a_play(member_client, punto):
     member_client.post(reverse("play-abandon", args=[punto.pk]))
     punto.refresh_from_db()
     assert punto.status == "abandoned"
+
+
+def test_only_owners_see_the_delete_link(client, member_client, owner, punto):
+    delete = reverse("play-delete", args=[punto.pk])
+    assert delete not in member_client.get(reverse("play", args=[punto.pk])).content.decode()
+    client.force_login(owner)
+    assert delete in client.get(reverse("play", args=[punto.pk])).content.decode()

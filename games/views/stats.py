@@ -1,0 +1,202 @@
+"""History and leaderboards: player pages, leaderboards, game night summaries, exports."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import json
+import tempfile
+import zipfile
+from collections.abc import Iterator
+from urllib.parse import urlencode
+
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from .. import stats
+from ..access import get_club, get_night, get_player
+from ..gamelog import log_filename, play_to_log
+from ..models import ALL_GAMES, GAME_CHOICES, Play, RatingChange, Seat
+
+
+def _int_param(request: HttpRequest, name: str, default: int) -> int:
+    try:
+        return max(0, int(request.GET.get(name, default)))
+    except (TypeError, ValueError):
+        return default
+
+
+def _date_param(request: HttpRequest, name: str) -> datetime.date | None:
+    try:
+        return datetime.date.fromisoformat(request.GET.get(name) or "")
+    except ValueError:
+        return None
+
+
+@login_required
+def leaderboard(request: HttpRequest, club_id: int, scope: str = ALL_GAMES) -> HttpResponse:
+    club = get_club(request, club_id)
+    if scope not in stats.SCOPES:
+        raise Http404
+    min_plays = _int_param(request, "min_plays", 1)
+    as_of = _date_param(request, "as_of")
+    sort = request.GET.get("sort", "")
+    if sort.lstrip("-") not in stats.SORT_KEYS:
+        sort = "-ordinal" if stats.is_rated(scope) else "-wins"
+    standings = stats.leaderboard(club, scope, min_plays=min_plays, as_of=as_of, sort=sort)
+    query = {"min_plays": min_plays, **({"as_of": as_of.isoformat()} if as_of else {})}
+    labels = [("player", _("Player")), ("ordinal", _("Rating")), ("plays", _("Plays"))]
+    labels += (
+        [("wins", _("Wins")), ("win_rate", _("Win rate"))]
+        if stats.is_rated(scope)
+        else [
+            ("wins", _("Team wins")),
+            ("losses", _("Team losses")),
+        ]
+    )
+    if not stats.is_rated(scope):
+        labels.remove(("ordinal", _("Rating")))
+    columns = []
+    for key, label in labels:
+        # A first click sorts names A→Z and numbers high→low; a second click reverses.
+        first = key if key == "player" else f"-{key}"
+        target = (key if first.startswith("-") else f"-{key}") if sort == first else first
+        columns.append(
+            {
+                "key": key,
+                "label": label,
+                "url": "?" + urlencode({**query, "sort": target}),
+                "current": sort.lstrip("-") == key,
+                "descending": sort.startswith("-"),
+            }
+        )
+    context = {
+        "club": club,
+        "scope": scope,
+        "scope_title": stats.scope_title(scope),
+        "rated": stats.is_rated(scope),
+        "scopes": [(ALL_GAMES, _("All games")), *GAME_CHOICES],
+        "standings": standings,
+        "min_plays": min_plays,
+        "as_of": as_of,
+        "sort": sort,
+        "columns": columns,
+    }
+    return render(request, "stats/leaderboard.html", context)
+
+
+@login_required
+def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = get_player(request, player_id)
+    scope = request.GET.get("scope", ALL_GAMES)
+    if scope not in stats.SCOPES or not stats.is_rated(scope):
+        scope = ALL_GAMES
+    context = {
+        "club": player.club,
+        "player": player,
+        "summary": stats.player_summary(player),
+        "chart": stats.rating_chart(player, scope),
+        "chart_scope": scope,
+        "chart_scopes": [
+            (ALL_GAMES, _("All games")),
+            *((game, title) for game, title in GAME_CHOICES if stats.is_rated(game)),
+        ],
+    }
+    return render(request, "stats/player.html", context)
+
+
+@login_required
+def night_summary(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = get_night(request, night_id)
+    context = {"night": night, "club": night.club, "summary": stats.night_summary(night)}
+    return render(request, "stats/night.html", context)
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+CSV_HEADER = [
+    "play", "night", "game", "status", "started_at", "ended_at",
+    "position", "player", "score", "rank", "winner",
+    "mu_before", "sigma_before", "mu_after", "sigma_after",
+]  # fmt: skip
+
+
+def _csv_rows(club_id: int) -> Iterator[list[object]]:
+    yield CSV_HEADER
+    ratings = {
+        (row[0], row[1]): row[2:]
+        for row in RatingChange.objects.filter(club_id=club_id, mu_after__isnull=False)
+        .exclude(scope=ALL_GAMES)
+        .order_by()
+        .values_list("play_id", "player_id", "mu_before", "sigma_before", "mu_after", "sigma_after")
+        .iterator(chunk_size=5000)
+    }
+    seats = (
+        Seat.objects.filter(play__club_id=club_id)
+        .order_by("play__started_at", "play_id", "position")
+        .values_list(
+            "play_id",
+            "play__night__date",
+            "play__game",
+            "play__status",
+            "play__started_at",
+            "play__ended_at",
+            "position",
+            "player_id",
+            "player__name",
+            "score",
+            "rank",
+            "is_winner",
+        )  # fmt: skip
+        .iterator(chunk_size=5000)
+    )
+    for play_id, date, game, status, started, ended, position, player_id, name, *result in seats:
+        score, rank, winner = result
+        finished = status == Play.Status.FINISHED
+        yield [
+            play_id, date.isoformat(), game, status, started.isoformat(),
+            ended.isoformat() if ended else "", position + 1, name,
+            score, rank if finished else "", int(winner),
+            *ratings.get((play_id, player_id), ("", "", "", "")),
+        ]  # fmt: skip
+
+
+@login_required
+def export_csv(request: HttpRequest, club_id: int) -> StreamingHttpResponse:
+    """One row per player per play (every play, with its status; only finished ones have a
+    rank and a rating change)."""
+    club = get_club(request, club_id)
+    writer = csv.writer(_Echo())
+    response = StreamingHttpResponse(
+        (writer.writerow(row) for row in _csv_rows(club.pk)), content_type="text/csv"
+    )
+    response["Content-Disposition"] = f'attachment; filename="club-{club.pk}-plays.csv"'
+    return response
+
+
+@login_required
+def export_logs(request: HttpRequest, club_id: int) -> FileResponse:
+    """A zip of the club's plays as ``gamelog/1`` files."""
+    club = get_club(request, club_id)
+    archive = tempfile.SpooledTemporaryFile(max_size=16 * 1024 * 1024)  # noqa: SIM115 (FileResponse closes it)
+    plays = (
+        Play.objects.filter(club=club)
+        .select_related("night")
+        .prefetch_related("seats__player")
+        .order_by("started_at", "id")
+    )
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
+        for play in plays.iterator(chunk_size=500):
+            zipped.writestr(log_filename(play), json.dumps(play_to_log(play), ensure_ascii=False))
+    archive.seek(0)
+    return FileResponse(
+        archive,
+        as_attachment=True,
+        filename=f"club-{club.pk}-logs.zip",
+        content_type="application/zip",
+    )

@@ -1,0 +1,69 @@
+"""Hand-built histories: finished plays written directly, with results as the referee derives
+them (winners rank 1, the others by score), then the club's ratings rebuilt."""
+
+import datetime
+
+import pytest
+
+
+def _ranks(results):
+    ranks = []
+    for _, score, won in results:
+        ranks.append(
+            1
+            + sum(
+                1
+                for _, other_score, other_won in results
+                if (other_won and not won) or (other_won == won and other_score > score)
+            )
+        )
+    return ranks
+
+
+@pytest.fixture
+def record(night):
+    """``record(game, [(player, score, won), ...], day=1, status="finished")`` → the play."""
+    from games.models import Play, Seat
+
+    counter = iter(range(10_000))
+
+    def record(game, results, *, day=1, status="finished", rebuild=True):
+        from games import ratings
+
+        at = datetime.datetime(2026, 1, day, 20, 0, tzinfo=datetime.UTC) + datetime.timedelta(
+            minutes=next(counter)
+        )
+        play = Play.objects.create(
+            club=night.club,
+            night=night,
+            game=game,
+            status=status,
+            started_at=at - datetime.timedelta(minutes=30),
+            ended_at=at if status != "in_progress" else None,
+        )
+        finished = status == "finished"
+        Seat.objects.bulk_create(
+            Seat(
+                play=play,
+                position=index,
+                player=player,
+                score=score,
+                is_winner=finished and won,
+                rank=rank if finished else None,
+            )
+            for index, ((player, score, won), rank) in enumerate(
+                zip(results, _ranks(results), strict=True)
+            )
+        )
+        if rebuild:
+            ratings.refresh_for_play(play)
+        return play
+
+    return record
+
+
+@pytest.fixture
+def four(club, players):
+    from games import services
+
+    return [*players, services.add_player(club=club, name="Dev")]

@@ -1,0 +1,110 @@
+"""Ratings: openskill Plackett–Luce in play-time order, deterministic, rebuilt whenever a play's
+result changes (finished, undone, imported into the past)."""
+
+import datetime
+import json
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from openskill.models import PlackettLuce
+
+from games import ratings, services, stats
+from games.models import RatingChange
+
+EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
+
+
+def example(game):
+    return json.loads((EXAMPLES / f"{game}-1.json").read_text())
+
+
+ROW = ("play_id", "player_id", "scope", "mu_before", "sigma_before", "mu_after", "sigma_after")
+PLAY_ORDER = ("play__ended_at", "play__started_at", "play_id", "scope", "player_id")
+
+
+def rows():
+    return list(RatingChange.objects.order_by(*PLAY_ORDER).values_list(*ROW, "plays", "wins"))
+
+
+def test_ratings_are_openskill_plackett_luce_with_ranks(record, players):
+    ana, ben, chloe = players
+    record("thricewise", [(ana, 9, False), (ben, 16, True), (chloe, 2, False)])
+    model = PlackettLuce()
+    expected = model.rate([[model.rating()], [model.rating()], [model.rating()]], ranks=[2, 1, 3])
+    board = {s.player: s for s in stats.leaderboard(ana.club, "thricewise")}
+    for name, team in zip(["Ana", "Ben", "Chloé"], expected, strict=True):
+        assert board[name].mu == pytest.approx(team[0].mu)
+        assert board[name].sigma == pytest.approx(team[0].sigma)
+    assert [s.player for s in stats.leaderboard(ana.club, "all")] == ["Ben", "Ana", "Chloé"]
+
+
+def test_a_full_rebuild_gives_the_same_ratings_every_time(record, four):
+    ana, ben, chloe, dev = four
+    for day in range(1, 6):
+        record("punto", [(ana, day % 3, day % 2 == 0), (ben, 1, day % 2 == 1)], day=day)
+        record("forget-venice", [(ben, day, False), (chloe, 20, True), (dev, 3, False)], day=day)
+    incremental = rows()
+    ratings.rebuild_club(ana.club_id)
+    assert rows() == incremental
+    ratings.rebuild_club(ana.club_id)
+    assert rows() == incremental
+
+
+def test_plays_are_rated_in_play_time_order_not_entry_order(record, players):
+    ana, ben, _ = players
+    record("punto", [(ana, 2, True), (ben, 0, False)], day=5)
+    record("punto", [(ana, 0, False), (ben, 2, True)], day=1)  # entered later, played earlier
+    first = RatingChange.objects.filter(scope="punto", player=ana).order_by("played_at").first()
+    assert first.played_at.day == 1 and first.mu_before == ratings.INITIAL_MU
+    assert first.plays == 1 and first.wins == 0
+    last = RatingChange.objects.filter(scope="punto", player=ana).order_by("played_at").last()
+    assert (last.plays, last.wins) == (2, 1)
+
+
+def test_undoing_the_last_move_unrates_the_play_and_rebuilds_later_ones(night, club):
+    play = services.import_log(club=club, log=example("buntherum"), night_date=night.date)
+    later = services.import_log(club=club, log=example("thricewise"), night_date=night.date)
+    assert play.rating_changes.count() == 10  # 5 seats × (Buntherum, all games)
+    before = rows()
+    services.undo_last_move(play=play)
+    play.refresh_from_db()
+    assert play.status == "in_progress"
+    assert not play.rating_changes.exists()
+    after = rows()
+    assert after != before
+    ratings.rebuild_club(club.pk)
+    assert rows() == after  # the incremental rebuild equals a rebuild from scratch
+    eli = later.seats.get(player__name="Eli")
+    all_games = RatingChange.objects.get(play=later, player=eli.player, scope="all")
+    assert all_games.mu_before == ratings.INITIAL_MU and all_games.plays == 1
+
+
+def test_importing_a_past_play_rebuilds_every_later_rating(night, club):
+    services.import_log(club=club, log=example("forget-venice"), night_date=night.date)
+    past = datetime.datetime(2020, 1, 1, 20, 0, tzinfo=datetime.UTC)
+    with mock.patch("django.utils.timezone.now", return_value=past):
+        old = services.import_log(club=club, log=example("thricewise"), night_date=night.date)
+    assert old.ended_at == past
+    incremental = rows()
+    ratings.rebuild_club(club.pk)
+    assert rows() == incremental
+    later = RatingChange.objects.filter(scope="all", player__name="Ana").order_by("played_at")
+    assert [r.plays for r in later] == [1, 2]
+    assert later[1].mu_before == later[0].mu_after
+
+
+def test_cooperative_plays_carry_totals_but_no_rating(night, club):
+    play = services.import_log(club=club, log=example("three-high"), night_date=night.date)
+    changes = list(play.rating_changes.all())
+    assert {c.scope for c in changes} == {"three-high"}
+    assert all(c.mu_after is None and c.wins == 1 for c in changes)
+    assert stats.play_rating_changes(play) == []
+
+
+def test_the_play_shows_each_players_rating_change(night, club):
+    play = services.import_log(club=club, log=example("forget-venice"), night_date=night.date)
+    changes = {c.player: c for c in stats.play_rating_changes(play)}
+    assert set(changes) == {"Ana", "Ben", "Chloé"}
+    assert changes["Ana"].game_change > 0  # Ana won on the tie-break
+    assert changes["Ben"].all_change < 0

@@ -1,0 +1,136 @@
+"""Pages and downloads of history and leaderboards: members see them, outsiders get 404."""
+
+import csv
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from games import services
+
+EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
+
+
+@pytest.fixture
+def history(club, night):
+    for game in ["forget-venice", "thricewise", "three-high"]:
+        log = json.loads((EXAMPLES / f"{game}-1.json").read_text())
+        services.import_log(club=club, log=log, night_date=night.date)
+    return club
+
+
+def urls(club, night):
+    ana = club.players.get(name="Ana")
+    return [
+        reverse("leaderboard", args=[club.pk]),
+        reverse("leaderboard-game", args=[club.pk, "thricewise"]),
+        reverse("leaderboard-game", args=[club.pk, "three-high"]),
+        reverse("player", args=[ana.pk]),
+        reverse("night-summary", args=[night.pk]),
+        reverse("export-csv", args=[club.pk]),
+        reverse("export-logs", args=[club.pk]),
+    ]
+
+
+def test_outsiders_get_404_on_every_page_and_download(history, night, outsider_client):
+    for url in urls(history, night):
+        assert outsider_client.get(url).status_code == 404, url
+
+
+def test_anonymous_visitors_are_sent_to_log_in(history, night, client):
+    for url in urls(history, night):
+        assert client.get(url).status_code == 302, url
+
+
+def test_members_see_every_page(history, night, member_client):
+    for url in urls(history, night):
+        response = member_client.get(url)
+        assert response.status_code == 200, url
+
+
+def test_leaderboard_lists_the_players_with_rating_and_uncertainty(history, member_client):
+    response = member_client.get(reverse("leaderboard", args=[history.pk]))
+    assert b"\xc2\xb1" in response.content  # ± sigma
+    standings = response.context["standings"]
+    assert {s.player for s in standings} == {"Ana", "Ben", "Chloé", "Dev", "Eli"}
+    assert response.context["sort"] == "-ordinal"
+    assert 'style="' not in response.content.decode()
+
+
+def test_leaderboard_filters_and_sort(history, member_client):
+    url = reverse("leaderboard", args=[history.pk])
+    response = member_client.get(url, {"min_plays": 2, "sort": "player"})
+    assert [s.player for s in response.context["standings"]] == ["Ana", "Ben", "Chloé"]
+    response = member_client.get(url, {"as_of": "2000-01-01", "sort": "nonsense"})
+    assert response.context["standings"] == [] and response.context["sort"] == "-ordinal"
+    assert member_client.get(url + "?min_plays=x&as_of=never").status_code == 200
+    unknown = reverse("leaderboard-game", args=[history.pk, "chess"])
+    assert member_client.get(unknown).status_code == 404
+
+
+def test_three_high_leaderboard_shows_team_wins_and_losses(history, member_client):
+    response = member_client.get(reverse("leaderboard-game", args=[history.pk, "three-high"]))
+    assert [c["key"] for c in response.context["columns"]] == ["player", "plays", "wins", "losses"]
+    assert {s.player for s in response.context["standings"]} == {"Ana", "Ben"}
+
+
+def test_player_page_has_an_svg_chart_without_inline_styles(history, member_client):
+    ana = history.players.get(name="Ana")
+    response = member_client.get(reverse("player", args=[ana.pk]))
+    html = response.content.decode()
+    assert "<svg" in html and "<polyline" in html and "<script" not in html.split("</header>")[1]
+    assert 'style="' not in html
+    summary = response.context["summary"]
+    assert (summary.plays, summary.team_plays, summary.team_wins) == (2, 1, 1)
+    response = member_client.get(reverse("player", args=[ana.pk]), {"scope": "thricewise"})
+    assert response.context["chart_scope"] == "thricewise"
+
+
+def test_other_clubs_players_are_404(history, member_client, outsider):
+    other = services.create_club(name="Elsewhere", owner=outsider)
+    stranger = services.add_player(club=other, name="Zoé")
+    assert member_client.get(reverse("player", args=[stranger.pk])).status_code == 404
+    assert member_client.get(reverse("leaderboard", args=[other.pk])).status_code == 404
+    assert member_client.get(reverse("export-csv", args=[other.pk])).status_code == 404
+
+
+def test_night_summary_and_links(history, night, member_client):
+    response = member_client.get(reverse("night-summary", args=[night.pk]))
+    assert response.context["summary"].finished == 3
+    assert "Forget Venice 16" in response.content.decode()
+    night_page = member_client.get(reverse("night", args=[night.pk])).content.decode()
+    assert reverse("night-summary", args=[night.pk]) in night_page
+    club_page = member_client.get(reverse("club", args=[history.pk])).content.decode()
+    assert reverse("leaderboard", args=[history.pk]) in club_page
+    ana = history.players.get(name="Ana")
+    assert reverse("player", args=[ana.pk]) in club_page
+
+
+def test_play_page_shows_rating_changes(history, member_client):
+    play = history.plays.get(game="forget-venice")
+    response = member_client.get(reverse("play", args=[play.pk]))
+    html = response.content.decode()
+    assert "Rating changes" in html or "Évolution" in html
+    assert html.count(reverse("player", args=[play.seats.first().player_id])) >= 1
+
+
+def test_csv_has_one_row_per_player_per_play(history, member_client):
+    response = member_client.get(reverse("export-csv", args=[history.pk]))
+    rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
+    assert len(rows) == 3 + 5 + 2
+    ana_fv = next(r for r in rows if r["game"] == "forget-venice" and r["player"] == "Ana")
+    assert (ana_fv["score"], ana_fv["winner"], ana_fv["status"]) == ("16", "1", "finished")
+    assert float(ana_fv["mu_after"]) > float(ana_fv["mu_before"])
+
+
+def test_zip_holds_one_gamelog_per_play(history, member_client):
+    response = member_client.get(reverse("export-logs", args=[history.pk]))
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+    names = archive.namelist()
+    assert len(names) == 3
+    logs = [json.loads(archive.read(name)) for name in names]
+    assert {log["game"] for log in logs} == {"forget-venice", "thricewise", "three-high"}
+    assert all(log["format"] == "gamelog/1" for log in logs)
