@@ -1,22 +1,58 @@
-"""Read-side helpers for plays: the judged state of a play's log, for the pages."""
+"""Read-side helpers for plays: the move log and the judged state of a play, for the pages."""
 
 from __future__ import annotations
+
+import datetime
+import json
+from typing import Any, NamedTuple
 
 from .models import Move, Play
 from .rules import Judgement, judge
 from .rules.referee import FORMAT
 
 
+class LogEntry(NamedTuple):
+    """One entry of a play's move log, as the pages show it (no model instances: the log of a
+    long game is read on every move entry)."""
+
+    seq: int
+    data: Any
+    entered_by: str | None
+    entered_at: datetime.datetime
+    undone_by: str | None
+    undone_at: datetime.datetime | None
+
+    @property
+    def is_undone(self) -> bool:
+        return self.undone_at is not None
+
+    @property
+    def text(self) -> str:
+        return json.dumps(self.data, ensure_ascii=False)
+
+
 def seat_names(play: Play) -> list[str]:
     return list(play.seats.order_by("position").values_list("player__name", flat=True))
 
 
-def log_moves(play: Play) -> list[Move]:
-    """Every entry of the play's move log, undone ones included, in order."""
-    return list(play.moves.select_related("entered_by", "undone_by").order_by("seq"))
+def log_moves(play: Play) -> list[LogEntry]:
+    """Every entry of the play's move log, undone ones included, in order (one query)."""
+    rows = (
+        Move.objects.filter(play=play)
+        .order_by("seq")
+        .values_list(
+            "seq",
+            "data",
+            "entered_by__username",
+            "entered_at",
+            "undone_by__username",
+            "undone_at",
+        )
+    )
+    return [LogEntry(*row) for row in rows]
 
 
-def judge_moves(play: Play, players: list[str], moves: list[Move]) -> Judgement:
+def judge_moves(play: Play, players: list[str], moves: list[LogEntry]) -> Judgement:
     """The referee's judgement of the play's active log (moves not undone)."""
     return judge(
         {
@@ -29,6 +65,6 @@ def judge_moves(play: Play, players: list[str], moves: list[Move]) -> Judgement:
     )
 
 
-def next_seq(moves: list[Move]) -> int:
+def next_seq(moves: list[LogEntry]) -> int:
     """The sequence number the next entry will take (the form carries it)."""
     return moves[-1].seq + 1 if moves else 0

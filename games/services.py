@@ -104,12 +104,22 @@ def _seat_names(play: Play) -> list[str]:
     return list(play.seats.order_by("position").values_list("player__name", flat=True))
 
 
-def refresh_results(play: Play, judgement: Judgement) -> None:
-    """Rewrite the derived results of a play from the referee's judgement of its log."""
+def _seats(play: Play) -> list[Seat]:
+    return list(play.seats.select_related("player").order_by("position"))
+
+
+def refresh_results(play: Play, judgement: Judgement, seats: list[Seat] | None = None) -> None:
+    """Rewrite the derived results of a play from the referee's judgement of its log.
+
+    ``seats`` (with their players), when the caller already has them, saves a query. Only the
+    rows whose values change are written.
+    """
     finished = judgement.status == "finished"
     winners = set(judgement.winners)
     scores = judgement.scores
-    seats = list(play.seats.select_related("player").order_by("position"))
+    if seats is None:
+        seats = _seats(play)
+    before = {seat.pk: (seat.score, seat.rank, seat.is_winner) for seat in seats}
     for seat in seats:
         seat.score = int(scores.get(seat.player.name, 0))
         seat.is_winner = finished and seat.player.name in winners
@@ -125,7 +135,10 @@ def refresh_results(play: Play, judgement: Judgement) -> None:
             )
         else:
             seat.rank = None
-    Seat.objects.bulk_update(seats, ["score", "rank", "is_winner"])
+    changed = [s for s in seats if before[s.pk] != (s.score, s.rank, s.is_winner)]
+    if changed:
+        Seat.objects.bulk_update(changed, ["score", "rank", "is_winner"])
+    was_finished = play.status == Play.Status.FINISHED
     if play.status != Play.Status.ABANDONED:
         play.status = Play.Status.FINISHED if finished else Play.Status.IN_PROGRESS
         if finished and play.ended_at is None:
@@ -134,8 +147,10 @@ def refresh_results(play: Play, judgement: Judgement) -> None:
             play.ended_at = None
     play.details = judgement.details
     play.save(update_fields=["status", "ended_at", "details"])
-    # Ratings and running totals follow the results, from this play's time onward.
-    ratings.refresh_for_play(play)
+    if was_finished or play.status == Play.Status.FINISHED:
+        # Ratings and running totals follow the results, from this play's time onward (only
+        # finished plays are rated, so a play that neither was nor is finished changes none).
+        ratings.refresh_for_play(play)
 
 
 @transaction.atomic
@@ -199,12 +214,13 @@ def record_move(
     play = _lock(play)
     if play.status == Play.Status.ABANDONED:
         raise ServiceError(_("This play was abandoned: no more moves can be entered."))
-    all_moves = list(play.moves.order_by("seq"))
+    all_moves = list(play.moves.order_by("seq").only("seq", "data", "undone_at"))
     next_seq = (all_moves[-1].seq + 1) if all_moves else 0
     if expected_seq is not None and expected_seq != next_seq:
         raise StaleMoveError(_("Someone else entered a move — here is the new position."))
     log_moves = [m.data for m in all_moves if m.undone_at is None]
-    judgement = _judge_play(play, _seat_names(play), [*log_moves, move])
+    seats = _seats(play)
+    judgement = _judge_play(play, [seat.player.name for seat in seats], [*log_moves, move])
     if judgement.error is not None:
         if judgement.error["move"] == len(log_moves):
             raise IllegalMoveError(judgement.error["message"])
@@ -215,7 +231,7 @@ def record_move(
             Move.objects.create(play=play, seq=next_seq, data=move, entered_by=by)
     except IntegrityError:
         raise StaleMoveError(_("Someone else entered a move — here is the new position."))
-    refresh_results(play, judgement)
+    refresh_results(play, judgement, seats)
     _audit_play(play, AuditEntry.Action.MOVE_ENTER, by=by, seq=next_seq, move=move)
     return judgement
 
@@ -503,7 +519,12 @@ def delete_play(*, play: Play, by: AbstractBaseUser) -> None:
         ],
         log=play_to_log(play),
     )
+    rated_since = play.ended_at if play.status == Play.Status.FINISHED else None
+    club_id = play.club_id
     play.delete()
+    if rated_since is not None:
+        # The plays rated after it were rated with it: rate them again without it.
+        ratings.rebuild_club(club_id, since=rated_since)
 
 
 @transaction.atomic

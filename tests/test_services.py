@@ -204,3 +204,20 @@ def test_two_people_entering_a_move_at_once_store_exactly_one(club, night, playe
     assert sorted(outcomes) == ["stale", "stored"]
     assert play.moves.count() == 1
     assert play.seats.get(player__name="Ana").score == 1
+
+
+@pytest.mark.django_db
+def test_deleting_a_rated_play_rates_the_later_plays_again_without_it(club, owner):
+    import datetime
+
+    from games.models import RatingChange
+
+    log = json.loads((EXAMPLES / "punto-1.json").read_text())
+    first = services.import_log(club=club, log=log, night_date=datetime.date(2026, 1, 1))
+    second = services.import_log(club=club, log=log, night_date=datetime.date(2026, 1, 8))
+    later = RatingChange.objects.get(play=second, player__name="Ana", scope="punto")
+    assert later.plays == 2
+    services.delete_play(play=first, by=owner)
+    later = RatingChange.objects.get(play=second, player__name="Ana", scope="punto")
+    assert later.plays == 1
+    assert later.mu_before == pytest.approx(25.0)  # openskill's starting mu: a first play
