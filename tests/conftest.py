@@ -18,6 +18,16 @@ def _plain_http(request):
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _plain_http_live_server(request):
+    """The live server (session-scoped) builds its middleware once, before any function-scoped
+    settings override: turn the HTTPS redirect off for the whole test session."""
+    if _django_active(request):
+        from django.conf import settings
+
+        settings.SECURE_SSL_REDIRECT = False
+
+
 def _django_active(request) -> bool:
     return request.config.pluginmanager.hasplugin("django")
 

@@ -23,14 +23,6 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "h
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _plain_http_live_server():
-    """The live server builds its middleware once, before function-scoped settings overrides."""
-    from django.conf import settings
-
-    settings.SECURE_SSL_REDIRECT = False
-
-
 def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser/" in str(item.fspath):
