@@ -108,3 +108,32 @@ def test_the_play_shows_each_players_rating_change(night, club):
     assert set(changes) == {"Ana", "Ben", "Chloé"}
     assert changes["Ana"].game_change > 0  # Ana won on the tie-break
     assert changes["Ben"].all_change < 0
+
+
+def _openskill_rate(mus, sigmas, ranks):
+    """The rebuild's update as it was: openskill's own ``rate()``."""
+    model = ratings.MODEL
+    teams = model.rate(
+        [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in zip(mus, sigmas, strict=True)],
+        ranks=ranks,
+    )
+    return [team[0].mu for team in teams], [team[0].sigma for team in teams]
+
+
+def test_a_rebuild_writes_the_same_rows_as_with_openskills_rate(record, four):
+    ana, ben, chloe, dev = four
+    for day in range(1, 8):
+        record(
+            "thricewise", [(ana, day, False), (ben, 7, day % 3 == 0), (chloe, 7, False)], day=day
+        )
+        record("punto", [(ana, 3, True), (ben, 3, True)], day=day)  # a tie for first
+        record("buntherum", [(dev, day % 4, False), (ana, 2, day == 2), (ben, 2, False)], day=day)
+        record("three-high", [(chloe, 4, day % 2 == 0), (dev, 4, day % 2 == 0)], day=day)
+        record("forget-venice", [(ben, day, False), (chloe, 20, True), (dev, 3, False)], day=day)
+    ratings.rebuild_club(ana.club_id)
+    fast = rows()
+    with mock.patch.object(ratings, "plackett_luce", wraps=_openskill_rate) as openskill:
+        ratings.rebuild_club(ana.club_id)
+    assert openskill.call_count == 7 * 4 * 2  # the competitive plays, in two scopes each
+    assert rows() == fast  # exactly, to the last bit
+    assert len(fast) == 7 * (3 * 2 + 2 * 2 + 3 * 2 + 2 + 3 * 2)
