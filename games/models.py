@@ -228,9 +228,22 @@ class RatingChange(models.Model):
     with the team's totals but no rating (``mu``/``sigma`` null) and no ``"all"`` row.
     """
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    play = models.ForeignKey(Play, on_delete=models.CASCADE, related_name="rating_changes")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    # Derived rows, rewritten in bulk by every rebuild (hundreds of thousands at once): the
+    # database does not check these foreign keys row by row (Django still cascades deletions),
+    # and the composite indexes below serve every lookup by club or by player.
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
+    play = models.ForeignKey(
+        Play, on_delete=models.CASCADE, related_name="rating_changes", db_constraint=False
+    )
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_constraint=False,
+        db_index=False,
+    )
     scope = models.CharField(_("scope"), max_length=20)
     #: the play's time (Play.ended_at), denormalised for as-of queries
     played_at = models.DateTimeField(_("played"))

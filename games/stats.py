@@ -18,7 +18,7 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from .models import (
@@ -252,19 +252,17 @@ def player_summary(player: Player) -> PlayerSummary:
     seats = list(
         Seat.objects.filter(player=player, play__status=Play.Status.FINISHED)
         .order_by(*_play_order())
-        .values_list("play_id", "play__game", "play__ended_at", "score", "rank", "is_winner")
+        .values_list("play__game", "score", "is_winner")
     )
     games: dict[str, GameRecord] = {}
-    my_rank: dict[int, int] = {}
     current = longest = 0
-    for play_id, game, _ended, score, rank, won in seats:
+    for game, score, won in seats:
         record = games.setdefault(game, GameRecord(game))
         record.plays += 1
         record.wins += won
         record.scores.append(score)
         if game in COOPERATIVE_GAMES:
             continue
-        my_rank[play_id] = rank
         current = current + 1 if won else 0
         longest = max(longest, current)
     for row in latest_ratings(player):
@@ -274,7 +272,7 @@ def player_summary(player: Player) -> PlayerSummary:
     for row in latest_ratings(player, scopes=[ALL_GAMES]):
         overall = GameRecord(ALL_GAMES, mu=row["mu_after"], sigma=row["sigma_after"])
 
-    rivals = head_to_head(player, my_rank)
+    rivals = head_to_head(player)
     eligible = [r for r in rivals if r.plays >= NEMESIS_MIN_PLAYS]
     nemesis = max(eligible, key=lambda r: (r.lost, r.lost - r.won, -r.player_id), default=None)
     victim = max(eligible, key=lambda r: (r.won, r.won - r.lost, -r.player_id), default=None)
@@ -289,7 +287,12 @@ def player_summary(player: Player) -> PlayerSummary:
         team_wins=sum(g.wins for g in cooperative),
         current_streak=current,
         longest_streak=longest,
-        last_played=seats[-1][2] if seats else None,
+        last_played=(
+            Play.objects.filter(seats__player=player, status=Play.Status.FINISHED)
+            .order_by("-ended_at")
+            .values_list("ended_at", flat=True)
+            .first()
+        ),
         rivals=rivals,
         nemesis=nemesis if nemesis and nemesis.lost else None,
         victim=victim if victim and victim.won else None,
@@ -312,30 +315,29 @@ def latest_ratings(player: Player, scopes: list[str] | None = None) -> list[dict
     return rows
 
 
-def head_to_head(player: Player, my_rank: dict[int, int]) -> list[Rivalry]:
-    """Pairwise results against every opponent met in a competitive finished play."""
-    others = (
+def head_to_head(player: Player) -> list[Rivalry]:
+    """Pairwise results against every opponent met in a competitive finished play: in a play
+    you beat everyone ranked below you. Counted by the database (one row per opponent)."""
+    rows = (
         Seat.objects.filter(
-            play__in=Seat.objects.filter(
-                player=player,
-                play__status=Play.Status.FINISHED,
-                play__game__in=COMPETITIVE_GAMES,
-            ).values("play_id")
+            play__seats__player=player,
+            play__status=Play.Status.FINISHED,
+            play__game__in=COMPETITIVE_GAMES,
         )
         .exclude(player=player)
         .order_by()
-        .values_list("play_id", "player_id", "player__name", "rank")
+        .values("player_id", "player__name")
+        .annotate(
+            plays=Count("id"),
+            won=Count("id", filter=Q(rank__gt=F("play__seats__rank"))),
+            lost=Count("id", filter=Q(rank__lt=F("play__seats__rank"))),
+        )
     )
-    rivals: dict[int, Rivalry] = {}
-    for play_id, other_id, name, rank in others:
-        mine = my_rank.get(play_id)
-        if mine is None:
-            continue
-        rival = rivals.setdefault(other_id, Rivalry(other_id, name))
-        rival.plays += 1
-        rival.won += mine < rank
-        rival.lost += rank < mine
-    return sorted(rivals.values(), key=lambda r: (-r.plays, r.player.casefold()))
+    rivals = [
+        Rivalry(row["player_id"], row["player__name"], row["plays"], row["won"], row["lost"])
+        for row in rows
+    ]
+    return sorted(rivals, key=lambda r: (-r.plays, r.player.casefold()))
 
 
 @dataclass

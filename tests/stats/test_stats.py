@@ -27,7 +27,7 @@ def test_unfinished_and_abandoned_plays_count_nowhere(record, players):
     summary = stats.player_summary(ben)
     assert (summary.plays, summary.wins, summary.longest_streak) == (1, 0, 0)
     assert [s.plays for s in stats.leaderboard(ana.club, "all")] == [1, 1]
-    assert stats.head_to_head(ben, {})[:1] == []
+    assert [(r.player, r.plays, r.lost) for r in stats.head_to_head(ben)] == [("Ana", 1, 1)]
 
 
 def test_three_high_counts_team_wins_and_losses_apart_and_is_never_rated(record, players):
