@@ -6,6 +6,8 @@ import datetime
 import json
 from typing import Any, NamedTuple
 
+from django.utils import timezone
+
 from .models import Move, Play
 from .rules import Judgement, judge
 from .rules.referee import FORMAT
@@ -29,6 +31,20 @@ class LogEntry(NamedTuple):
     @property
     def text(self) -> str:
         return json.dumps(self.data, ensure_ascii=False)
+
+    @property
+    def entered_time(self) -> str:
+        return _clock(self.entered_at)
+
+    @property
+    def undone_time(self) -> str:
+        return _clock(self.undone_at) if self.undone_at else ""
+
+
+def _clock(moment: datetime.datetime) -> str:
+    # The night's date is on the page already: the time of day is enough, and formatting it
+    # here is much cheaper than a template filter per row of a long log.
+    return timezone.localtime(moment).strftime("%H:%M")
 
 
 def seat_names(play: Play) -> list[str]:

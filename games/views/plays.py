@@ -174,6 +174,12 @@ def _render_play(
         "error": error,
         "notice": notice,
         "can_enter": play.status == Play.Status.IN_PROGRESS and judgement.legal,
+        # Only finished plays are rated.
+        "rating_changes": (
+            list(play.rating_changes.select_related("player"))
+            if play.status == Play.Status.FINISHED
+            else []
+        ),
         "board_template": ui.template("board"),
         "move_form_template": ui.template("move_form"),
         "sheet_template": ui.template("sheet"),

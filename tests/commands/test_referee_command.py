@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from tests.rules.conftest import assert_judged_as_expected
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT.parent / "shared" / "examples"
 CASES = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
@@ -23,18 +25,6 @@ def run_referee(*args: str, stdin: bytes | None = None) -> tuple[int, list[dict]
     )
     lines = [json.loads(line) for line in result.stdout.decode().splitlines()]
     return result.returncode, lines, result.stderr.decode()
-
-
-def matches_expected(line: dict, expected: dict) -> None:
-    for key in ("game", "status", "scores", "winners"):
-        assert line[key] == expected[key], key
-    if expected["error"] is None:
-        assert line["error"] is None
-    else:
-        assert line["error"]["move"] == expected["error"]["move"]
-        assert line["error"]["message"]
-    for key, value in expected["details"].items():
-        assert line["details"][key] == value, key
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
@@ -52,7 +42,7 @@ def test_public_example_judged_as_expected(path):
         sys.stdout = sys_stdout
     line = json.loads(out.getvalue())
     assert line["file"] == str(path)
-    matches_expected(line, expected)
+    assert_judged_as_expected(line, expected)
 
 
 def test_one_line_per_file_in_order_and_exit_1_when_any_is_illegal():

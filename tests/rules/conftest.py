@@ -20,3 +20,24 @@ def example_cases(game: str) -> list[tuple[dict, dict]]:
 @pytest.fixture
 def examples_dir() -> Path:
     return EXAMPLES
+
+
+def assert_judged_as_expected(result: dict, expected: dict) -> None:
+    """A referee output line (``Judgement.as_dict()``, with or without "file") against an
+    .expected.json: status, the first illegal move, scores in seat order, winners, and every
+    detail the expected file names (a referee may add more). Messages are not compared: the
+    examples' wording is not required, but a message must exist and name the move."""
+    assert result["status"] == expected["status"]
+    if expected["error"] is None:
+        assert result["error"] is None
+    else:
+        move = expected["error"]["move"]
+        assert result["error"]["move"] == move
+        prefix = "" if move is None else f"move {move}: "
+        assert result["error"]["message"].startswith(prefix) and result["error"]["message"]
+    assert result["scores"] == expected["scores"]
+    assert list(result["scores"]) == list(expected["scores"])  # seat order
+    assert result["winners"] == expected["winners"]
+    for key, value in expected["details"].items():
+        assert result["details"][key] == value, key
+    json.dumps(result)  # JSON-serialisable, as the referee command prints it

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from games.rules import IllegalMove, SetupError, judge
 from games.rules.buntherum import ALL_CARDS, GAME, card_name
-from tests.rules.conftest import example_cases
+from tests.rules.conftest import assert_judged_as_expected, example_cases
 
 BENCH_LOG = Path(__file__).resolve().parents[2] / "benchmarks" / "logs" / "buntherum-bench.json"
 
@@ -79,17 +79,7 @@ def fits(cards, card):
     ("log", "expected"), example_cases("buntherum"), ids=lambda v: str(v.get("status", ""))
 )
 def test_public_examples(log, expected):
-    result = judge(log).as_dict()
-    assert result["status"] == expected["status"]
-    assert result["scores"] == expected["scores"]
-    assert result["winners"] == expected["winners"]
-    if expected["error"] is None:
-        assert result["error"] is None
-    else:
-        assert result["error"]["move"] == expected["error"]["move"]
-        assert result["error"]["message"]
-    for key, value in expected["details"].items():
-        assert result["details"][key] == value, key
+    assert_judged_as_expected(judge(log).as_dict(), expected)
 
 
 def test_public_examples_exist():

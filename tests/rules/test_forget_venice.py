@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from games.rules import IllegalMove, judge
 from games.rules.decktet import ALL_CARDS
 from games.rules.forget_venice import DECK, GAME, half_criteria, longest_run
-from tests.rules.conftest import example_cases
+from tests.rules.conftest import assert_judged_as_expected, example_cases
 
 PLAYERS = ["Ana", "Ben", "Chloé"]
 LEFT_OUT = ("The Excuse", "The Island", "The Borderland")
@@ -151,17 +151,7 @@ def halves_of(log):
 
 @pytest.mark.parametrize("log, expected", example_cases("forget-venice"))
 def test_public_examples(log, expected):
-    result = judge(log)
-    assert result.status == expected["status"]
-    if expected["error"] is None:
-        assert result.error is None
-    else:
-        assert result.error["move"] == expected["error"]["move"]
-        assert result.error["message"]
-    assert result.scores == expected["scores"]
-    assert result.winners == expected["winners"]
-    for key, value in expected["details"].items():
-        assert result.details[key] == value
+    assert_judged_as_expected(judge(log).as_dict(), expected)
 
 
 # --- The deck -------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from games.rules import IllegalMove, SetupError, judge
 from games.rules.punto import DIRECTIONS, GAME, Punto
-from tests.rules.conftest import example_cases
+from tests.rules.conftest import assert_judged_as_expected, example_cases
 
 TWO = ["Ana", "Ben"]
 THREE = ["Ana", "Ben", "Chloé"]
@@ -165,17 +165,7 @@ def line_count(board, players, colours, line):
 
 @pytest.mark.parametrize(("log", "expected"), example_cases("punto"))
 def test_public_examples(log, expected):
-    result = judge(log).as_dict()
-    assert result["status"] == expected["status"]
-    if expected["error"] is None:
-        assert result["error"] is None
-    else:
-        assert result["error"]["move"] == expected["error"]["move"]
-        assert result["error"]["message"].startswith(f"move {expected['error']['move']}: ")
-    assert result["scores"] == expected["scores"]
-    assert result["winners"] == expected["winners"]
-    for key, value in expected["details"].items():
-        assert result["details"][key] == value
+    assert_judged_as_expected(judge(log).as_dict(), expected)
 
 
 # ---------------------------------------------------------------- setup

@@ -21,7 +21,7 @@ from games.rules.three_high import (
     SQUARE_NAMES,
     square_from_cards,
 )
-from tests.rules.conftest import example_cases
+from tests.rules.conftest import assert_judged_as_expected, example_cases
 
 BENCH_LOG = Path(__file__).resolve().parents[2] / "benchmarks" / "logs" / "three-high-bench.json"
 
@@ -87,17 +87,7 @@ def assert_illegal_at(judgement, index: int, *words: str) -> None:
     ("log", "expected"), example_cases("three-high"), ids=["three-high-1", "three-high-2"]
 )
 def test_public_examples(log, expected):
-    judgement = judge(log)
-    assert judgement.status == expected["status"]
-    if expected["error"] is None:
-        assert judgement.error is None
-    else:
-        assert judgement.error["move"] == expected["error"]["move"]
-        assert judgement.error["message"]
-    assert judgement.scores == expected["scores"]
-    assert judgement.winners == expected["winners"]
-    for key, value in expected["details"].items():
-        assert judgement.details[key] == value, key
+    assert_judged_as_expected(judge(log).as_dict(), expected)
 
 
 # --- players, hands and the pile --------------------------------------------------------------

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from games.rules import IllegalMove, SetupError, judge
 from games.rules.decktet import BASIC_DECK
 from games.rules.thricewise import GAME, Thricewise, turns_for, window_points
-from tests.rules.conftest import example_cases
+from tests.rules.conftest import assert_judged_as_expected, example_cases
 
 NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eli")
 RANKS = {
@@ -129,19 +129,7 @@ def random_game(seed, n_players=2):
 
 @pytest.mark.parametrize(("log", "expected"), example_cases("thricewise"))
 def test_public_examples(log, expected):
-    judgement = judge(log)
-    assert judgement.status == expected["status"]
-    if expected["error"] is None:
-        assert judgement.error is None
-    else:
-        assert judgement.error["move"] == expected["error"]["move"]
-        assert judgement.error["message"]
-    assert judgement.scores == expected["scores"]
-    assert list(judgement.scores) == list(expected["scores"])  # seat order
-    assert judgement.winners == expected["winners"]
-    for key, value in expected["details"].items():
-        assert judgement.details[key] == value, key
-    json.dumps(judgement.as_dict())  # JSON-serialisable
+    assert_judged_as_expected(judge(log).as_dict(), expected)
 
 
 def test_engine_is_registered():
