@@ -197,7 +197,10 @@ def _lock(play: Play) -> Play:
     return Play.objects.select_for_update().get(pk=play.pk)
 
 
-@transaction.atomic
+def _stale() -> StaleMoveError:
+    return StaleMoveError(_("Someone else entered a move — here is the new position."))
+
+
 def record_move(
     *,
     play: Play,
@@ -209,15 +212,29 @@ def record_move(
 
     ``expected_seq`` is the sequence number the entry form was made for: if the log moved on
     since (another entry or an undo), the entry is refused rather than applied to a position
-    its author did not see.
+    its author did not see. On success ``play`` itself carries the new status and details.
     """
+    try:
+        stored, judgement = _record_move(play=play, move=move, by=by, expected_seq=expected_seq)
+    except IntegrityError:
+        # The unique (play, seq) constraint, last line of defence behind the row lock: the
+        # whole transaction is rolled back and nothing is stored.
+        raise _stale()
+    play.status, play.ended_at, play.details = stored.status, stored.ended_at, stored.details
+    return judgement
+
+
+@transaction.atomic
+def _record_move(
+    *, play: Play, move: Any, by: AbstractBaseUser | None, expected_seq: int | None
+) -> tuple[Play, Judgement]:
     play = _lock(play)
     if play.status == Play.Status.ABANDONED:
         raise ServiceError(_("This play was abandoned: no more moves can be entered."))
     all_moves = list(play.moves.order_by("seq").only("seq", "data", "undone_at"))
     next_seq = (all_moves[-1].seq + 1) if all_moves else 0
     if expected_seq is not None and expected_seq != next_seq:
-        raise StaleMoveError(_("Someone else entered a move — here is the new position."))
+        raise _stale()
     log_moves = [m.data for m in all_moves if m.undone_at is None]
     seats = _seats(play)
     judgement = _judge_play(play, [seat.player.name for seat in seats], [*log_moves, move])
@@ -226,14 +243,10 @@ def record_move(
             raise IllegalMoveError(judgement.error["message"])
         # The stored log itself no longer judges legal (it should never happen): say so.
         raise ServiceError(judgement.error["message"])
-    try:
-        with transaction.atomic():
-            Move.objects.create(play=play, seq=next_seq, data=move, entered_by=by)
-    except IntegrityError:
-        raise StaleMoveError(_("Someone else entered a move — here is the new position."))
+    Move.objects.create(play=play, seq=next_seq, data=move, entered_by=by)
     refresh_results(play, judgement, seats)
     _audit_play(play, AuditEntry.Action.MOVE_ENTER, by=by, seq=next_seq, move=move)
-    return judgement
+    return play, judgement
 
 
 @transaction.atomic
@@ -247,7 +260,7 @@ def undo_last_move(
     if expected_seq is not None:
         last_seq = play.moves.aggregate(last=Max("seq"))["last"]
         if (last_seq + 1 if last_seq is not None else 0) != expected_seq:
-            raise StaleMoveError(_("Someone else entered a move — here is the new position."))
+            raise _stale()
     last = play.moves.active().last()
     if last is None:
         raise ServiceError(_("There is no move to undo."))

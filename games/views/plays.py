@@ -239,8 +239,7 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
         return _render_play(request, play, judgement=current, error=exc.message)
     if not request.htmx:
         return redirect("play", play_id=play.pk)
-    play.refresh_from_db()
-    return _render_play(request, play, judgement=judgement)
+    return _render_play(request, play, judgement=judgement)  # record_move updated ``play``
 
 
 @login_required
