@@ -61,11 +61,6 @@ def is_owner(request: HttpRequest, club: Club) -> bool:
     ).exists()
 
 
-def require_member(club_id: int, request: HttpRequest) -> None:
-    if not Membership.objects.filter(club_id=club_id, user_id=_user_id(request)).exists():
-        raise Http404
-
-
 # Owners only: invites, memberships, the audit, deletions ------------------------------------
 
 

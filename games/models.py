@@ -372,6 +372,7 @@ class AuditEntry(models.Model):
         INVITE_REVOKE = "invite.revoke", _("withdrew an invite link")
         MEMBER_JOIN = "member.join", _("joined the club")
         MEMBER_REMOVE = "member.remove", _("removed a member")
+        NIGHT_EDIT = "night.edit", _("edited a game night")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

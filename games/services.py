@@ -79,6 +79,34 @@ def add_player(*, club: Club, name: str, user: AbstractBaseUser | None = None) -
 
 
 @transaction.atomic
+def update_game_night(
+    *,
+    night: GameNight,
+    date: datetime.date,
+    place: str = "",
+    notes: str = "",
+    by: AbstractBaseUser | None = None,
+) -> GameNight:
+    """Change a game night's date, place or notes; the audit keeps what it was."""
+    night = GameNight.objects.select_for_update().get(pk=night.pk)
+    before = {"date": night.date.isoformat(), "place": night.place, "notes": night.notes}
+    night.date, night.place, night.notes = date, place.strip(), notes
+    night.save(update_fields=["date", "place", "notes"])
+    after = {"date": night.date.isoformat(), "place": night.place, "notes": night.notes}
+    if after != before:
+        record_audit(
+            club_id=night.club_id,
+            action=AuditEntry.Action.NIGHT_EDIT,
+            by=by,
+            object_kind="night",
+            object_id=night.pk,
+            summary=f"{night.date.isoformat()} {night.place}".strip(),
+            data={"before": before, "after": after},
+        )
+    return night
+
+
+@transaction.atomic
 def create_game_night(
     *, club: Club, date: datetime.date, place: str = "", notes: str = ""
 ) -> GameNight:

@@ -10,6 +10,7 @@ urlpatterns = [
     path("clubs/<int:club_id>/players/new/", clubs.player_create, name="player-create"),
     path("clubs/<int:club_id>/nights/new/", clubs.night_create, name="night-create"),
     path("nights/<int:night_id>/", clubs.night_detail, name="night"),
+    path("nights/<int:night_id>/edit/", clubs.night_edit, name="night-edit"),
     path("nights/<int:night_id>/plays/new/", plays.play_start, name="play-start"),
     path("nights/<int:night_id>/plays/new/setup/", plays.play_setup, name="play-setup"),
     path("nights/<int:night_id>/upload/", plays.log_upload, name="log-upload"),

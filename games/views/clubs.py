@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from .. import services
@@ -78,7 +79,26 @@ def night_create(request: HttpRequest, club_id: int) -> HttpResponse:
 
 
 @login_required
+@require_http_methods(["POST"])
+def night_edit(request: HttpRequest, night_id: int) -> HttpResponse:
+    night = get_night(request, night_id)
+    form = GameNightForm(request.POST)
+    if form.is_valid():
+        services.update_game_night(night=night, by=request.user, **form.cleaned_data)
+        messages.success(request, _("The game night was saved."))
+    else:
+        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+    return redirect("night", night_id=night.pk)
+
+
+@login_required
 def night_detail(request: HttpRequest, night_id: int) -> HttpResponse:
     night = get_night(request, night_id)
     plays = night.plays.prefetch_related("seats__player").order_by("started_at", "id")
-    return render(request, "clubs/night.html", {"night": night, "club": night.club, "plays": plays})
+    context = {
+        "night": night,
+        "club": night.club,
+        "plays": plays,
+        "night_form": GameNightForm(instance=night),
+    }
+    return render(request, "clubs/night.html", context)

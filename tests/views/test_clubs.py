@@ -114,3 +114,35 @@ def test_admin_renders_for_a_superuser(client, django_user_model):
 
 def test_login_page_renders(client):
     assert client.get(reverse("login")).status_code == 200
+
+
+def test_member_edits_a_nights_notes_and_the_audit_keeps_the_old_ones(member_client, night):
+    from games.models import AuditEntry
+
+    response = member_client.post(
+        reverse("night-edit", args=[night.pk]),
+        {"date": "2026-11-20", "place": "Chez Ben", "notes": "Bring snacks"},
+    )
+    assert response.status_code == 302
+    night.refresh_from_db()
+    assert (night.place, night.notes) == ("Chez Ben", "Bring snacks")
+    entry = AuditEntry.objects.get(action="night.edit")
+    assert (
+        entry.data["before"]["place"] == "Ana's" and entry.data["after"]["notes"] == "Bring snacks"
+    )
+
+
+def test_a_bad_night_edit_says_what_is_wrong_and_changes_nothing(member_client, night):
+    response = member_client.post(
+        reverse("night-edit", args=[night.pk]), {"date": "31/31/2026"}, follow=True
+    )
+    assert "valid date" in response.content.decode()
+    night.refresh_from_db()
+    assert night.date == datetime.date(2026, 11, 20)
+
+
+def test_outsider_cannot_edit_a_night(outsider_client, night):
+    response = outsider_client.post(reverse("night-edit", args=[night.pk]), {"date": "2026-01-01"})
+    assert response.status_code == 404
+    night.refresh_from_db()
+    assert night.date == datetime.date(2026, 11, 20)
