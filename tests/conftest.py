@@ -8,6 +8,16 @@ import datetime
 
 import pytest
 
+#: A valid Buntherum setup (the public example's series), for tests that need any play.
+BUNTHERUM_SERIES = {
+    "1": ["red-die", "blue-car"],
+    "2": ["orange-ball", "green-cup"],
+    "3": ["yellow-ball", "purple-telephone"],
+    "4": ["red-icecream", "black-butterfly"],
+    "5": ["pink-ball", "orange-flower"],
+    "6": ["red-telephone", "yellow-cup"],
+}
+
 
 @pytest.fixture(autouse=True)
 def _plain_http(request):

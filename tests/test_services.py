@@ -12,17 +12,11 @@ from games import services
 from games.gamelog import play_to_log
 from games.models import GameNight, Move, Play, Player, Seat
 from games.rules import judge
+from tests.conftest import BUNTHERUM_SERIES
 
 EXAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "examples"
 
-SERIES = {
-    "1": ["red-die", "blue-car"],
-    "2": ["orange-ball", "green-cup"],
-    "3": ["yellow-ball", "purple-telephone"],
-    "4": ["red-icecream", "black-butterfly"],
-    "5": ["pink-ball", "orange-flower"],
-    "6": ["red-telephone", "yellow-cup"],
-}
+SERIES = BUNTHERUM_SERIES
 GOOD = {"card": "green-die", "call": {"player": "Ana", "series": 3}}
 TIE = {"card": "blue-ball", "tie": ["Ana", "Ben"]}
 BAD = {"card": "blue-flower", "call": {"player": "Chloé", "series": 3}}

@@ -1,14 +1,9 @@
 import pytest
 from django.test import Client
 
-SERIES = {
-    "1": ["red-die", "blue-car"],
-    "2": ["orange-ball", "green-cup"],
-    "3": ["yellow-ball", "purple-telephone"],
-    "4": ["red-icecream", "black-butterfly"],
-    "5": ["pink-ball", "orange-flower"],
-    "6": ["red-telephone", "yellow-cup"],
-}
+from tests.conftest import BUNTHERUM_SERIES
+
+SERIES = BUNTHERUM_SERIES
 
 
 @pytest.fixture
