@@ -146,3 +146,18 @@ def test_outsider_cannot_edit_a_night(outsider_client, night):
     assert response.status_code == 404
     night.refresh_from_db()
     assert night.date == datetime.date(2026, 11, 20)
+
+
+@pytest.mark.parametrize(
+    "game", ["thricewise", "forget-venice", "punto", "buntherum", "three-high"]
+)
+def test_each_game_has_a_rulings_page_in_english_and_french(client, game):
+    english = client.get(reverse("rules", args=[game]))
+    assert english.status_code == 200 and 'class="rulings"' in english.content.decode()
+    french = client.get(reverse("rules", args=[game]), headers={"accept-language": "fr"})
+    assert "Comment l'arbitre applique les règles" in french.content.decode()
+    assert english.content != french.content
+
+
+def test_an_unknown_game_has_no_rulings_page(client):
+    assert client.get("/rules/chess/").status_code == 404
