@@ -19,7 +19,7 @@ from ..access import get_night, get_play, is_owner
 from ..gamelog import log_filename, play_to_log
 from ..models import GAME_CHOICES, GAME_TITLES, Play, Player
 from ..rules import Judgement, game_class
-from ..ui import Draft, FormError, read_draft, ui_for
+from ..ui import Draft, FormError, ui_for
 
 MAX_SEATS = 5
 
@@ -213,13 +213,11 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
     play = get_play(request, play_id)
     if "reset" in request.POST:
         return _render_play(request, play)
-    seats = list(play.seats.select_related("player").order_by("position"))
-    names = [seat.player.name for seat in seats]
+    names = selectors.seat_names(play)
     expected_seq = _expected_seq(request)
     if expected_seq is None:
         return _render_play(request, play, error=_("The form was damaged: start the move again."))
     try:
-        read_draft(request.POST)
         current = selectors.judge_moves(play, names, selectors.log_moves(play))
         move = ui_for(play.game).parse_move(request.POST, current, names)
     except FormError as exc:
