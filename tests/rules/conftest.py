@@ -41,3 +41,21 @@ def assert_judged_as_expected(result: dict, expected: dict) -> None:
     for key, value in expected["details"].items():
         assert result["details"][key] == value, key
     json.dumps(result)  # JSON-serialisable, as the referee command prints it
+
+
+def json_values(max_leaves: int = 16):
+    """Hypothesis: any JSON value (the referee must answer every one without raising)."""
+    from hypothesis import strategies as st
+
+    return st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.floats(allow_nan=False)
+        | st.text(max_size=12),
+        lambda children: (
+            st.lists(children, max_size=4)
+            | st.dictionaries(st.text(max_size=8), children, max_size=4)
+        ),
+        max_leaves=max_leaves,
+    )

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from games.rules import IllegalMove, SetupError, judge
 from games.rules.buntherum import ALL_CARDS, GAME, card_name
-from tests.rules.conftest import assert_judged_as_expected, example_cases
+from tests.rules.conftest import assert_judged_as_expected, example_cases, json_values
 
 BENCH_LOG = Path(__file__).resolve().parents[2] / "benchmarks" / "logs" / "buntherum-bench.json"
 
@@ -596,13 +596,7 @@ def test_random_legal_games_keep_the_invariants(seed, count):
         assert_illegal_at(after, len(log["moves"]), "ended")
 
 
-JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
-    lambda children: (
-        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
-    ),
-    max_leaves=12,
-)
+JSON = json_values(12)
 
 
 @settings(max_examples=100, deadline=None)

@@ -21,7 +21,7 @@ from games.rules.three_high import (
     SQUARE_NAMES,
     square_from_cards,
 )
-from tests.rules.conftest import assert_judged_as_expected, example_cases
+from tests.rules.conftest import assert_judged_as_expected, example_cases, json_values
 
 BENCH_LOG = Path(__file__).resolve().parents[2] / "benchmarks" / "logs" / "three-high-bench.json"
 
@@ -629,13 +629,7 @@ def test_random_legal_games_keep_every_invariant(case):
         assert judgement.details == states[-1].details()
 
 
-JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda children: (
-        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
-    ),
-    max_leaves=20,
-)
+JSON = json_values(20)
 
 
 @settings(max_examples=100, deadline=None)

@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 from games.rules import IllegalMove, SetupError, judge
 from games.rules.decktet import BASIC_DECK
 from games.rules.thricewise import GAME, Thricewise, turns_for, window_points
-from tests.rules.conftest import assert_judged_as_expected, example_cases
+from tests.rules.conftest import assert_judged_as_expected, example_cases, json_values
+
+JSON_VALUES = json_values(16)
 
 NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eli")
 RANKS = {
@@ -982,15 +984,6 @@ def test_moving_one_placement_to_an_occupied_or_lonely_cell_is_illegal_there(see
     assert judgement.details == judge({**log, "moves": log["moves"][:m]}).details
 
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
-    lambda children: (
-        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
-    ),
-    max_leaves=16,
-)
-
-
 def _never_crashes(judgement):
     assert judgement.status in ("finished", "in_progress", "illegal")
     if judgement.error is not None:
@@ -1000,7 +993,7 @@ def _never_crashes(judgement):
 
 
 @settings(max_examples=60, deadline=None)
-@given(value=json_values)
+@given(value=JSON_VALUES)
 def test_judge_never_raises_on_arbitrary_json(value):
     judgement = judge(value)
     _never_crashes(judgement)
@@ -1011,7 +1004,7 @@ def test_judge_never_raises_on_arbitrary_json(value):
 
 
 @settings(max_examples=60, deadline=None)
-@given(value=json_values, seed=seeds, data=st.data())
+@given(value=JSON_VALUES, seed=seeds, data=st.data())
 def test_arbitrary_json_move_is_illegal_at_that_move(value, seed, data):
     log = random_game(seed)
     m = data.draw(st.integers(0, len(log["moves"]) - 1))
@@ -1038,7 +1031,7 @@ def test_arbitrary_json_move_is_illegal_at_that_move(value, seed, data):
 
 
 @settings(max_examples=60, deadline=None)
-@given(value=json_values, seed=seeds, data=st.data())
+@given(value=JSON_VALUES, seed=seeds, data=st.data())
 def test_judge_never_raises_on_mutated_valid_logs(value, seed, data):
     log = random_game(seed, data.draw(st.integers(2, 5)))
     # walk down a random path of the log and replace what is there
