@@ -4,7 +4,8 @@ One module per game (``games/ui/<game>.py``) defines a ``GameUI`` subclass and r
 A move form may take several taps (Thricewise: the reveal, then each placement; Punto: the card,
 then a cell): until the move is complete, ``parse_move`` returns a ``Draft`` that the page keeps
 in a hidden field and nothing is stored. Only a complete move reaches the referee, through
-``games.services.record_move``.
+``games.services.record_move``. Every form also takes the setup or the move typed as JSON, as in
+the game log (``read_setup`` and ``read_move`` handle that for every game).
 
 Templates, per game, under ``templates/plays/games/<game>/``: ``setup.html`` (setup fields),
 ``board.html`` (the table as the players see it), ``move_form.html`` (the fields of the move
@@ -68,6 +69,15 @@ def read_json_field(post: QueryDict, name: str) -> Any:
         raise FormError(_("That is not valid JSON: %(error)s") % {"error": exc})
 
 
+def read_cell(value: str, message: str) -> tuple[int, int]:
+    """A tapped cell, posted as "x,y"; ``message`` says what to do when it is not one."""
+    try:
+        x, y = (int(part) for part in value.split(","))
+    except ValueError:
+        raise FormError(message)
+    return (x, y)
+
+
 class GameUI:
     """The fallback for every game: setup and moves typed as JSON, details shown as they are."""
 
@@ -90,6 +100,13 @@ class GameUI:
             raw = json.dumps(self.default_setup(players), ensure_ascii=False, indent=1)
         return {"setup_json": raw}
 
+    def read_setup(self, post: QueryDict, players: list[str]) -> Any:
+        """The setup a form posted: typed as JSON when a ``setup_json`` box was filled in,
+        otherwise read from the game's own fields (``parse_setup``)."""
+        if (post.get("setup_json") or "").strip():
+            return read_json_field(post, "setup_json")
+        return self.parse_setup(post, players)
+
     def parse_setup(self, post: QueryDict, players: list[str]) -> Any:
         """The setup (JSON value, as in the game log) from the submitted form, or FormError."""
         return read_json_field(post, "setup_json")
@@ -99,6 +116,14 @@ class GameUI:
     def move_context(self, judgement: Judgement, players: list[str], draft: Draft | None) -> dict:
         """What board.html, move_form.html and sheet.html need beyond the judgement."""
         return {}
+
+    def read_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
+        """The move a form posted: typed as JSON when the "Advanced" box was used (every game's
+        form has it: a ``move_json`` textarea and a submit button named ``json``), otherwise
+        composed by the game's own taps (``parse_move``)."""
+        if (post.get("move_json") or "").strip() or "json" in post:
+            return read_json_field(post, "move_json")
+        return self.parse_move(post, judgement, players)
 
     def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
         """A complete move (JSON, as in the game log), or a ``Draft`` to keep composing.

@@ -27,7 +27,7 @@ from ..rules.buntherum import (
     card_name,
     card_parts,
 )
-from . import Draft, FormError, GameUI, read_draft, read_json_field, register
+from . import Draft, FormError, GameUI, read_draft, register
 
 COLOUR_NAMES = {
     "red": pgettext_lazy("buntherum colour", "red"),
@@ -294,8 +294,6 @@ class BuntherumUI(GameUI):
     def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
         """Tap 1: the turned card (a draft). Tap 2: the caller and the series or "impossible",
         or the tied players. The referee judges whether the call was right."""
-        if (post.get("move_json") or "").strip():
-            return read_json_field(post, "move_json")
         state = judgement.state
         if not isinstance(state, Buntherum) or state.finished:
             raise FormError(_("No card can be turned: the game is over."))

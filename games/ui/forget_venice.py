@@ -26,7 +26,7 @@ from ..rules.forget_venice import (
     RUN_RANKS,
     ForgetVenice,
 )
-from . import Draft, FormError, GameUI, read_draft, read_json_field, register
+from . import Draft, FormError, GameUI, read_draft, register
 
 SUIT_LABELS = {
     "Moons": pgettext_lazy("Decktet suit", "Moons"),
@@ -162,8 +162,6 @@ class ForgetVeniceUI(GameUI):
         return {"dealer": dealer, "piles": piles, "active": active, "first": first}
 
     def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
-        if (post.get("move_json") or "").strip():
-            return read_json_field(post, "move_json")
         state = judgement.state
         if not isinstance(state, ForgetVenice) or state.finished:
             raise FormError(_("No deal can be entered now."))

@@ -16,7 +16,7 @@ from django.utils.translation import pgettext_lazy
 
 from ..rules import Judgement
 from ..rules.punto import BOX, COLOURS, ROUNDS_TO_WIN, VALUES
-from . import Draft, FormError, GameUI, read_draft, read_json_field, register
+from . import Draft, FormError, GameUI, read_cell, read_draft, register
 
 COLOUR_LABELS = {
     "red": pgettext_lazy("Punto colour", "red"),
@@ -40,14 +40,6 @@ def _read_card(value: Any) -> str:
     if colour not in COLOURS or number not in {str(v) for v in VALUES}:
         raise FormError(_("Choose the card drawn from the cards shown."))
     return f"{colour}-{number}"
-
-
-def _read_cell(value: str) -> list[int]:
-    try:
-        x, y = (int(part) for part in value.split(","))
-    except ValueError:
-        raise FormError(_("Tap one of the highlighted cells on the board."))
-    return [x, y]
 
 
 def _span(low: int, high: int) -> range:
@@ -149,8 +141,6 @@ class PuntoUI(GameUI):
         }
 
     def parse_setup(self, post: QueryDict, players: list[str]) -> Any:
-        if (post.get("setup_json") or "").strip():
-            return read_json_field(post, "setup_json")
         each = 2 if len(players) == 2 else 1
         colours = {}
         for index, name in enumerate(players):
@@ -244,8 +234,6 @@ class PuntoUI(GameUI):
         }
 
     def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
-        if (post.get("move_json") or "").strip():
-            return read_json_field(post, "move_json")
         state = judgement.state
         if state is None or state.to_play is None:
             raise FormError(_("No move can be entered now."))
@@ -261,5 +249,11 @@ class PuntoUI(GameUI):
         if post.get("blocked"):
             return {"player": player, "card": card, "blocked": True}
         if post.get("at"):
-            return {"player": player, "card": card, "at": _read_cell(post["at"])}
+            return {
+                "player": player,
+                "card": card,
+                "at": list(
+                    read_cell(post["at"], _("Tap one of the highlighted cells on the board."))
+                ),
+            }
         raise FormError(_("Tap a highlighted cell on the board, or say the card is blocked."))

@@ -31,7 +31,7 @@ from ..rules.three_high import (
     parse_card,
     square_from_cards,
 )
-from . import Draft, FormError, GameUI, read_draft, read_json_field, register
+from . import Draft, FormError, GameUI, read_draft, register
 
 #: A spread-out default setup: 15 distinct squares, no stacks, no tree standing yet.
 DEFAULT_SQUARES: dict[str, str] = {
@@ -172,8 +172,6 @@ class ThreeHighUI(GameUI):
         }
 
     def parse_setup(self, post: QueryDict, players: list[str]) -> Any:
-        if (post.get("setup_json") or "").strip():
-            return read_json_field(post, "setup_json")
         entries = []
         for piece in PIECES:
             label = piece_label(piece)
@@ -317,8 +315,6 @@ class ThreeHighUI(GameUI):
         }
 
     def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
-        if (post.get("move_json") or "").strip() or "json" in post:
-            return read_json_field(post, "move_json")
         state = judgement.state if isinstance(judgement.state, ThreeHigh) else None
         if state is None or state.to_play is None:
             raise FormError(_("No move can be entered: the game is over."))

@@ -21,7 +21,7 @@ from ..rules import Judgement
 from ..rules.base import IllegalMove
 from ..rules.decktet import BASIC_DECK
 from ..rules.thricewise import CARD_NAMES, Thricewise, card_index, setup_size
-from . import Draft, FormError, GameUI, read_draft, read_json_field, register
+from . import Draft, FormError, GameUI, read_cell, read_draft, register
 
 SUIT_LABELS = {
     "Moons": gettext_lazy("Moons"),
@@ -60,14 +60,6 @@ def grid_cells(players: list[str]) -> list[Cell]:
     the same grid seen from the side; the JSON setup still accepts it)."""
     columns, rows = (2, 2) if setup_size(len(players)) == 4 else (3, 2)
     return [(x, y) for y in range(rows) for x in range(columns)]
-
-
-def _parse_cell(value: str) -> Cell:
-    try:
-        x, y = (int(part) for part in value.split(","))
-    except ValueError:
-        raise FormError(_("Tap one of the highlighted cells of the grid."))
-    return (x, y)
 
 
 class TurnDraft:
@@ -206,8 +198,6 @@ class ThricewiseUI(GameUI):
         }
 
     def parse_setup(self, post: QueryDict, players: list[str]) -> dict[str, Any]:
-        if (post.get("setup_json") or "").strip():
-            return read_json_field(post, "setup_json")
         grid = []
         seen: dict[str, int] = {}
         for number, (x, y) in enumerate(grid_cells(players)):
@@ -338,8 +328,6 @@ class ThricewiseUI(GameUI):
         return [{"player": p, "points": n} for p, n in state.turn_points[-1].items()]
 
     def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
-        if (post.get("move_json") or "").strip():
-            return read_json_field(post, "move_json")
         state = judgement.state
         if not isinstance(state, Thricewise):
             raise FormError(_("The referee cannot judge this play, so no move can be entered."))
@@ -356,7 +344,10 @@ class ThricewiseUI(GameUI):
                 card = left[0] if len(left) == 1 else ""
             if not card:
                 raise FormError(_("Choose the card to place, then tap a cell."))
-            turn.put(card, _parse_cell(post.get("at", "")))
+            turn.put(
+                card,
+                read_cell(post.get("at", ""), _("Tap one of the highlighted cells of the grid.")),
+            )
         else:
             raise FormError(_("Tap one of the highlighted cells of the grid."))
         if turn.complete:

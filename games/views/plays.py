@@ -116,7 +116,7 @@ def play_setup(request: HttpRequest, night_id: int) -> HttpResponse:
     error = None
     if request.method == "POST":
         try:
-            setup = ui.parse_setup(request.POST, names)
+            setup = ui.read_setup(request.POST, names)
             play = services.start_play(
                 night=night, game=game, players=players, setup=setup, by=request.user
             )
@@ -219,7 +219,7 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
         return _render_play(request, play, error=_("The form was damaged: start the move again."))
     try:
         current = selectors.judge_moves(play, names, selectors.log_moves(play))
-        move = ui_for(play.game).parse_move(request.POST, current, names)
+        move = ui_for(play.game).read_move(request.POST, current, names)
     except FormError as exc:
         return _render_play(request, play, error=exc.message)
     if isinstance(move, Draft):
