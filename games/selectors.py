@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from django.utils import timezone
@@ -68,17 +69,22 @@ def log_moves(play: Play) -> list[LogEntry]:
     return [LogEntry(*row) for row in rows]
 
 
-def judge_moves(play: Play, players: list[str], moves: list[LogEntry]) -> Judgement:
-    """The referee's judgement of the play's active log (moves not undone)."""
+def judge_play(play: Play, players: Sequence[str], moves: list[Any]) -> Judgement:
+    """The referee's judgement of ``moves`` (JSON, as in the log) played in ``play``."""
     return judge(
         {
             "format": FORMAT,
             "game": play.game,
-            "players": players,
+            "players": list(players),
             "setup": play.setup,
-            "moves": [move.data for move in moves if move.undone_at is None],
+            "moves": moves,
         }
     )
+
+
+def judge_moves(play: Play, players: list[str], moves: list[LogEntry]) -> Judgement:
+    """The referee's judgement of the play's active log (moves not undone)."""
+    return judge_play(play, players, [move.data for move in moves if move.undone_at is None])
 
 
 def next_seq(moves: list[LogEntry]) -> int:

@@ -33,6 +33,7 @@ from .models import (
 )
 from .rules import Judgement, judge
 from .rules.referee import GAME_MODULES
+from .selectors import judge_play, seat_names
 
 
 class ServiceError(Exception):
@@ -114,22 +115,6 @@ def create_game_night(
 
 
 # Plays and moves ----------------------------------------------------------------------------
-
-
-def _judge_play(play: Play, players: Sequence[str], moves: list[Any]) -> Judgement:
-    return judge(
-        {
-            "format": "gamelog/1",
-            "game": play.game,
-            "players": list(players),
-            "setup": play.setup,
-            "moves": moves,
-        }
-    )
-
-
-def _seat_names(play: Play) -> list[str]:
-    return list(play.seats.order_by("position").values_list("player__name", flat=True))
 
 
 def _seats(play: Play) -> list[Seat]:
@@ -265,7 +250,7 @@ def _record_move(
         raise _stale()
     log_moves = [m.data for m in all_moves if m.undone_at is None]
     seats = _seats(play)
-    judgement = _judge_play(play, [seat.player.name for seat in seats], [*log_moves, move])
+    judgement = judge_play(play, [seat.player.name for seat in seats], [*log_moves, move])
     if judgement.error is not None:
         if judgement.error["move"] == len(log_moves):
             raise IllegalMoveError(judgement.error["message"])
@@ -303,7 +288,7 @@ def undo_last_move(
 def rejudge(play: Play) -> Judgement:
     """Judge the play's active log again and rewrite its derived results."""
     moves = [m.data for m in play.moves.active()]
-    judgement = _judge_play(play, _seat_names(play), moves)
+    judgement = judge_play(play, seat_names(play), moves)
     refresh_results(play, judgement)
     return judgement
 
@@ -428,7 +413,7 @@ def record_audit(
 
 
 def _play_summary(play: Play) -> str:
-    names = ", ".join(_seat_names(play))
+    names = ", ".join(seat_names(play))
     return f"{play.get_game_display()} #{play.pk} ({names})"
 
 
