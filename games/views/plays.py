@@ -141,6 +141,28 @@ def play_setup(request: HttpRequest, night_id: int) -> HttpResponse:
 # The play page --------------------------------------------------------------------------------
 
 
+def _play_context(
+    play: Play, moves: list[selectors.LogEntry], judgement: Judgement | None, draft: Draft | None
+) -> dict:
+    """What the play page and the printable sheet share: seats, the judged log, the sheet."""
+    seats = list(play.seats.select_related("player").order_by("position"))
+    names = [seat.player.name for seat in seats]
+    if judgement is None:
+        judgement = selectors.judge_moves(play, names, moves)
+    ui = ui_for(play.game)
+    return {
+        "play": play,
+        "club": play.club,
+        "seats": seats,
+        "names": names,
+        "judgement": judgement,
+        "details": judgement.details,
+        "state": judgement.state,
+        "sheet_template": ui.template("sheet"),
+        **ui.move_context(judgement, names, draft),
+    }
+
+
 def _render_play(
     request: HttpRequest,
     play: Play,
@@ -152,22 +174,13 @@ def _render_play(
     status: int = 200,
 ) -> HttpResponse:
     """The whole play page, or only its main fragment for an htmx request."""
-    seats = list(play.seats.select_related("player").order_by("position"))
-    names = [seat.player.name for seat in seats]
     moves = selectors.log_moves(play)
-    if judgement is None:
-        judgement = selectors.judge_moves(play, names, moves)
+    context = _play_context(play, moves, judgement, draft)
     ui = ui_for(play.game)
-    context = {
-        "play": play,
-        "club": play.club,
-        "seats": seats,
-        "names": names,
+    judgement = context["judgement"]
+    context |= {
         "moves": moves,
         "active_moves": sum(1 for m in moves if m.undone_at is None),
-        "judgement": judgement,
-        "details": judgement.details,
-        "state": judgement.state,
         "expected_seq": selectors.next_seq(moves),
         "draft": draft,
         "draft_json": draft.as_json() if draft else "",
@@ -182,8 +195,6 @@ def _render_play(
         ),
         "board_template": ui.template("board"),
         "move_form_template": ui.template("move_form"),
-        "sheet_template": ui.template("sheet"),
-        **ui.move_context(judgement, names, draft),
     }
     if not request.htmx:
         context["is_owner"] = is_owner(request, play.club)
@@ -274,21 +285,7 @@ def play_abandon(request: HttpRequest, play_id: int) -> HttpResponse:
 def play_sheet(request: HttpRequest, play_id: int) -> HttpResponse:
     """The score sheet alone, as a clean printable page."""
     play = get_play(request, play_id)
-    seats = list(play.seats.select_related("player").order_by("position"))
-    names = [seat.player.name for seat in seats]
-    judgement = selectors.judge_moves(play, names, selectors.log_moves(play))
-    ui = ui_for(play.game)
-    context = {
-        "play": play,
-        "club": play.club,
-        "seats": seats,
-        "names": names,
-        "judgement": judgement,
-        "details": judgement.details,
-        "state": judgement.state,
-        "sheet_template": ui.template("sheet"),
-        **ui.move_context(judgement, names, None),
-    }
+    context = _play_context(play, selectors.log_moves(play), None, None)
     return render(request, "plays/sheet.html", context)
 
 
