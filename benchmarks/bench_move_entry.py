@@ -22,7 +22,7 @@ RUNS = 300
 
 def setup_django(database_url: str) -> None:
     os.environ["DATABASE_URL"] = database_url
-    os.environ["DJANGO_SETTINGS_MODULE"] = "referee.settings"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
     import django
 
     django.setup()

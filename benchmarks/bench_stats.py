@@ -41,7 +41,7 @@ TARGET_PAGE_MS, TARGET_REBUILD_S, TARGET_MEMORY_MB = 200, 20, 500
 
 def child(database_url: str, label: str, plays: int) -> None:
     os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "referee.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("SECRET_KEY", "benchmark-only-" + "x" * 50)
     sys.path.insert(0, str(ROOT))
     import django

@@ -49,7 +49,7 @@ ENV = {
     "SECRET_KEY": "loadtest-" + secrets.token_urlsafe(40),
     "ALLOWED_HOSTS": HOST,
     "SECURE_SSL_REDIRECT": "0",
-    "DJANGO_SETTINGS_MODULE": "referee.settings",
+    "DJANGO_SETTINGS_MODULE": "config.settings",
 }
 LOG = json.loads((ROOT / "benchmarks" / "logs" / "punto-bench.json").read_text())
 
@@ -202,7 +202,7 @@ def main() -> None:
         server = subprocess.Popen(
             [
                 str(ROOT / ".venv" / "bin" / "gunicorn"),
-                "referee.wsgi",
+                "config.wsgi",
                 "--bind",
                 f"{HOST}:{PORT}",
                 "--workers",

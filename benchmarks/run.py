@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.rules import judge  # noqa: E402
+from referee import judge  # noqa: E402
 
 LOGS = ROOT / "benchmarks" / "logs"
 
@@ -80,7 +80,7 @@ def bench_referee_command(count: int = 1000) -> list[str]:
                 [sys.executable, str(ROOT / "manage.py"), "referee", *files],
                 capture_output=True,
                 cwd=ROOT,
-                env={**os.environ, "DJANGO_SETTINGS_MODULE": "referee.settings"},
+                env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
             )
             timings.append(time.perf_counter() - start)
             lines = result.stdout.count(b"\n")

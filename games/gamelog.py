@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee import FORMAT
+
 from .models import Move, Play
-from .rules import FORMAT
 
 
 def play_to_log(play: Play) -> dict[str, Any]:

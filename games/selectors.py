@@ -9,9 +9,10 @@ from typing import Any, NamedTuple
 
 from django.utils import timezone
 
+from referee import Judgement, judge
+from referee.judge import FORMAT
+
 from .models import Move, Play
-from .rules import Judgement, judge
-from .rules.referee import FORMAT
 
 
 class LogEntry(NamedTuple):

@@ -17,6 +17,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from referee import Judgement, judge
+from referee.judge import GAME_MODULES
+
 from . import ratings
 from .gamelog import play_to_log
 from .models import (
@@ -31,8 +34,6 @@ from .models import (
     Player,
     Seat,
 )
-from .rules import Judgement, judge
-from .rules.referee import GAME_MODULES
 from .selectors import judge_play, seat_names
 
 

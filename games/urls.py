@@ -1,11 +1,11 @@
 from django.urls import path
 
-from .views import accounts, audit, clubs, deletions, health, members, plays, rules, stats
+from .views import accounts, audit, clubs, deletions, health, members, plays, rulings, stats
 
 urlpatterns = [
     path("", clubs.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
-    path("rules/<slug:game>/", rules.rules, name="rules"),
+    path("rules/<slug:game>/", rulings.rules, name="rules"),
     path("clubs/new/", clubs.club_create, name="club-create"),
     path("clubs/<int:club_id>/", clubs.club_detail, name="club"),
     path("clubs/<int:club_id>/players/new/", clubs.player_create, name="player-create"),

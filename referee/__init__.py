@@ -1,0 +1,18 @@
+"""The referee: pure-Python rules engines for the five games, the judging protocol and the
+``gamelog/1`` format (docs/gamelog.md). No Django import below here: ``python -m referee FILE...``
+judges logs with the standard library alone.
+"""
+
+from .base import Game, IllegalMove, SetupError
+from .judge import FORMAT, GAME_MODULES, Judgement, game_class, judge
+
+__all__ = [
+    "FORMAT",
+    "GAME_MODULES",
+    "Game",
+    "IllegalMove",
+    "Judgement",
+    "SetupError",
+    "game_class",
+    "judge",
+]

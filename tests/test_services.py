@@ -3,7 +3,6 @@
 import copy
 import json
 import threading
-from pathlib import Path
 
 import pytest
 from django.db import connection, connections
@@ -11,10 +10,9 @@ from django.db import connection, connections
 from games import services
 from games.gamelog import play_to_log
 from games.models import GameNight, Move, Play, Player, Seat
-from games.rules import judge
+from referee import judge
 from tests.conftest import BUNTHERUM_SERIES
-
-EXAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "examples"
+from tests.examples import EXAMPLES
 
 SERIES = BUNTHERUM_SERIES
 GOOD = {"card": "green-die", "call": {"player": "Ana", "series": 3}}

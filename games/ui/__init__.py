@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
-from ..rules import Judgement
+from referee import Judgement
 
 
 class FormError(Exception):

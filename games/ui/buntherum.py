@@ -1,4 +1,4 @@
-"""Buntherum at the table (REFEREE.md §6): the six starting series, then each turned card and
+"""Buntherum at the table (docs/gamelog.md §6): the six starting series, then each turned card and
 its call in two taps.
 
 The move form is a two-tap flow: tap the turned card in a colour × object grid (only cards in
@@ -16,8 +16,8 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
-from ..rules import Judgement
-from ..rules.buntherum import (
+from referee import Judgement
+from referee.buntherum import (
     COLOURS,
     CRASHES_TO_ELIMINATE,
     IMPOSSIBLE,
@@ -27,6 +27,7 @@ from ..rules.buntherum import (
     card_name,
     card_parts,
 )
+
 from . import Draft, FormError, GameUI, read_draft, register
 
 COLOUR_NAMES = {
@@ -131,7 +132,7 @@ CARD_NAMES = {
     "black-telephone": pgettext_lazy("buntherum card", "black telephone"),
 }
 
-#: The example's starting series (REFEREE.md §6): a valid setup for any number of players.
+#: The example's starting series (docs/gamelog.md §6): a valid setup for any number of players.
 DEFAULT_SERIES = {
     "1": ["red-die", "blue-car"],
     "2": ["orange-ball", "green-cup"],

@@ -14,9 +14,9 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from ..rules import Judgement
-from ..rules.decktet import BY_NAME, SUITS, Card
-from ..rules.forget_venice import (
+from referee import Judgement
+from referee.decktet import BY_NAME, SUITS, Card
+from referee.forget_venice import (
     CARDS_PER_DEAL,
     CRITERIA,
     DEALS,
@@ -26,6 +26,7 @@ from ..rules.forget_venice import (
     RUN_RANKS,
     ForgetVenice,
 )
+
 from . import Draft, FormError, GameUI, read_draft, register
 
 SUIT_LABELS = {
@@ -91,7 +92,7 @@ class ForgetVeniceUI(GameUI):
     # Setup: the score sheets ------------------------------------------------------------------
 
     def default_setup(self, players: list[str]) -> Any:
-        """No ``sheets``: every seat plays the default sheet of REFEREE.md §4."""
+        """No ``sheets``: every seat plays the default sheet of docs/gamelog.md §4."""
         return {}
 
     def setup_context(self, players: list[str], post: QueryDict | None) -> dict[str, Any]:

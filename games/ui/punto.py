@@ -14,8 +14,9 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
-from ..rules import Judgement
-from ..rules.punto import BOX, COLOURS, ROUNDS_TO_WIN, VALUES
+from referee import Judgement
+from referee.punto import BOX, COLOURS, ROUNDS_TO_WIN, VALUES
+
 from . import Draft, FormError, GameUI, read_cell, read_draft, register
 
 COLOUR_LABELS = {

@@ -1,7 +1,7 @@
 """3-High at the table: the pieces' squares (or the red/black card helper), then each move as
 a card, a side and a piece tapped on the board, with where it would land shown before confirming.
 
-REFEREE.md §7. The referee judges every move; the form only offers sensible choices (cards not
+docs/gamelog.md §7. The referee judges every move; the form only offers sensible choices (cards not
 played yet, top pieces) and shows the engine's ``destination`` of the chosen piece.
 """
 
@@ -13,8 +13,8 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from ..rules import IllegalMove, Judgement
-from ..rules.three_high import (
+from referee import IllegalMove, Judgement
+from referee.three_high import (
     BLACK_SUITS,
     CARDS,
     COLOURS,
@@ -31,6 +31,7 @@ from ..rules.three_high import (
     parse_card,
     square_from_cards,
 )
+
 from . import Draft, FormError, GameUI, read_draft, register
 
 #: A spread-out default setup: 15 distinct squares, no stacks, no tree standing yet.

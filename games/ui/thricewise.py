@@ -17,10 +17,11 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..rules import Judgement
-from ..rules.base import IllegalMove
-from ..rules.decktet import BASIC_DECK
-from ..rules.thricewise import CARD_NAMES, Thricewise, card_index, setup_size
+from referee import Judgement
+from referee.base import IllegalMove
+from referee.decktet import BASIC_DECK
+from referee.thricewise import CARD_NAMES, Thricewise, card_index, setup_size
+
 from . import Draft, FormError, GameUI, read_cell, read_draft, register
 
 SUIT_LABELS = {

@@ -14,11 +14,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from referee import Judgement, game_class
+
 from .. import selectors, services
 from ..access import get_night, get_play, is_owner
 from ..gamelog import log_filename, play_to_log
 from ..models import GAME_CHOICES, GAME_TITLES, Play, Player
-from ..rules import Judgement, game_class
 from ..ui import Draft, FormError, ui_for
 
 MAX_SEATS = 5

@@ -3,11 +3,11 @@ card (the card, then who called and the series, "Impossible!" or a tie) to the s
 
 import json
 import re
-from pathlib import Path
+
+from tests.examples import EXAMPLES
 
 from .conftest import assert_no_horizontal_scroll, log_in, start_play
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 EXAMPLE = json.loads((EXAMPLES / "buntherum-1.json").read_text())
 SEATS = ["Ana", "Ben", "Chloé", "Dev", "Eli"]
 

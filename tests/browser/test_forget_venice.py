@@ -2,13 +2,12 @@
 
 import json
 import re
-from pathlib import Path
 
 from games.models import Play
+from tests.examples import EXAMPLES
 
 from .conftest import assert_no_horizontal_scroll, log_in, start_play
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 GAME = json.loads((EXAMPLES / "forget-venice-1.json").read_text())
 SEATS = ["Ana", "Ben", "Chloé"]
 

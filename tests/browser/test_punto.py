@@ -2,13 +2,13 @@
 
 import json
 import re
-from pathlib import Path
 
 from playwright.sync_api import expect
 
+from tests.examples import EXAMPLES
+
 from .conftest import assert_no_horizontal_scroll, log_in, start_play
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 MATCH = json.loads((EXAMPLES / "punto-1.json").read_text())
 
 

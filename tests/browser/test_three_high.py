@@ -3,13 +3,13 @@ side and piece on the board, an illegal move, an undo, and the final score sheet
 
 import json
 import re
-from pathlib import Path
 
 from playwright.sync_api import expect
 
+from tests.examples import EXAMPLES
+
 from .conftest import assert_no_horizontal_scroll, log_in, start_play
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 GAME = json.loads((EXAMPLES / "three-high-1.json").read_text())
 
 

@@ -2,13 +2,12 @@
 
 import json
 import re
-from pathlib import Path
 
 from games.models import Move
+from tests.examples import EXAMPLES
 
 from .conftest import assert_no_horizontal_scroll, log_in, start_play
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 GAME = json.loads((EXAMPLES / "thricewise-1.json").read_text())
 EXPECTED = json.loads((EXAMPLES / "thricewise-1.expected.json").read_text())
 

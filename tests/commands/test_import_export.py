@@ -2,15 +2,14 @@
 
 import datetime
 import json
-from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from games.models import Play, Player
-from games.rules import judge
+from referee import judge
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 FINISHED = sorted(EXAMPLES.glob("*-1.json"))
 ILLEGAL = sorted(EXAMPLES.glob("*-2.json"))
 

@@ -6,7 +6,6 @@ import http.client
 import json
 import secrets
 import threading
-from pathlib import Path
 from urllib.parse import urlencode, urlparse
 
 import pytest
@@ -15,8 +14,8 @@ from django.test import Client
 
 from games import services
 from games.models import Move
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
 
 

@@ -6,7 +6,6 @@ the input happened to be a legal move."""
 import io
 import json
 import os
-from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -15,9 +14,9 @@ from hypothesis import strategies as st
 
 from games import services
 from games.models import AuditEntry, GameNight, Move, Play, Player, Seat
-from games.rules import judge
+from referee import judge
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 GAMES = ["thricewise", "forget-venice", "punto", "buntherum", "three-high"]
 
 json_values = st.recursive(

@@ -11,7 +11,7 @@ PRODUCTION = {
     "DEBUG": "0",
     "SECRET_KEY": "test-production-" + "k3y-with-enough-randomness-" * 3,
     "ALLOWED_HOSTS": "referee.example.org",
-    "DJANGO_SETTINGS_MODULE": "referee.settings",
+    "DJANGO_SETTINGS_MODULE": "config.settings",
 }
 
 

@@ -3,7 +3,6 @@ result changes (finished, undone, imported into the past)."""
 
 import datetime
 import json
-from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -11,8 +10,7 @@ from openskill.models import PlackettLuce
 
 from games import ratings, services, stats
 from games.models import RatingChange
-
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
+from tests.examples import EXAMPLES
 
 
 def example(game):

@@ -4,14 +4,12 @@ import csv
 import io
 import json
 import zipfile
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
 from games import services
-
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
+from tests.examples import EXAMPLES
 
 
 @pytest.fixture

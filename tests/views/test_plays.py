@@ -6,15 +6,14 @@ advanced users; the per-game tap-by-tap forms have their own tests.
 
 import io
 import json
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
 from games import services
 from games.models import Move, Play, Seat
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
 
 pytestmark = pytest.mark.django_db

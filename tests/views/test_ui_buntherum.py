@@ -2,7 +2,6 @@
 taps (the card, then the caller and the series, "Impossible!" or a tie)."""
 
 import json
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -10,8 +9,8 @@ from django.urls import reverse
 from games import services
 from games.models import Move, Play, Seat
 from games.ui.buntherum import DEFAULT_SERIES
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 EXAMPLE = json.loads((EXAMPLES / "buntherum-1.json").read_text())
 
 pytestmark = pytest.mark.django_db
@@ -207,7 +206,7 @@ def test_a_wrong_call_is_a_crash(member_client, play):
 
 
 def test_a_right_impossible_lets_the_caller_turn_from_their_pile(member_client, night, five):
-    # red-ball fits no series of the example (REFEREE.md §6, buntherum-1 move 4)
+    # red-ball fits no series of the example (docs/gamelog.md §6, buntherum-1 move 4)
     play = services.start_play(night=night, game="buntherum", players=five, setup=EXAMPLE["setup"])
     body = tap(
         member_client, play, {"caller": "Eli", "series": "impossible"}, draft={"card": "red-ball"}

@@ -2,16 +2,15 @@
 
 import html
 import json
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
 from games import services
 from games.models import Move, Play, Seat
-from games.rules.forget_venice import CRITERIA, DEFAULT_SHEETS
+from referee.forget_venice import CRITERIA, DEFAULT_SHEETS
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 GAME = json.loads((EXAMPLES / "forget-venice-1.json").read_text())
 FIRST = GAME["moves"][0]  # Ana deals; Ben takes pile 1, Chloé pile 2, Ana keeps pile 0
 
@@ -70,7 +69,7 @@ def test_setup_page_prefills_each_seats_default_sheet(member_client, night, play
     response = member_client.get(setup_url(night, players))
     assert response.status_code == 200
     body = response.content.decode()
-    # Player 2, first half, criterion II: Moons against Wyrms (REFEREE.md §4).
+    # Player 2, first half, criterion II: Moons against Wyrms (docs/gamelog.md §4).
     assert 'name="sheet-1-1-II-0"' in body and 'name="sheet-1-1-II-1"' in body
     form = response.context["fv_sheets"]
     assert [s["value"] for s in form[1]["halves"][0]["rows"][1]["selects"]] == ["Moons", "Wyrms"]
@@ -235,7 +234,7 @@ def test_half_time_tie_lets_the_table_choose_the_dealer(member_client, night, pl
 
 def _tied_first_half() -> tuple[list[dict], list[str]]:
     """Six deals after which two players or more tie on first-half points, and who they are."""
-    from games.rules.forget_venice import DECK, ForgetVenice
+    from referee.forget_venice import DECK, ForgetVenice
 
     names = ["Ana", "Ben", "Chloé"]
     cards = [card.name for card in DECK]

@@ -1,15 +1,14 @@
 """Punto at the table: colours at setup, then each move as two taps (the card, then a cell)."""
 
 import json
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
 from games import services
 from games.models import Move, Play, Seat
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
 
 pytestmark = pytest.mark.django_db

@@ -2,7 +2,6 @@
 form composed tap by tap (card, side, piece, confirm), through the Django client."""
 
 import json
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -10,8 +9,8 @@ from django.urls import reverse
 from games import services
 from games.models import Move, Play
 from games.ui.three_high import DEFAULT_SQUARES
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 GAME = json.loads((EXAMPLES / "three-high-1.json").read_text())
 
 pytestmark = pytest.mark.django_db
@@ -221,9 +220,9 @@ def test_the_sheet_after_a_won_game_shows_trees_pile_hands_and_outcome(member_cl
 def test_a_player_with_an_empty_hand_is_told_to_record_cannot_play():
     from django.template.loader import render_to_string
 
-    from games.rules import Judgement
-    from games.rules.three_high import ThreeHigh
     from games.ui.three_high import ThreeHighUI
+    from referee import Judgement
+    from referee.three_high import ThreeHigh
 
     state = ThreeHigh.start(["Ana", "Ben"], GAME["setup"])
     state.hands[0] = 0

@@ -1,15 +1,14 @@
 """Thricewise at the table: the starting grid form, the reveal, placements tap by tap."""
 
 import json
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
 from games import services
 from games.models import Move, Play
+from tests.examples import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "examples"
 GAME_2 = json.loads((EXAMPLES / "thricewise-2.json").read_text())
 
 pytestmark = pytest.mark.django_db
@@ -292,7 +291,7 @@ def test_start_over_drops_the_draft(member_client, duel):
 
 
 def test_the_sheet_shows_points_turn_by_turn_with_totals(member_client, night, players):
-    # The first two turns of shared/examples/thricewise-2 (its third turn is illegal).
+    # The first two turns of tests/fixtures/examples/thricewise-2 (its third turn is illegal).
     play = services.start_play(
         night=night, game="thricewise", players=players[:2], setup=GAME_2["setup"]
     )

@@ -8,8 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.models import Club
 from games.services import ServiceError, import_log
-
-from .referee import read_log
+from referee.cli import read_log
 
 
 class Command(BaseCommand):

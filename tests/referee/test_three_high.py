@@ -1,4 +1,4 @@
-"""3-High (REFEREE.md §7): one test per rule and ruling, the public examples, property tests."""
+"""3-High (gamelog.md §7): one test per rule and ruling, the public examples, property tests."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.rules import IllegalMove, judge
-from games.rules.three_high import (
+from referee import IllegalMove, judge
+from referee.three_high import (
     CARDS,
     COLOURS,
     GAME,
@@ -21,7 +21,11 @@ from games.rules.three_high import (
     SQUARE_NAMES,
     square_from_cards,
 )
-from tests.rules.conftest import assert_judged_as_expected, example_cases, json_values
+from tests.examples import (
+    assert_judged_as_expected,
+    example_cases,
+    json_values,
+)
 
 BENCH_LOG = Path(__file__).resolve().parents[2] / "benchmarks" / "logs" / "three-high-bench.json"
 

@@ -1,4 +1,4 @@
-"""Buntherum (REFEREE.md §6): one test per rule and ruling, the public cases, property tests."""
+"""Buntherum (gamelog.md §6): one test per rule and ruling, the public cases, property tests."""
 
 from __future__ import annotations
 
@@ -11,9 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import IllegalMove, SetupError, judge
-from games.rules.buntherum import ALL_CARDS, GAME, card_name
-from tests.rules.conftest import assert_judged_as_expected, example_cases, json_values
+from referee import IllegalMove, SetupError, judge
+from referee.buntherum import ALL_CARDS, GAME, card_name
+from tests.examples import (
+    assert_judged_as_expected,
+    example_cases,
+    json_values,
+)
 
 BENCH_LOG = Path(__file__).resolve().parents[2] / "benchmarks" / "logs" / "buntherum-bench.json"
 

@@ -1,4 +1,4 @@
-"""Forget Venice (Andrew Watson; Decktet, extended deck; exactly 3 players): REFEREE.md §4.
+"""Forget Venice (Andrew Watson; Decktet, extended deck; exactly 3 players): docs/gamelog.md §4.
 
 "A move is one deal": the dealer lays 7 cards out in 3 piles; the First Chooser (left of the
 dealer) takes one pile, the Second Chooser (the next player left) another, the dealer the last.
@@ -39,7 +39,7 @@ Pair = tuple[str, str]
 HalfSheet = tuple[Pair, Pair, Pair]
 Sheet = dict[str, HalfSheet]  # half ("1", "2") → the pairs of criteria I, II, III
 
-#: The default sheet of each seat (REFEREE.md §4 table), used when the setup gives no sheets.
+#: The default sheet of each seat (docs/gamelog.md §4 table), used when the setup gives no sheets.
 DEFAULT_SHEETS: tuple[Sheet, ...] = (
     {  # Player 1
         "1": (("Moons", "Knots"), ("Suns", "Wyrms"), ("Waves", "Leaves")),
@@ -270,7 +270,7 @@ class ForgetVenice(Game):
         return [self.left_of(self.dealers[-1])]
 
     def undealt(self) -> list[str]:
-        """The cards not yet dealt in the current half (REFEREE.md: "Within a half no card
+        """The cards not yet dealt in the current half (docs/gamelog.md: "Within a half no card
         appears twice (the deck is reshuffled at half-time and collections start empty)")."""
         dealt = self._dealt[self.half - 1]
         return [card.name for card in DECK if card.name not in dealt]
@@ -421,7 +421,7 @@ class ForgetVenice(Game):
         return self._winners()[0]
 
     def details(self) -> dict[str, Any]:
-        """``halves`` as REFEREE.md §4 asks (the first half always, the second once deal 7 has
+        """``halves`` as docs/gamelog.md §4 asks (the first half always, the second once deal 7 has
         been played), plus what a score sheet shows: each half's collections, the sheets, where
         the game stands and which tie-break decided it."""
         halves = self._halves()

@@ -1,4 +1,4 @@
-"""Thricewise: one test per rule and per ruling of REFEREE.md §3, the public cases, properties."""
+"""Thricewise: one test per rule and per ruling of gamelog.md §3, the public cases, properties."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.rules import IllegalMove, SetupError, judge
-from games.rules.decktet import BASIC_DECK
-from games.rules.thricewise import GAME, Thricewise, turns_for, window_points
-from tests.rules.conftest import assert_judged_as_expected, example_cases, json_values
+from referee import IllegalMove, SetupError, judge
+from referee.decktet import BASIC_DECK
+from referee.thricewise import GAME, Thricewise, turns_for, window_points
+from tests.examples import assert_judged_as_expected, example_cases, example_params, json_values
 
 JSON_VALUES = json_values(16)
 
@@ -129,7 +129,7 @@ def random_game(seed, n_players=2):
 # --- The public cases ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("log", "expected"), example_cases("thricewise"))
+@pytest.mark.parametrize(("log", "expected"), example_params("thricewise"))
 def test_public_examples(log, expected):
     assert_judged_as_expected(judge(log).as_dict(), expected)
 

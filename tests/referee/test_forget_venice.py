@@ -1,4 +1,4 @@
-"""Forget Venice (REFEREE.md §4): one test per rule and ruling, tested through ``judge``."""
+"""Forget Venice (gamelog.md §4): one test per rule and ruling, tested through ``judge``."""
 
 from __future__ import annotations
 
@@ -8,10 +8,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.rules import IllegalMove, judge
-from games.rules.decktet import ALL_CARDS
-from games.rules.forget_venice import DECK, GAME, half_criteria, longest_run
-from tests.rules.conftest import assert_judged_as_expected, example_cases, json_values
+from referee import IllegalMove, judge
+from referee.decktet import ALL_CARDS
+from referee.forget_venice import DECK, GAME, half_criteria, longest_run
+from tests.examples import (
+    assert_judged_as_expected,
+    example_cases,
+    example_params,
+    json_values,
+)
 
 JSON_VALUES = json_values(12)
 
@@ -23,7 +28,7 @@ NAMES = [card.name for card in CARDS]
 BY_NAME = {card.name: card for card in CARDS}
 RUN_RANK = {"Ace": 1, **{str(n): n for n in range(2, 10)}, "Pawn": 10, "Court": 11, "Crown": 12}
 
-#: REFEREE.md §4, the default sheet table, transcribed.
+#: docs/gamelog.md §4, the default sheet table, transcribed.
 DEFAULT_TABLE = {
     "Ana": {
         "1": {"I": ["Moons", "Knots"], "II": ["Suns", "Wyrms"], "III": ["Waves", "Leaves"]},
@@ -151,7 +156,7 @@ def halves_of(log):
 # --- The public examples --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("log, expected", example_cases("forget-venice"))
+@pytest.mark.parametrize(("log", "expected"), example_params("forget-venice"))
 def test_public_examples(log, expected):
     assert_judged_as_expected(judge(log).as_dict(), expected)
 

@@ -1,4 +1,4 @@
-"""Buntherum (AMIGO, 64 cards, 2–5 players): REFEREE.md §6.
+"""Buntherum (AMIGO, 64 cards, 2–5 players): docs/gamelog.md §6.
 
 "Cards: 8 objects × 8 colours, one card each." A card is written ``"red-die"``. Six series
 grow at the sides of the board; a turned card is called into a series, called "impossible",
@@ -10,7 +10,7 @@ Rulings this engine applies where the sheet is silent (each is cited where it is
 * A card in nobody's series may be turned any number of times: a wrong call, a tie or a
   correct "impossible" puts it back under the neutral pile, and the order of the piles is not
   recorded, so "A card already in a series cannot be turned again" is the only identity check.
-* A tie is legal on any card, including one that fits no series: REFEREE.md §6 says a tie is
+* A tie is legal on any card, including one that fits no series: docs/gamelog.md §6 says a tie is
   "several players called correctly at once", and the French sheet's *Égalité* says "Si
   plusieurs joueurs annoncent en même temps la bonne série (ou "Impossible!")". Every card has
   a correct call (a fitting series, or "impossible"), so the log cannot contradict a tie.
@@ -60,7 +60,7 @@ def card_name(value: Any) -> str | None:
     """The card's canonical name (``"red-die"``), or None when ``value`` names no card.
 
     "Names of cards, colours, objects … are matched case-insensitively, ignoring surrounding
-    spaces" (REFEREE.md §1).
+    spaces" (docs/gamelog.md §1).
     """
     name = norm(value)
     return name if name in _CARD_BITS else None
@@ -117,7 +117,7 @@ class Buntherum(Game):
     @classmethod
     def start(cls, players: Sequence[str], setup: Any) -> Buntherum:
         """Rule: "two cards at each of the six sides, distinct in colour and in object within a
-        side" (REFEREE.md §6); "The setup has sides "1"–"6"."
+        side" (docs/gamelog.md §6); "The setup has sides "1"–"6"."
         """
         if len(players) not in PILE_SIZES:
             cls.check_player_count(players)
@@ -219,7 +219,7 @@ class Buntherum(Game):
     # ----- moves -----
 
     def play(self, move: Any) -> None:
-        """Judge one turned card and what happened to it (REFEREE.md §6).
+        """Judge one turned card and what happened to it (docs/gamelog.md §6).
 
         Everything is checked before anything changes, so an illegal move leaves the state as
         it was.

@@ -1,4 +1,4 @@
-"""Judge a ``gamelog/1`` document (REFEREE.md §1–2): the one referee every part of the app uses."""
+"""Judge a ``gamelog/1`` document (gamelog.md §1–2): the one referee every part of the app uses."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from .base import Game, IllegalMove, SetupError, describe
 
 FORMAT = "gamelog/1"
 
-#: game name in the log → module under games.rules defining ``GAME``
+#: game name in the log → module under referee defining ``GAME``
 GAME_MODULES: dict[str, str] = {
     "thricewise": "thricewise",
     "forget-venice": "forget_venice",

@@ -3,9 +3,9 @@
 A game is a state machine. ``Game.start(players, setup)`` parses the setup (raising
 ``SetupError``); ``game.play(move)`` applies one move, or raises ``IllegalMove`` with a
 sentence the players understand *without changing anything*, so that scores and details
-always describe the state just before the first illegal move (REFEREE.md §2).
+always describe the state just before the first illegal move (docs/gamelog.md §2).
 
-Nothing under ``games/rules`` imports Django.
+Nothing under ``referee/`` imports Django.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ class Game(ABC):
 
     @abstractmethod
     def details(self) -> dict[str, Any]:
-        """Game-specific details (JSON-serialisable), as REFEREE.md asks for each game."""
+        """Game-specific details (JSON-serialisable), as docs/gamelog.md asks for each game."""
 
     @classmethod
     def check_player_count(cls, players: Sequence[str]) -> None:
@@ -122,7 +122,7 @@ def expect_cell(value: Any, what: str, error: type[Exception] = IllegalMove) -> 
 def expect_player(
     value: Any, players: Sequence[str], what: str, error: type[Exception] = IllegalMove
 ) -> str:
-    """Player names are matched exactly (REFEREE.md §1)."""
+    """Player names are matched exactly (docs/gamelog.md §1)."""
     if not isinstance(value, str) or value not in players:
         raise error(f"{what} {describe(value)} is not one of the players ({', '.join(players)})")
     return value

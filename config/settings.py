@@ -68,7 +68,7 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-ROOT_URLCONF = "referee.urls"
+ROOT_URLCONF = "config.urls"
 
 TEMPLATES = [
     {
@@ -87,8 +87,8 @@ TEMPLATES = [
     },
 ]
 
-WSGI_APPLICATION = "referee.wsgi.application"
-ASGI_APPLICATION = "referee.asgi.application"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 DATABASES = {
     "default": dj_database_url.parse(

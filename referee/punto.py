@@ -1,4 +1,4 @@
-"""Punto (Bernhard Weber; 2–4 players), as REFEREE.md §5 rules it.
+"""Punto (Bernhard Weber; 2–4 players), as docs/gamelog.md §5 rules it.
 
 72 cards: four colours, values 1–9, each twice. Players take turns in seat order, each playing
 the card they have just drawn next to a card on the table or on top of a card of strictly lower
@@ -6,7 +6,7 @@ value, inside a floating 6 × 6 box. A round is won by N cards of one of the pla
 in a row, column or diagonal (N = 5 for 2 players, 4 for 3 or 4), or, when a player records that
 their card has no legal cell, by counting series. The first player to win 2 rounds wins the match.
 
-Rulings this engine applies where REFEREE.md §5 leaves a detail open:
+Rulings this engine applies where docs/gamelog.md §5 leaves a detail open:
 
 - *Segment / series.* A segment is a maximal run of consecutive cells along one of the four
   line directions (a row, a column, the diagonal where column and row grow together, the

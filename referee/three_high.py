@@ -1,6 +1,6 @@
 """3-High (Jason Troutman; Treehouse pieces on a chessboard; 1–4 players, cooperative).
 
-REFEREE.md §7. The team moves the 15 Treehouse pieces with playing cards until five one-colour
+docs/gamelog.md §7. The team moves the 15 Treehouse pieces with playing cards until five one-colour
 trees stand (won), or a piece leaves the board, a player cannot play, or the last card of the pile
 is drawn (lost).
 
@@ -65,7 +65,7 @@ def square_from_cards(red_card: str, black_card: str) -> str:
 
     The sheet says: "pour chaque pièce … tirez une carte rouge et une noire, et posez la pièce sur
     la case correspondante de l'échiquier", but its card-to-square grid is not available to us
-    (REFEREE.md §7). So we use: the red card's value (hearts or diamonds) is the rank, row 1–8
+    (docs/gamelog.md §7). So we use: the red card's value (hearts or diamonds) is the rank, row 1–8
     from south to north; the black card's value (spades or clubs) is the file, a–h from west to
     east; Ace = 1. ``square_from_cards("5H", "3S") == "c5"``.
 
@@ -133,7 +133,7 @@ class ThreeHigh(Game):
 
         "Pour chaque pièce, en commençant par les grandes pour terminer par les petites, tirez
         une carte rouge et une noire, et posez la pièce sur la case correspondante … Si une pièce
-        doit partager une case avec une autre, posez-la dessus." REFEREE.md §7: "The setup lists
+        doit partager une case avec une autre, posez-la dessus." gamelog.md §7: "The setup lists
         15 entries, each piece once, sizes non-increasing; any stacking is allowed there. …
         Five trees already standing in the setup win before any move."
         """
@@ -227,7 +227,7 @@ class ThreeHigh(Game):
     # --- playing -----------------------------------------------------------------------------
 
     def play(self, move: Any) -> None:
-        """Apply one move (REFEREE.md §7), having validated all of it first."""
+        """Apply one move (docs/gamelog.md §7), having validated all of it first."""
         self._apply(self._plan(move))
 
     def _plan(self, move: Any) -> _Plan:
@@ -270,7 +270,7 @@ class ThreeHigh(Game):
         card = self._read_card(move.get("card"))
         # Hands are not recorded and the setup cards are shuffled back before the deal, so any
         # card not played yet may be in this player's hand: "no card is played twice" is the
-        # only identity check (REFEREE.md §7).
+        # only identity check (docs/gamelog.md §7).
         if card[0] in self._played:
             raise IllegalMove(f"{card[0]} has already been played: no card is played twice")
         step = self._read_side(move.get("side"))

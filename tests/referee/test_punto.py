@@ -1,4 +1,4 @@
-"""Punto (REFEREE.md §5): one test per rule and ruling, the public cases, and property tests."""
+"""Punto (gamelog.md §5): one test per rule and ruling, the public cases, and property tests."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.rules import IllegalMove, SetupError, judge
-from games.rules.punto import DIRECTIONS, GAME, Punto
-from tests.rules.conftest import assert_judged_as_expected, example_cases
+from referee import IllegalMove, SetupError, judge
+from referee.punto import DIRECTIONS, GAME, Punto
+from tests.examples import assert_judged_as_expected, example_cases, example_params
 
 TWO = ["Ana", "Ben"]
 THREE = ["Ana", "Ben", "Chloé"]
@@ -163,7 +163,7 @@ def line_count(board, players, colours, line):
 # ---------------------------------------------------------------- the public cases
 
 
-@pytest.mark.parametrize(("log", "expected"), example_cases("punto"))
+@pytest.mark.parametrize(("log", "expected"), example_params("punto"))
 def test_public_examples(log, expected):
     assert_judged_as_expected(judge(log).as_dict(), expected)
 

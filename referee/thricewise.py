@@ -1,4 +1,4 @@
-"""Thricewise (P.D. Magnus; Decktet, basic deck; 2–5 players), as REFEREE.md §3 rules it.
+"""Thricewise (P.D. Magnus; Decktet, basic deck; 2–5 players), as docs/gamelog.md §3 rules it.
 
 Every turn each player reveals one card; cards of a rank revealed twice or more are set aside,
 the others are placed in ascending rank order on a floating grid of at most 6 × 6, and every
@@ -88,7 +88,7 @@ def _cannot_go(index: int, cell: Cell, why: str) -> IllegalMove:
 def window_points(a: int, b: int, c: int) -> int:
     """Points of a full window, cards given in line order.
 
-    REFEREE.md §3: "Each window scores once for **each** kind it is: *set*: three cards of the
+    docs/gamelog.md §3: "Each window scores once for **each** kind it is: *set*: three cards of the
     same rank; *flush*: three cards sharing at least one suit (a flush counts **once** even if two
     suits are shared); *straight*: ranks consecutive and strictly increasing or strictly
     decreasing **along the line** (3-4-5 or 5-4-3, not 3-5-4; no wrap-around). A window is worth
@@ -111,7 +111,7 @@ def window_points(a: int, b: int, c: int) -> int:
 
 
 def turns_for(players: int, setup_cards: int) -> int:
-    """REFEREE.md §3: "Draw pile = 36 − setup cards − 3 × players. So a game has exactly
+    """docs/gamelog.md §3: "Draw pile = 36 − setup cards − 3 × players. So a game has exactly
     `3 + floor(pile / players)` turns: 16, 10, 8, 6 turns for 2, 3, 4, 5 players."
     """
     pile = DECK_SIZE - setup_cards - HAND_SIZE * players
@@ -119,7 +119,7 @@ def turns_for(players: int, setup_cards: int) -> int:
 
 
 def setup_size(players: int) -> int:
-    """REFEREE.md §3: "4 cards forming a full 2×2 rectangle (2 or 4 players) or 6 cards forming
+    """docs/gamelog.md §3: "4 cards forming a full 2×2 rectangle (2 or 4 players) or 6 cards forming
     a full 3×2 or 2×3 rectangle (3 or 5 players)"."""
     return 4 if players % 2 == 0 else 6
 
@@ -155,7 +155,7 @@ class Thricewise(Game):
 
     @classmethod
     def start(cls, players: Sequence[str], setup: Any) -> Thricewise:
-        """REFEREE.md §3: "Setup `{"grid": [{"card": "The Author", "at": [0, 0]}, ...]}`: 4 cards
+        """gamelog.md §3: "Setup `{"grid": [{"card": "The Author", "at": [0, 0]}, ...]}`: 4 cards
         forming a full 2×2 rectangle (2 or 4 players) or 6 cards forming a full 3×2 or 2×3
         rectangle (3 or 5 players). A cell is `[column, row]`, any integers."
         """
@@ -205,7 +205,7 @@ class Thricewise(Game):
     def read_reveal(self, reveal: Any) -> dict[str, int]:
         """Check a turn's ``reveal`` and return {player: card index} in seat order.
 
-        REFEREE.md §3: "`reveal` names every player's card for the turn (every player reveals
+        docs/gamelog.md §3: "`reveal` names every player's card for the turn (every player reveals
         every turn; hands stay equal)." "No card may appear twice in a game (setup, reveals)."
         "Hands are not recorded, so any card not yet seen may be revealed by any player."
         """
@@ -250,7 +250,7 @@ class Thricewise(Game):
     def split_reveal(revealed: Mapping[str, int]) -> tuple[list[str], list[str]]:
         """(players who place, in placing order; players whose card is set aside), seat order.
 
-        REFEREE.md §3: "Revealed cards whose rank equals another revealed card's rank this turn
+        docs/gamelog.md §3: "Revealed cards whose rank equals another revealed card's rank this turn
         are **set aside** (deferred) in front of their owners. The other players place in
         ascending rank order of their revealed card."
         """
@@ -267,7 +267,7 @@ class Thricewise(Game):
     def play(self, move: Any) -> None:
         """Play one turn: the reveal, then every placement, all checked before anything changes.
 
-        REFEREE.md §3: "A player's **group** is the run of consecutive entries of `place` for that
+        gamelog.md §3: "A player's **group** is the run of consecutive entries of `place` for that
         player. It must contain the card revealed this turn, and may also contain any of that
         player's set-aside cards, in any order. A player whose card is set aside this turn places
         nothing this turn (not even older set-aside cards). Groups appear in `place` in ascending
@@ -373,7 +373,7 @@ class Thricewise(Game):
         return entries
 
     def _check_group(self, player: str, revealed: int, group: list[tuple[int, Cell]]) -> None:
-        """REFEREE.md §3: "A group holds the card revealed this turn exactly once and each of the
+        """gamelog.md §3: "A group holds the card revealed this turn exactly once and each of the
         player's own set-aside cards at most once; any other card is illegal."
         """
         own = self.set_aside[player]
@@ -399,7 +399,7 @@ class Thricewise(Game):
     ) -> tuple[int, int, int, int]:
         """Check one cell and return the new bounding box.
 
-        REFEREE.md §3: "A card is placed on an empty cell that touches an occupied cell
+        docs/gamelog.md §3: "A card is placed on an empty cell that touches an occupied cell
         orthogonally or diagonally, and the bounding box of all placed cards never exceeds 6
         columns or 6 rows."
         """
@@ -433,7 +433,7 @@ class Thricewise(Game):
 
     @staticmethod
     def _cell_points(board: Mapping[Cell, int], cell: Cell) -> int:
-        """REFEREE.md §3: "When a card is placed, look at every window of three consecutive
+        """docs/gamelog.md §3: "When a card is placed, look at every window of three consecutive
         cells, in the four line directions (row, column, both diagonals), that contains the
         placed cell and whose three cells are occupied." "A card in the middle of a longer line
         can complete several windows: each scores."
@@ -462,22 +462,22 @@ class Thricewise(Game):
 
     @property
     def finished(self) -> bool:
-        """REFEREE.md §3: "The game is `finished` after the last turn; more turns are illegal."""
+        """gamelog.md §3: "The game is `finished` after the last turn; more turns are illegal."""
         return self.turn >= self.turns_total
 
     def scores(self) -> dict[str, int]:
-        """REFEREE.md §3: "The placer scores, also for set-aside cards." Seat order."""
+        """docs/gamelog.md §3: "The placer scores, also for set-aside cards." Seat order."""
         return dict(self.points)
 
     def winners(self) -> list[str]:
-        """REFEREE.md §3: "**Winners**: the highest score (ties share the win)." """
+        """docs/gamelog.md §3: "**Winners**: the highest score (ties share the win)." """
         if not self.finished:
             return []
         best = max(self.points.values())
         return [p for p in self.players if self.points[p] == best]
 
     def details(self) -> dict[str, Any]:
-        """REFEREE.md §3: "`details` holds at least `placements`: `[{"turn": T, "player": P,
+        """docs/gamelog.md §3: "`details` holds at least `placements`: `[{"turn": T, "player": P,
         "card": C, "at": [x, y], "points": N}]` (T 0-based: the turn in which the card is placed)
         and `set_aside`: `{player: [cards still set aside, in the order they were set aside]}`
         with every player present."
