@@ -1,12 +1,27 @@
-"""Shared fixtures: the healthchecks way — an owner, a member and an outsider around one club.
+"""The suite's shared vocabulary, defined here once.
 
-Django is imported inside the fixtures, so that the pure rules tests (tests/rules) also run
-without Django (`pytest -p no:django tests/rules`).
+- **People** around one club: ``owner`` (olivia, who owns it), ``member`` (mahmoud, a member)
+  and ``outsider`` (oscar, in no club). ``owner_client``, ``member_client`` and
+  ``outsider_client`` are each their own logged-in test client; ``client`` stays anonymous.
+  Anyone else a test needs (a second outsider, a site admin) comes from ``make_user``.
+- **The club**: ``club`` (the owner's, with the member in it), ``night``, ``players`` (Ana, Ben
+  and Chloé).
+- **A play**: ``play`` is a Buntherum play in progress with no move entered yet, Ana, Ben and
+  Chloé seated, started by the owner; ``PLAY_FIRST_MOVE`` is a legal first move for it. A play
+  that means something else has a name that says what (``punto``, ``duel``, ``venice``,
+  ``three_high``), defined once, next to the tests that use it.
+- **Hypothesis**: the ``ci`` profile (deterministic: ``derandomize=True``, no example database)
+  when the environment sets ``CI``; the ``dev`` profile (random, remembering failures) otherwise.
+
+Django is imported inside the fixtures, so that the pure referee tests (tests/referee) also run
+without Django (`pytest -p no:django tests/referee`).
 """
 
 import datetime
+import os
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 #: A valid Buntherum setup (the public example's series), for tests that need any play.
 BUNTHERUM_SERIES = {
@@ -17,6 +32,31 @@ BUNTHERUM_SERIES = {
     "5": ["pink-ball", "orange-flower"],
     "6": ["red-telephone", "yellow-cup"],
 }
+#: A legal first move of ``play``: Ana calls the turned green die into series 3.
+PLAY_FIRST_MOVE = {"card": "green-die", "call": {"player": "Ana", "series": 3}}
+
+# Hypothesis -------------------------------------------------------------------------------------
+
+# Both built on Hypothesis's own defaults: Hypothesis loads a "ci" profile of its own when it
+# sees CI, and a profile registered without a parent would inherit from whatever is loaded.
+_DEFAULTS = hypothesis_settings.get_profile("default")
+hypothesis_settings.register_profile(
+    "ci", parent=_DEFAULTS, derandomize=True, database=None, print_blob=True
+)
+hypothesis_settings.register_profile("dev", parent=_DEFAULTS, derandomize=False)
+
+
+def hypothesis_profile(environ) -> str:
+    """``ci`` when the environment says it is CI (``CI`` set, and not to "", "0" or "false")."""
+    return "ci" if environ.get("CI", "").strip().lower() not in ("", "0", "false") else "dev"
+
+
+# Loaded as this module is imported, before the test modules build their @settings, which take
+# what they do not set themselves (derandomize, database) from the loaded profile.
+hypothesis_settings.load_profile(hypothesis_profile(os.environ))
+
+
+# Django settings for every test -----------------------------------------------------------------
 
 
 @pytest.fixture(autouse=True)
@@ -42,6 +82,22 @@ def _django_active(request) -> bool:
     return request.config.pluginmanager.hasplugin("django")
 
 
+# People -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def make_user(db, django_user_model):
+    """``make_user(username, **fields)``, password ``<username>-pass-123``: anyone a test needs
+    beyond the owner, the member and the outsider."""
+
+    def make_user(username, **fields):
+        return django_user_model.objects.create_user(
+            username, password=f"{username}-pass-123", **fields
+        )
+
+    return make_user
+
+
 @pytest.fixture
 def owner(db, django_user_model):
     return django_user_model.objects.create_user("olivia", password="owner-pass-123")
@@ -55,6 +111,33 @@ def member(db, django_user_model):
 @pytest.fixture
 def outsider(db, django_user_model):
     return django_user_model.objects.create_user("oscar", password="outsider-pass-123")
+
+
+def client_for(user, **options):
+    """A test client of its own, logged in as ``user`` (``options`` go to ``Client``)."""
+    from django.test import Client
+
+    client = Client(**options)
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def owner_client(owner):
+    return client_for(owner)
+
+
+@pytest.fixture
+def member_client(member):
+    return client_for(member)
+
+
+@pytest.fixture
+def outsider_client(outsider):
+    return client_for(outsider)
+
+
+# The club ---------------------------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -82,12 +165,14 @@ def players(club):
 
 
 @pytest.fixture
-def member_client(client, member):
-    client.force_login(member)
-    return client
+def play(night, players, owner):
+    """A Buntherum play in progress, no move entered yet: Ana, Ben and Chloé, by the owner."""
+    from games import services
 
-
-@pytest.fixture
-def outsider_client(client, outsider):
-    client.force_login(outsider)
-    return client
+    return services.start_play(
+        night=night,
+        game="buntherum",
+        players=players,
+        setup={"series": BUNTHERUM_SERIES},
+        by=owner,
+    )

@@ -11,20 +11,13 @@ from games import services
 from games.gamelog import play_to_log
 from games.models import GameNight, Move, Play, Player, Seat
 from referee import judge
-from tests.conftest import BUNTHERUM_SERIES
+from tests.conftest import BUNTHERUM_SERIES, PLAY_FIRST_MOVE
 from tests.examples import EXAMPLES
 
 SERIES = BUNTHERUM_SERIES
-GOOD = {"card": "green-die", "call": {"player": "Ana", "series": 3}}
+GOOD = PLAY_FIRST_MOVE
 TIE = {"card": "blue-ball", "tie": ["Ana", "Ben"]}
 BAD = {"card": "blue-flower", "call": {"player": "Chloé", "series": 3}}
-
-
-@pytest.fixture
-def play(night, players):
-    return services.start_play(
-        night=night, game="buntherum", players=players, setup={"series": SERIES}
-    )
 
 
 def snapshot():

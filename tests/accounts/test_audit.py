@@ -10,8 +10,7 @@ from django.utils import timezone
 from games import services
 from games.gamelog import play_to_log
 from games.models import AuditEntry
-
-from .conftest import GOOD_MOVE
+from tests.conftest import PLAY_FIRST_MOVE
 
 pytestmark = pytest.mark.django_db
 
@@ -34,10 +33,10 @@ def test_starting_a_play_is_audited_with_its_actor(play, club, owner):
 
 
 def test_entering_and_undoing_a_move_are_audited(play, club, member):
-    services.record_move(play=play, move=GOOD_MOVE, by=member)
+    services.record_move(play=play, move=PLAY_FIRST_MOVE, by=member)
     entered = last_entry(club)
     assert (entered.action, entered.actor, entered.data["seq"]) == ("move.enter", member, 0)
-    assert entered.data["move"] == GOOD_MOVE
+    assert entered.data["move"] == PLAY_FIRST_MOVE
     services.undo_last_move(play=play, by=member)
     undone = last_entry(club)
     assert (undone.action, undone.actor_name, undone.data["seq"]) == ("move.undo", "mahmoud", 0)
@@ -57,7 +56,7 @@ def test_abandoning_a_play_is_audited(play, club, member):
 
 
 def test_importing_a_log_is_audited(play, club, owner, member):
-    services.record_move(play=play, move=GOOD_MOVE, by=member)
+    services.record_move(play=play, move=PLAY_FIRST_MOVE, by=member)
     imported = services.import_log(club=club, log=play_to_log(play), by=owner)
     entry = last_entry(club)
     assert (entry.action, entry.object_id, entry.data["moves"]) == ("play.import", imported.pk, 1)
@@ -70,7 +69,7 @@ def test_an_import_by_a_command_has_no_actor(play, club):
 
 
 def test_the_audit_outlives_a_deleted_play_and_keeps_its_log(play, club, owner, member):
-    services.record_move(play=play, move=GOOD_MOVE, by=member)
+    services.record_move(play=play, move=PLAY_FIRST_MOVE, by=member)
     log = play_to_log(play)
     services.delete_play(play=play, by=owner)
     entries = list(AuditEntry.objects.for_club(club).values_list("action", flat=True))
@@ -90,7 +89,7 @@ def test_the_audit_outlives_the_actors_account(play, club, owner):
 
 
 def test_owner_sees_the_audit_newest_first_in_utc(owner_client, play, club, member):
-    services.record_move(play=play, move=GOOD_MOVE, by=member)
+    services.record_move(play=play, move=PLAY_FIRST_MOVE, by=member)
     AuditEntry.objects.filter(action="play.start").update(
         at=datetime.datetime(2026, 11, 20, 21, 5, 9, tzinfo=datetime.UTC)
     )
@@ -121,8 +120,8 @@ def test_audit_page_is_paginated(owner_client, club, owner):
     assert junk.status_code == 200
 
 
-def test_members_and_outsiders_get_404_for_the_audit(as_member, as_outsider, club, play):
-    for client in (as_member, as_outsider):
+def test_members_and_outsiders_get_404_for_the_audit(member_client, outsider_client, club, play):
+    for client in (member_client, outsider_client):
         assert client.get(reverse("club-audit", args=[club.pk])).status_code == 404
 
 
@@ -132,6 +131,6 @@ def test_anonymous_visitor_is_sent_to_log_in_from_the_audit(client, club):
 
 
 def test_audit_details_are_shown_as_json(owner_client, play, club, member):
-    services.record_move(play=play, move=GOOD_MOVE, by=member)
+    services.record_move(play=play, move=PLAY_FIRST_MOVE, by=member)
     page = owner_client.get(reverse("club-audit", args=[club.pk])).content.decode()
     assert json.dumps("green-die") in page.replace("&quot;", '"')

@@ -5,8 +5,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import AuditEntry, Move, Play, Player, Seat
-
-from .conftest import GOOD_MOVE
+from tests.conftest import PLAY_FIRST_MOVE
 
 pytestmark = pytest.mark.django_db
 
@@ -20,19 +19,19 @@ def test_deleting_a_play_asks_first(owner_client, play):
 
 
 def test_owner_deletes_a_play_with_its_seats_and_moves(owner_client, play, member):
-    services.record_move(play=play, move=GOOD_MOVE, by=member)
+    services.record_move(play=play, move=PLAY_FIRST_MOVE, by=member)
     response = owner_client.post(reverse("play-delete", args=[play.pk]))
     assert response["Location"] == reverse("night", args=[play.night_id])
     assert not Play.objects.filter(pk=play.pk).exists()
     assert not Seat.objects.filter(play_id=play.pk).exists()
     assert not Move.objects.filter(play_id=play.pk).exists()
     entry = AuditEntry.objects.get(action="play.delete")
-    assert entry.data["log"]["moves"] == [GOOD_MOVE] and entry.actor_name == "olivia"
+    assert entry.data["log"]["moves"] == [PLAY_FIRST_MOVE] and entry.actor_name == "olivia"
 
 
-def test_members_and_outsiders_get_404_for_deleting_a_play(as_member, as_outsider, play):
+def test_members_and_outsiders_get_404_for_deleting_a_play(member_client, outsider_client, play):
     url = reverse("play-delete", args=[play.pk])
-    for client in (as_member, as_outsider):
+    for client in (member_client, outsider_client):
         assert client.get(url).status_code == 404
         assert client.post(url).status_code == 404
     assert Play.objects.filter(pk=play.pk).exists()
@@ -60,20 +59,22 @@ def test_a_player_with_seats_cannot_be_deleted(owner_client, play, players):
     assert not AuditEntry.objects.filter(action="player.delete").exists()
 
 
-def test_members_and_outsiders_get_404_for_deleting_a_player(as_member, as_outsider, players):
+def test_members_and_outsiders_get_404_for_deleting_a_player(
+    member_client, outsider_client, players
+):
     url = reverse("player-delete", args=[players[0].pk])
-    for client in (as_member, as_outsider):
+    for client in (member_client, outsider_client):
         assert client.get(url).status_code == 404
         assert client.post(url).status_code == 404
     assert Player.objects.filter(pk=players[0].pk).exists()
 
 
 def test_owner_sees_delete_links_for_players_member_does_not(
-    owner_client, as_member, club, players
+    owner_client, member_client, club, players
 ):
     url = reverse("player-delete", args=[players[0].pk])
     assert url in owner_client.get(reverse("club", args=[club.pk])).content.decode()
-    assert url not in as_member.get(reverse("club", args=[club.pk])).content.decode()
+    assert url not in member_client.get(reverse("club", args=[club.pk])).content.decode()
 
 
 def test_anonymous_visitor_is_sent_to_log_in_from_deletions(client, play, players):

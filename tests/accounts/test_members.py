@@ -3,12 +3,12 @@
 import datetime
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from games import services
 from games.models import AuditEntry, ClubInvite, Membership
+from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -16,18 +16,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def invite(club, owner):
     return services.create_invite(club=club, by=owner)
-
-
-@pytest.fixture
-def newcomer(django_user_model):
-    return django_user_model.objects.create_user("nina", password="newcomer-pass-1")
-
-
-@pytest.fixture
-def as_newcomer(newcomer):
-    client = Client()
-    client.force_login(newcomer)
-    return client
 
 
 def join_url(invite):
@@ -44,15 +32,15 @@ def test_owner_sees_members_and_invite_controls(owner_client, club, invite):
     assert reverse("member-remove", args=[club.memberships.get(role="member").pk]) in page
 
 
-def test_member_sees_the_list_without_controls(as_member, club, invite):
-    response = as_member.get(reverse("club-members", args=[club.pk]))
+def test_member_sees_the_list_without_controls(member_client, club, invite):
+    response = member_client.get(reverse("club-members", args=[club.pk]))
     page = response.content.decode()
     assert response.status_code == 200 and "olivia" in page
     assert invite.token not in page and "/remove/" not in page
 
 
-def test_outsider_gets_404_for_the_members_page(as_outsider, club):
-    assert as_outsider.get(reverse("club-members", args=[club.pk])).status_code == 404
+def test_outsider_gets_404_for_the_members_page(outsider_client, club):
+    assert outsider_client.get(reverse("club-members", args=[club.pk])).status_code == 404
 
 
 def test_anonymous_visitor_is_sent_to_log_in_from_the_members_page(client, club):
@@ -60,9 +48,9 @@ def test_anonymous_visitor_is_sent_to_log_in_from_the_members_page(client, club)
     assert response.status_code == 302 and reverse("login") in response["Location"]
 
 
-def test_club_page_links_members_for_all_and_audit_for_owners(owner_client, as_member, club):
+def test_club_page_links_members_for_all_and_audit_for_owners(owner_client, member_client, club):
     owner_page = owner_client.get(reverse("club", args=[club.pk])).content.decode()
-    member_page = as_member.get(reverse("club", args=[club.pk])).content.decode()
+    member_page = member_client.get(reverse("club", args=[club.pk])).content.decode()
     assert reverse("club-members", args=[club.pk]) in member_page
     assert reverse("club-audit", args=[club.pk]) in owner_page
     assert reverse("club-audit", args=[club.pk]) not in member_page
@@ -88,8 +76,8 @@ def test_a_bad_number_of_uses_is_refused(owner_client, club, bad):
     assert not ClubInvite.objects.exists()
 
 
-def test_member_and_outsider_cannot_make_invites(as_member, as_outsider, club):
-    for client in (as_member, as_outsider):
+def test_member_and_outsider_cannot_make_invites(member_client, outsider_client, club):
+    for client in (member_client, outsider_client):
         assert client.post(reverse("invite-create", args=[club.pk])).status_code == 404
     assert not ClubInvite.objects.exists()
 
@@ -100,8 +88,8 @@ def test_owner_withdraws_an_invite(owner_client, invite):
     assert invite.revoked
 
 
-def test_member_and_outsider_cannot_withdraw_an_invite(as_member, as_outsider, invite):
-    for client in (as_member, as_outsider):
+def test_member_and_outsider_cannot_withdraw_an_invite(member_client, outsider_client, invite):
+    for client in (member_client, outsider_client):
         assert client.post(reverse("invite-revoke", args=[invite.pk])).status_code == 404
     invite.refresh_from_db()
     assert not invite.revoked
@@ -110,68 +98,65 @@ def test_member_and_outsider_cannot_withdraw_an_invite(as_member, as_outsider, i
 # Joining with a link -------------------------------------------------------------------------
 
 
-def test_valid_link_shows_a_join_button_and_joins_on_post(as_newcomer, newcomer, invite, club):
-    page = as_newcomer.get(join_url(invite))
+def test_valid_link_shows_a_join_button_and_joins_on_post(outsider_client, outsider, invite, club):
+    page = outsider_client.get(join_url(invite))
     assert page.status_code == 200 and "Join the club" in page.content.decode()
-    assert not club.memberships.filter(user=newcomer).exists()  # opening it is not joining
-    response = as_newcomer.post(join_url(invite))
+    assert not club.memberships.filter(user=outsider).exists()  # opening it is not joining
+    response = outsider_client.post(join_url(invite))
     assert response["Location"] == reverse("club", args=[club.pk])
-    assert club.memberships.get(user=newcomer).role == Membership.Role.MEMBER
+    assert club.memberships.get(user=outsider).role == Membership.Role.MEMBER
     invite.refresh_from_db()
     assert invite.uses == 1
-    assert as_newcomer.get(reverse("club", args=[club.pk])).status_code == 200
+    assert outsider_client.get(reverse("club", args=[club.pk])).status_code == 200
 
 
-def test_expired_link_says_so_and_joins_nobody(as_newcomer, newcomer, invite, club):
+def test_expired_link_says_so_and_joins_nobody(outsider_client, outsider, invite, club):
     ClubInvite.objects.filter(pk=invite.pk).update(expires_at=timezone.now())
-    for response in (as_newcomer.get(join_url(invite)), as_newcomer.post(join_url(invite))):
+    for response in (outsider_client.get(join_url(invite)), outsider_client.post(join_url(invite))):
         assert response.status_code == 410
         assert "expired" in response.content.decode()
-    assert not club.memberships.filter(user=newcomer).exists()
+    assert not club.memberships.filter(user=outsider).exists()
 
 
-def test_revoked_link_says_so_and_joins_nobody(as_newcomer, newcomer, invite, club, owner):
+def test_revoked_link_says_so_and_joins_nobody(outsider_client, outsider, invite, club, owner):
     services.revoke_invite(invite=invite, by=owner)
-    response = as_newcomer.post(join_url(invite))
+    response = outsider_client.post(join_url(invite))
     assert response.status_code == 410 and "withdrawn" in response.content.decode()
-    assert not club.memberships.filter(user=newcomer).exists()
+    assert not club.memberships.filter(user=outsider).exists()
 
 
-def test_single_use_link_cannot_be_used_twice(as_newcomer, as_outsider, outsider, invite, club):
-    as_newcomer.post(join_url(invite))
-    response = as_outsider.post(join_url(invite))
+def test_single_use_link_cannot_be_used_twice(make_user, outsider_client, outsider, invite, club):
+    client_for(make_user("nina")).post(join_url(invite))
+    response = outsider_client.post(join_url(invite))
     assert response.status_code == 410 and "already been used" in response.content.decode()
     assert not club.memberships.filter(user=outsider).exists()
 
 
-def test_opening_a_link_again_after_joining_goes_to_the_club(as_newcomer, invite, club):
-    as_newcomer.post(join_url(invite))
-    response = as_newcomer.get(join_url(invite))
+def test_opening_a_link_again_after_joining_goes_to_the_club(outsider_client, invite, club):
+    outsider_client.post(join_url(invite))
+    response = outsider_client.get(join_url(invite))
     assert response["Location"] == reverse("club", args=[club.pk])
 
 
-def test_a_member_cannot_use_up_a_link(as_member, invite, member):
+def test_a_member_cannot_use_up_a_link(member_client, invite, member):
     with pytest.raises(services.ServiceError, match="already a member"):
         services.join_club(invite=invite, user=member)
-    as_member.post(join_url(invite))
+    member_client.post(join_url(invite))
     invite.refresh_from_db()
     assert invite.uses == 0
 
 
-def test_multi_use_link_lets_that_many_people_in(
-    club, owner, newcomer, outsider, django_user_model
-):
+def test_multi_use_link_lets_that_many_people_in(club, owner, outsider, make_user):
     invite = services.create_invite(club=club, by=owner, max_uses=2)
-    services.join_club(invite=invite, user=newcomer)
     services.join_club(invite=invite, user=outsider)
-    third = django_user_model.objects.create_user("third", password="x-pass-12345")
+    services.join_club(invite=invite, user=make_user("nina"))
     with pytest.raises(services.ServiceError, match="already been used"):
-        services.join_club(invite=invite, user=third)
+        services.join_club(invite=invite, user=make_user("third"))
     assert club.memberships.count() == 4
 
 
-def test_unknown_token_gets_404(as_newcomer):
-    assert as_newcomer.get(reverse("invite-join", args=["no-such-token"])).status_code == 404
+def test_unknown_token_gets_404(outsider_client):
+    assert outsider_client.get(reverse("invite-join", args=["no-such-token"])).status_code == 404
 
 
 def test_anonymous_visitor_is_sent_to_log_in_and_back(client, invite):
@@ -199,9 +184,9 @@ def test_removed_member_gets_404_afterwards(owner_client, club, member, member_c
     assert member_client.get(reverse("club", args=[club.pk])).status_code == 404
 
 
-def test_member_and_outsider_cannot_remove_anyone(as_member, as_outsider, club, owner):
+def test_member_and_outsider_cannot_remove_anyone(member_client, outsider_client, club, owner):
     url = reverse("member-remove", args=[club.memberships.get(user=owner).pk])
-    for client in (as_member, as_outsider):
+    for client in (member_client, outsider_client):
         assert client.get(url).status_code == 404
         assert client.post(url).status_code == 404
     assert club.memberships.count() == 2
@@ -226,12 +211,12 @@ def test_an_owner_can_leave_when_another_owner_remains(owner_client, club, owner
     assert list(club.memberships.values_list("user__username", flat=True)) == ["mahmoud"]
 
 
-def test_membership_changes_are_audited(club, owner, newcomer, invite):
-    membership = services.join_club(invite=invite, user=newcomer)
+def test_membership_changes_are_audited(club, owner, outsider, invite):
+    membership = services.join_club(invite=invite, user=outsider)
     services.remove_member(membership=membership, by=owner)
     actions = list(AuditEntry.objects.for_club(club).values_list("action", "actor_name", "summary"))
     assert actions == [
-        ("member.remove", "olivia", "nina"),
-        ("member.join", "nina", "nina"),
+        ("member.remove", "olivia", "oscar"),
+        ("member.join", "oscar", "oscar"),
         ("member.invite", "olivia", actions[2][2]),
     ]

@@ -10,19 +10,17 @@ from urllib.parse import urlencode, urlparse
 
 import pytest
 from django.db import connection
-from django.test import Client
 
 from games import services
 from games.models import Move
+from tests.conftest import client_for
 from tests.examples import EXAMPLES
 
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
 
 
 def session_cookie(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
+    return client_for(user).cookies["sessionid"].value
 
 
 @pytest.mark.django_db(transaction=True)

@@ -8,13 +8,13 @@ import json
 import os
 
 import pytest
-from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import services
 from games.models import AuditEntry, GameNight, Move, Play, Player, Seat
 from referee import judge
+from tests.conftest import client_for
 from tests.examples import EXAMPLES
 
 GAMES = ["thricewise", "forget-venice", "punto", "buntherum", "three-high"]
@@ -98,9 +98,7 @@ def plays(club, night, member):
 
 @pytest.fixture
 def member_http(member):
-    client = Client(raise_request_exception=True)
-    client.force_login(member)
-    return client
+    return client_for(member, raise_request_exception=True)
 
 
 @pytest.mark.django_db

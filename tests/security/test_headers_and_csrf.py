@@ -5,6 +5,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Player
+from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -35,9 +36,7 @@ def test_security_headers_are_sent_on_errors_and_fragments(member_client, club):
 
 @pytest.fixture
 def strict_client(member):
-    client = Client(enforce_csrf_checks=True)
-    client.force_login(member)
-    return client
+    return client_for(member, enforce_csrf_checks=True)
 
 
 def test_a_post_without_the_csrf_token_is_refused(strict_client, club):
@@ -81,7 +80,6 @@ def test_log_in_sign_up_and_join_refuse_posts_without_the_token(member, club, ow
         == 403
     )
     assert anonymous.post(reverse("signup"), {"username": "x"}).status_code == 403
-    signed_in = Client(enforce_csrf_checks=True)
-    signed_in.force_login(owner)
+    signed_in = client_for(owner, enforce_csrf_checks=True)
     assert signed_in.post(reverse("invite-join", args=[invite.token])).status_code == 403
     assert signed_in.post(reverse("logout")).status_code == 403

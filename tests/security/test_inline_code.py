@@ -11,6 +11,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from games import services
+from tests.conftest import PLAY_FIRST_MOVE
 
 pytestmark = pytest.mark.django_db
 
@@ -67,6 +68,7 @@ def _routes(resolver=None, prefix=""):
 
 @pytest.fixture
 def objects(club, night, players, play, owner):
+    services.record_move(play=play, move=PLAY_FIRST_MOVE, by=owner)  # a log to show and undo
     player = services.add_player(club=club, name="Zoé")
     invite = services.create_invite(club=club, by=owner)
     membership = club.memberships.get(role="member")
@@ -98,9 +100,7 @@ def every_page(objects):
     return urls
 
 
-def test_no_page_has_inline_code_for_a_member_or_an_owner(
-    member_client, owner_client, objects, client
-):
+def test_no_page_has_inline_code_for_a_member_or_an_owner(member_client, owner_client, objects):
     checked = 0
     for name, url in every_page(objects):
         for who, http in (("member", member_client), ("owner", owner_client)):
@@ -116,14 +116,11 @@ def test_no_page_has_inline_code_for_a_member_or_an_owner(
 
 
 def test_anonymous_pages_have_no_inline_code(client, objects):
-    from django.test import Client
-
-    anonymous = Client()
     for name in ["home", "login", "signup", "password_reset", "password_reset_done"]:
-        response = anonymous.get(reverse(name))
+        response = client.get(reverse(name))
         assert response.status_code == 200, name
         assert not inline_code(response.content.decode()), name
-    missing = anonymous.get("/no/such/page/")
+    missing = client.get("/no/such/page/")
     assert missing.status_code == 404 and not inline_code(missing.content.decode())
 
 

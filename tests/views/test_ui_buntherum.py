@@ -42,14 +42,8 @@ def five(club, players):
 
 
 @pytest.fixture
-def play(night, players):
-    return services.start_play(
-        night=night, game="buntherum", players=players, setup={"series": DEFAULT_SERIES}
-    )
-
-
-@pytest.fixture
 def example_play(night, five):
+    """The public example buntherum-1 started, no move yet: Ana, Ben, Chloé, Dev and Eli."""
     return services.start_play(night=night, game="buntherum", players=five, setup=EXAMPLE["setup"])
 
 
@@ -205,13 +199,15 @@ def test_a_wrong_call_is_a_crash(member_client, play):
     assert "Turned from the neutral pile." in body
 
 
-def test_a_right_impossible_lets_the_caller_turn_from_their_pile(member_client, night, five):
+def test_a_right_impossible_lets_the_caller_turn_from_their_pile(member_client, example_play):
     # red-ball fits no series of the example (docs/gamelog.md §6, buntherum-1 move 4)
-    play = services.start_play(night=night, game="buntherum", players=five, setup=EXAMPLE["setup"])
     body = tap(
-        member_client, play, {"caller": "Eli", "series": "impossible"}, draft={"card": "red-ball"}
+        member_client,
+        example_play,
+        {"caller": "Eli", "series": "impossible"},
+        draft={"card": "red-ball"},
     ).content.decode()
-    assert play.moves.get().data["call"] == {"player": "Eli", "series": "impossible"}
+    assert example_play.moves.get().data["call"] == {"player": "Eli", "series": "impossible"}
     assert "Eli called “Impossible!”: the card fits no series" in body
     assert "Turned from Eli’s pile." in body
 
@@ -298,12 +294,11 @@ def test_the_example_game_entered_tap_by_tap_finishes_with_ana_winning(member_cl
 
 
 def test_the_score_sheet_shows_cards_turned_piles_crashes_and_eliminations(
-    member_client, night, five
+    member_client, example_play
 ):
-    play = services.start_play(night=night, game="buntherum", players=five, setup=EXAMPLE["setup"])
     for move in EXAMPLE["moves"]:
-        services.record_move(play=play, move=move)
-    body = member_client.get(reverse("play-sheet", args=[play.pk])).content.decode()
+        services.record_move(play=example_play, move=move)
+    body = member_client.get(reverse("play-sheet", args=[example_play.pk])).content.decode()
     assert 'id="bh-sheet"' in body
     rows = {
         "Ana": ("6", "0", "0", "Winner"),
@@ -319,11 +314,10 @@ def test_the_score_sheet_shows_cards_turned_piles_crashes_and_eliminations(
     assert "Winner: Ana" in body
 
 
-def test_the_board_shows_crash_tokens_and_the_eliminated_player(member_client, night, five):
-    play = services.start_play(night=night, game="buntherum", players=five, setup=EXAMPLE["setup"])
+def test_the_board_shows_crash_tokens_and_the_eliminated_player(member_client, example_play):
     for move in EXAMPLE["moves"][:7]:
-        services.record_move(play=play, move=move)
-    body = member_client.get(reverse("play", args=[play.pk])).content.decode()
+        services.record_move(play=example_play, move=move)
+    body = member_client.get(reverse("play", args=[example_play.pk])).content.decode()
     start = body.index('<tr data-player="Ben" class="bh-out">')
     row = body[start : body.index("</tr>", start)]
     assert row.count("bh-token-on") == 3 and "eliminated" in row

@@ -20,7 +20,8 @@ HTMX = {"HX-Request": "true"}
 
 
 @pytest.fixture
-def play(night, players):
+def venice(night, players):
+    """A Forget Venice play in progress on the default sheets, no deal yet: Ana, Ben, Chloé."""
     return services.start_play(night=night, game="forget-venice", players=players, setup={})
 
 
@@ -122,111 +123,110 @@ def test_a_missing_or_unknown_suit_gets_a_message(member_client, night, players,
 # The deal, tap by tap ---------------------------------------------------------------------------
 
 
-def test_play_page_offers_every_card_and_names_the_dealer(member_client, play):
-    response = member_client.get(reverse("play", args=[play.pk]))
+def test_play_page_offers_every_card_and_names_the_dealer(member_client, venice):
+    response = member_client.get(reverse("play", args=[venice.pk]))
     body = response.content.decode()
     assert "Dealer: Ana · First Chooser: Ben · Second Chooser: Chloé" in body
     assert body.count('name="card"') == 42
     assert 'name="move_json"' in body  # the JSON fallback stays
 
 
-def test_a_card_tap_lays_it_in_the_active_pile_and_returns_the_fragment(member_client, play):
-    response = tap(member_client, play, None, card="The Author")
+def test_a_card_tap_lays_it_in_the_active_pile_and_returns_the_fragment(member_client, venice):
+    response = tap(member_client, venice, None, card="The Author")
     body = response.content.decode()
     assert response.status_code == 200
     assert body.lstrip().startswith('<div id="play-main"') and "<html" not in body
     assert draft_of(response)["piles"] == [["The Author"], [], []]
     assert body.count('name="card"') == 41 and 'name="take_back" value="The Author"' in body
-    assert play.moves.count() == 0
+    assert venice.moves.count() == 0
 
 
-def test_a_tap_without_javascript_renders_the_whole_page(member_client, play):
-    response = tap(member_client, play, None, htmx=False, card="The Author")
+def test_a_tap_without_javascript_renders_the_whole_page(member_client, venice):
+    response = tap(member_client, venice, None, htmx=False, card="The Author")
     assert response.status_code == 200 and b"<html" in response.content
     assert draft_of(response)["piles"] == [["The Author"], [], []]
 
 
-def test_a_pile_tap_changes_where_the_next_card_goes(member_client, play):
+def test_a_pile_tap_changes_where_the_next_card_goes(member_client, venice):
     draft = {"dealer": "Ana", "piles": [["The Author"], [], []], "active": 0}
-    draft = draft_of(tap(member_client, play, draft, pile="2"))
+    draft = draft_of(tap(member_client, venice, draft, pile="2"))
     assert draft["active"] == 2
-    draft = draft_of(tap(member_client, play, draft, card="The Sea"))
+    draft = draft_of(tap(member_client, venice, draft, card="The Sea"))
     assert draft["piles"] == [["The Author"], [], ["The Sea"]]
 
 
-def test_taking_a_card_back_offers_it_again(member_client, play):
+def test_taking_a_card_back_offers_it_again(member_client, venice):
     draft = {"dealer": "Ana", "piles": [["The Author", "The Sea"], [], []], "active": 0}
-    response = tap(member_client, play, draft, take_back="The Author")
+    response = tap(member_client, venice, draft, take_back="The Author")
     assert draft_of(response)["piles"] == [["The Sea"], [], []]
     assert 'name="card" value="The Author"' in response.content.decode()
 
 
-def test_the_choosers_are_asked_only_once_the_deal_is_laid_out(member_client, play):
+def test_the_choosers_are_asked_only_once_the_deal_is_laid_out(member_client, venice):
     draft = {"dealer": "Ana", "piles": [FIRST["piles"][0], FIRST["piles"][1], []], "active": 2}
-    response = tap(member_client, play, draft, card=FIRST["piles"][2][0])
+    response = tap(member_client, venice, draft, card=FIRST["piles"][2][0])
     assert 'name="first"' not in response.content.decode()
     draft = {"dealer": "Ana", "piles": FIRST["piles"], "active": 2}
-    response = tap(member_client, play, draft, pile="0")
+    response = tap(member_client, venice, draft, pile="0")
     body = response.content.decode()
     assert 'name="card"' not in body
     assert "Ben (First Chooser) took:" in body and body.count('name="first"') == 3
 
 
-def test_the_second_chooser_tap_stores_the_whole_deal(member_client, play):
+def test_the_second_chooser_tap_stores_the_whole_deal(member_client, venice):
     draft = {"dealer": "Ana", "piles": FIRST["piles"], "active": 2}
-    response = tap(member_client, play, draft, first="1")
+    response = tap(member_client, venice, draft, first="1")
     body = response.content.decode()
     assert draft_of(response)["first"] == 1
     assert body.count('name="second"') == 2 and 'id="fv-second-2"' not in body
-    response = tap(member_client, play, draft_of(response), second="2")
+    response = tap(member_client, venice, draft_of(response), second="2")
     assert response.status_code == 200
-    assert play.moves.get().data == FIRST
+    assert venice.moves.get().data == FIRST
     body = response.content.decode()
     assert "Dealer: Ben · First Chooser: Chloé · Second Chooser: Ana" in body
     assert body.count('name="card"') == 35  # 7 cards dealt this half
 
 
-def test_the_deal_without_javascript_redirects_to_the_play(member_client, play):
+def test_the_deal_without_javascript_redirects_to_the_play(member_client, venice):
     draft = {"dealer": "Ana", "piles": FIRST["piles"], "active": 0, "first": 1}
-    response = tap(member_client, play, draft, htmx=False, second="2")
+    response = tap(member_client, venice, draft, htmx=False, second="2")
     assert response.status_code == 302
-    assert play.moves.count() == 1
+    assert venice.moves.count() == 1
 
 
-def test_an_illegal_deal_shows_the_referees_message_and_stores_nothing(member_client, play):
-    tap(member_client, play, {"piles": FIRST["piles"], "first": 1}, second="2")
+def test_an_illegal_deal_shows_the_referees_message_and_stores_nothing(member_client, venice):
+    tap(member_client, venice, {"piles": FIRST["piles"], "first": 1}, second="2")
     before = db_state()
     # A tampered draft: Ana cannot deal twice in a row.
     draft = {"dealer": "Ana", "piles": GAME["moves"][1]["piles"], "first": 2}
-    response = tap(member_client, play, draft, seq=1, second="0")
+    response = tap(member_client, venice, draft, seq=1, second="0")
     body = response.content.decode()
     assert 'id="move-error"' in body and "Ana cannot be the dealer of deal 2" in body
     assert db_state() == before
 
 
-def test_a_card_already_dealt_this_half_is_not_offered_and_is_refused(member_client, play):
-    tap(member_client, play, {"piles": FIRST["piles"], "first": 1}, second="2")
-    response = tap(member_client, play, None, seq=1, card="The Author")
+def test_a_card_already_dealt_this_half_is_not_offered_and_is_refused(member_client, venice):
+    tap(member_client, venice, {"piles": FIRST["piles"], "first": 1}, second="2")
+    response = tap(member_client, venice, None, seq=1, card="The Author")
     body = response.content.decode()
     assert "The Author is not among the cards left to deal this half." in body
     assert 'name="card" value="The Author"' not in body
 
 
-def test_an_eighth_card_is_refused(member_client, play):
+def test_an_eighth_card_is_refused(member_client, venice):
     draft = {"dealer": "Ana", "piles": FIRST["piles"], "active": 0}
-    response = tap(member_client, play, draft, card="The Sea")
+    response = tap(member_client, venice, draft, card="The Sea")
     assert "exactly 7 cards" in response.content.decode()
 
 
-def test_half_time_tie_lets_the_table_choose_the_dealer(member_client, night, players):
-    play = services.start_play(night=night, game="forget-venice", players=players, setup={})
+def test_half_time_tie_lets_the_table_choose_the_dealer(member_client, venice):
     moves, tied = _tied_first_half()
     for seq, move in enumerate(moves):
-        services.record_move(play=play, move=move, expected_seq=seq)
-    body = member_client.get(reverse("play", args=[play.pk])).content.decode()
+        services.record_move(play=venice, move=move, expected_seq=seq)
+    body = member_client.get(reverse("play", args=[venice.pk])).content.decode()
     assert body.count('name="dealer"') == len(tied)
     assert 'name="card"' not in body
-    response = tap(member_client, play, None, seq=6, dealer=tied[-1])
+    response = tap(member_client, venice, None, seq=6, dealer=tied[-1])
     assert draft_of(response)["dealer"] == tied[-1]
     assert f"Dealer: {tied[-1]} · First Chooser:" in response.content.decode()
     assert response.content.decode().count('name="card"') == 42  # the deck is reshuffled
@@ -267,28 +267,28 @@ def _tied_first_half() -> tuple[list[dict], list[str]]:
         {},
     ],
 )
-def test_tampered_or_missing_input_gets_a_message(member_client, play, fields):
+def test_tampered_or_missing_input_gets_a_message(member_client, venice, fields):
     data = {"expected_seq": 0, "draft": "", **fields}
-    response = member_client.post(reverse("play-move", args=[play.pk]), data, headers=HTMX)
+    response = member_client.post(reverse("play-move", args=[venice.pk]), data, headers=HTMX)
     assert response.status_code == 200 and 'id="move-error"' in response.content.decode()
-    assert play.moves.count() == 0
+    assert venice.moves.count() == 0
 
 
-def test_the_json_fallback_still_enters_a_deal(member_client, play):
+def test_the_json_fallback_still_enters_a_deal(member_client, venice):
     response = member_client.post(
-        reverse("play-move", args=[play.pk]),
+        reverse("play-move", args=[venice.pk]),
         {"move_json": json.dumps(FIRST), "expected_seq": 0, "draft": ""},
         headers=HTMX,
     )
-    assert response.status_code == 200 and play.moves.count() == 1
+    assert response.status_code == 200 and venice.moves.count() == 1
 
 
 # Board and score sheet --------------------------------------------------------------------------
 
 
-def test_the_board_groups_each_collection_by_suit_with_live_criteria(member_client, play):
-    tap(member_client, play, {"piles": FIRST["piles"], "first": 1}, second="2")
-    response = member_client.get(reverse("play", args=[play.pk]))
+def test_the_board_groups_each_collection_by_suit_with_live_criteria(member_client, venice):
+    tap(member_client, venice, {"piles": FIRST["piles"], "first": 1}, second="2")
+    response = member_client.get(reverse("play", args=[venice.pk]))
     ben = next(p for p in response.context["fv_board"]["players"] if p["name"] == "Ben")
     # Ben took The Author (Moons, Knots) and The Desert (Suns, Wyrms); his first half:
     # I = Waves/Knots, II = Moons/Wyrms, III = Leaves/Suns.
@@ -311,9 +311,9 @@ def test_the_score_sheet_shows_both_halves_totals_and_the_tie_break(member_clien
     assert 'id="fv-sheet"' in body
 
 
-def test_the_sheet_of_a_first_half_leaves_the_second_half_blank(member_client, play):
-    tap(member_client, play, {"piles": FIRST["piles"], "first": 1}, second="2")
-    response = member_client.get(reverse("play-sheet", args=[play.pk]))
+def test_the_sheet_of_a_first_half_leaves_the_second_half_blank(member_client, venice):
+    tap(member_client, venice, {"piles": FIRST["piles"], "first": 1}, second="2")
+    response = member_client.get(reverse("play-sheet", args=[venice.pk]))
     sheet = response.context["fv_sheet"]
     assert sheet["halves"][1]["totals"] == [None, None, None]
     assert not sheet["finished"] and 'id="fv-tie-break"' not in response.content.decode()

@@ -16,11 +16,6 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 
 
-@pytest.fixture
-def punto(night, players):
-    return services.start_play(night=night, game="punto", players=players[:2], setup=PUNTO["setup"])
-
-
 def db_state():
     return (
         list(Move.objects.values_list("play_id", "seq", "undone_at")),

@@ -24,7 +24,8 @@ def duo(players):
 
 
 @pytest.fixture
-def play(night, duo):
+def three_high(night, duo):
+    """A 3-High play in progress on the example's setup, no move yet: Ana and Ben."""
     return services.start_play(night=night, game="three-high", players=duo, setup=GAME["setup"])
 
 
@@ -110,8 +111,8 @@ def test_a_refused_setup_keeps_what_was_chosen(member_client, night, duo):
 # Moves ------------------------------------------------------------------------------------------
 
 
-def test_play_page_draws_the_stacks_north_up_and_offers_only_top_pieces(member_client, play):
-    body = member_client.get(reverse("play", args=[play.pk])).content.decode()
+def test_play_page_draws_the_stacks_north_up_and_offers_only_top_pieces(member_client, three_high):
+    body = member_client.get(reverse("play", args=[three_high.pk])).content.decode()
     squares = [chunk.split('"')[1] for chunk in body.split("data-square=")[1:]]
     assert squares[:8] == [f"{f}8" for f in "abcdefgh"] and squares[-1] == "h1"
     assert 'data-square="a1" data-stack="red-3,red-2"' in body
@@ -121,18 +122,18 @@ def test_play_page_draws_the_stacks_north_up_and_offers_only_top_pieces(member_c
     assert "Ana 5 · Ben 5" in body
 
 
-def test_each_tap_keeps_a_draft_and_stores_nothing(member_client, play):
-    response = tap(member_client, play, card="6S")
+def test_each_tap_keeps_a_draft_and_stores_nothing(member_client, three_high):
+    response = tap(member_client, three_high, card="6S")
     body = response.content.decode()
     assert body.lstrip().startswith('<div id="play-main"')
     assert draft_of(response) == {"card": "6S"}
     assert 'value="6S" class="th-card th-chosen"' in body
 
-    response = tap(member_client, play, draft={"card": "6S"}, side="south")
+    response = tap(member_client, three_high, draft={"card": "6S"}, side="south")
     assert draft_of(response) == {"card": "6S", "side": "south"}
     assert "red-1" in response.content.decode() and "a6 → a1" in response.content.decode()
 
-    response = tap(member_client, play, draft={"card": "6S", "side": "south"}, piece="red-1")
+    response = tap(member_client, three_high, draft={"card": "6S", "side": "south"}, piece="red-1")
     body = response.content.decode()
     assert draft_of(response) == {"card": "6S", "side": "south", "piece": "red-1"}
     assert "the small red piece goes from a6 to a1" in body
@@ -141,15 +142,15 @@ def test_each_tap_keeps_a_draft_and_stores_nothing(member_client, play):
     assert Move.objects.count() == 0
 
 
-def test_a_tap_without_htmx_shows_the_whole_page(member_client, play):
-    response = tap(member_client, play, htmx=False, side="north")
+def test_a_tap_without_htmx_shows_the_whole_page(member_client, three_high):
+    response = tap(member_client, three_high, htmx=False, side="north")
     assert response.status_code == 200 and b"<html" in response.content
     assert draft_of(response) == {"side": "north"}
 
 
-def test_confirm_stores_the_move_as_the_referee_expects(member_client, play):
+def test_confirm_stores_the_move_as_the_referee_expects(member_client, three_high):
     draft = {"card": "6S", "side": "south", "piece": "red-1"}
-    response = tap(member_client, play, draft=draft, confirm="1")
+    response = tap(member_client, three_high, draft=draft, confirm="1")
     assert response.status_code == 200
     assert Move.objects.get().data == {
         "player": "Ana",
@@ -163,15 +164,15 @@ def test_confirm_stores_the_move_as_the_referee_expects(member_client, play):
     assert "th-has-tree" in body
 
 
-def test_confirm_before_the_move_is_complete_asks_for_the_rest(member_client, play):
-    response = tap(member_client, play, draft={"card": "6S"}, confirm="1")
+def test_confirm_before_the_move_is_complete_asks_for_the_rest(member_client, three_high):
+    response = tap(member_client, three_high, draft={"card": "6S"}, confirm="1")
     assert "Choose a card, a side and a piece" in response.content.decode()
     assert Move.objects.count() == 0
 
 
-def test_illegal_move_shows_the_referees_message_and_stores_nothing(member_client, play):
+def test_illegal_move_shows_the_referees_message_and_stores_nothing(member_client, three_high):
     draft = {"card": "4S", "side": "east", "piece": "red-2"}
-    response = tap(member_client, play, draft=draft, confirm="1")
+    response = tap(member_client, three_high, draft=draft, confirm="1")
     body = response.content.decode()
     assert 'id="move-error"' in body and "red-2 cannot stop on yellow-2 at c1" in body
     assert Move.objects.count() == 0
@@ -187,29 +188,29 @@ def test_illegal_move_shows_the_referees_message_and_stores_nothing(member_clien
         ({"draft": "[1"}, "The form was damaged"),
     ],
 )
-def test_tampered_taps_get_a_message(member_client, play, fields, message):
+def test_tampered_taps_get_a_message(member_client, three_high, fields, message):
     data = {"expected_seq": 0, "draft": "", **fields}
-    response = member_client.post(reverse("play-move", args=[play.pk]), data, headers=HTMX)
+    response = member_client.post(reverse("play-move", args=[three_high.pk]), data, headers=HTMX)
     assert message in response.content.decode()
     assert Move.objects.count() == 0
 
 
-def test_cannot_play_loses_the_game(member_client, play):
-    response = tap(member_client, play, cannot_play="1")
+def test_cannot_play_loses_the_game(member_client, three_high):
+    response = tap(member_client, three_high, cannot_play="1")
     assert Move.objects.get().data == {"player": "Ana", "cannot_play": True}
     body = response.content.decode()
     assert "Lost" in body and "Ana could not play a card." in body
 
 
-def test_the_move_json_fallback_still_works(member_client, play):
-    tap(member_client, play, move_json=json.dumps(GAME["moves"][0]))
+def test_the_move_json_fallback_still_works(member_client, three_high):
+    tap(member_client, three_high, move_json=json.dumps(GAME["moves"][0]))
     assert Move.objects.get().data == GAME["moves"][0]
 
 
-def test_the_sheet_after_a_won_game_shows_trees_pile_hands_and_outcome(member_client, play):
+def test_the_sheet_after_a_won_game_shows_trees_pile_hands_and_outcome(member_client, three_high):
     for seq, move in enumerate(GAME["moves"]):
-        services.record_move(play=play, move=move, expected_seq=seq)
-    body = member_client.get(reverse("play-sheet", args=[play.pk])).content.decode()
+        services.record_move(play=three_high, move=move, expected_seq=seq)
+    body = member_client.get(reverse("play-sheet", args=[three_high.pk])).content.decode()
     assert "Won" in body and "All five trees stand." in body
     assert "5 trees standing" in body
     assert "22 cards left to draw" in body
