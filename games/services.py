@@ -297,8 +297,11 @@ def rejudge(play: Play) -> Judgement:
 @transaction.atomic
 def abandon_play(*, play: Play, by: AbstractBaseUser | None = None) -> Play:
     play = _lock(play)
+    # A finished play's results and ratings stand; an abandoned one keeps when it was abandoned.
     if play.status == Play.Status.FINISHED:
         raise ServiceError(_("A finished play cannot be abandoned."))
+    if play.status == Play.Status.ABANDONED:
+        raise ServiceError(_("This play was already abandoned."))
     play.status = Play.Status.ABANDONED
     play.ended_at = timezone.now()
     play.save(update_fields=["status", "ended_at"])

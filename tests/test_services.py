@@ -1,6 +1,7 @@
 """Writes go through games.services: judged by the referee, stored with results, or refused."""
 
 import copy
+import datetime
 import json
 import threading
 
@@ -9,7 +10,7 @@ from django.db import connection, connections
 
 from games import services
 from games.gamelog import play_to_log
-from games.models import GameNight, Move, Play, Player, Seat
+from games.models import AuditEntry, GameNight, Move, Play, Player, RatingChange, Seat
 from referee import judge
 from tests.conftest import BUNTHERUM_SERIES, PLAY_FIRST_MOVE
 from tests.examples import EXAMPLES
@@ -49,6 +50,22 @@ def test_start_play_with_a_bad_setup_is_refused_and_stores_nothing(night, player
 def test_start_play_with_the_wrong_number_of_players_is_refused(night, players):
     with pytest.raises(services.ServiceError, match="3 players"):
         services.start_play(night=night, game="forget-venice", players=players[:2], setup=None)
+
+
+@pytest.mark.django_db
+def test_start_play_refuses_a_player_of_another_club(night, players, outsider):
+    """The service itself refuses, whatever list of players a caller hands it."""
+    elsewhere = services.create_club(name="Le Club d'à côté", owner=outsider)
+    stranger = services.add_player(club=elsewhere, name="Zoé")
+    before = snapshot()
+    with pytest.raises(services.ServiceError, match="Every player must belong to the club"):
+        services.start_play(
+            night=night,
+            game="buntherum",
+            players=[*players[:2], stranger],
+            setup={"series": SERIES},
+        )
+    assert snapshot() == before
 
 
 @pytest.mark.django_db
@@ -118,6 +135,33 @@ def test_an_abandoned_play_takes_no_move(play):
 
 
 @pytest.mark.django_db
+def test_a_finished_play_cannot_be_abandoned(club, night, member):
+    """Its results and ratings stand: nothing changes, and the audit records nothing."""
+    log = json.loads((EXAMPLES / "punto-1.json").read_text())
+    finished = services.import_log(club=club, log=log, night=night)
+    ratings = list(RatingChange.objects.filter(play=finished).values_list("id", "mu_after"))
+    assert finished.status == Play.Status.FINISHED and ratings
+    before = snapshot(), AuditEntry.objects.count()
+    with pytest.raises(services.ServiceError, match="A finished play cannot be abandoned"):
+        services.abandon_play(play=finished, by=member)
+    assert (snapshot(), AuditEntry.objects.count()) == before
+    assert list(RatingChange.objects.filter(play=finished).values_list("id", "mu_after")) == ratings
+    finished.refresh_from_db()
+    assert finished.status == Play.Status.FINISHED and finished.ended_at is not None
+
+
+@pytest.mark.django_db
+def test_a_play_is_abandoned_once(play, member):
+    services.abandon_play(play=play, by=member)
+    before = snapshot(), list(Play.objects.values_list("ended_at", flat=True))
+    audited = AuditEntry.objects.count()
+    with pytest.raises(services.ServiceError, match="already abandoned"):
+        services.abandon_play(play=play, by=member)
+    assert (snapshot(), list(Play.objects.values_list("ended_at", flat=True))) == before
+    assert AuditEntry.objects.count() == audited
+
+
+@pytest.mark.django_db
 def test_finished_play_ranks_and_winners_are_derived_from_the_log(club, night):
     log = json.loads((EXAMPLES / "buntherum-1.json").read_text())
     play = services.import_log(club=club, log=log, night_date=night.date)
@@ -142,6 +186,37 @@ def test_an_illegal_log_is_refused_whole(club):
     with pytest.raises(services.IllegalMoveError, match="move 2"):
         services.import_log(club=club, log=log)
     assert snapshot() == before
+
+
+@pytest.mark.django_db
+def test_import_log_refuses_a_night_of_another_club(club, outsider):
+    """The service itself refuses, whatever night a caller hands it."""
+    elsewhere = services.create_club(name="Le Club d'à côté", owner=outsider)
+    their_night = services.create_game_night(club=elsewhere, date=datetime.date(2026, 11, 20))
+    log = json.loads((EXAMPLES / "buntherum-1.json").read_text())
+    before = snapshot()
+    with pytest.raises(services.ServiceError, match="That game night belongs to another club"):
+        services.import_log(club=club, log=log, night=their_night)
+    assert snapshot() == before
+    assert not their_night.plays.exists()
+
+
+@pytest.mark.django_db
+def test_import_log_is_one_transaction(club, players):
+    """A log refused at its second player leaves no first player (nor night, nor play) behind."""
+    log = {
+        "format": "gamelog/1",
+        "game": "punto",
+        "players": ["Zoé", "Z" * 61],  # the referee takes any name; a club's player list does not
+        "setup": {"colours": {"Zoé": ["red", "blue"], "Z" * 61: ["orange", "green"]}},
+        "moves": [],
+    }
+    assert judge(log).legal
+    before = snapshot()
+    with pytest.raises(services.ServiceError, match="cannot be a player's name here"):
+        services.import_log(club=club, log=log, night_date=datetime.date(2026, 12, 1))
+    assert snapshot() == before
+    assert not Player.objects.filter(name="Zoé").exists()
 
 
 @pytest.mark.django_db
@@ -193,10 +268,6 @@ def test_two_people_entering_a_move_at_once_store_exactly_one(club, night, playe
 
 @pytest.mark.django_db
 def test_deleting_a_rated_play_rates_the_later_plays_again_without_it(club, owner):
-    import datetime
-
-    from games.models import RatingChange
-
     log = json.loads((EXAMPLES / "punto-1.json").read_text())
     first = services.import_log(club=club, log=log, night_date=datetime.date(2026, 1, 1))
     second = services.import_log(club=club, log=log, night_date=datetime.date(2026, 1, 8))

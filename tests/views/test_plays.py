@@ -10,7 +10,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from games.models import Move, Play, Seat
+from games import services
+from games.models import AuditEntry, Move, Play, RatingChange, Seat
 from tests.examples import EXAMPLES
 
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
@@ -238,6 +239,18 @@ def test_abandon_a_play(member_client, punto):
     member_client.post(reverse("play-abandon", args=[punto.pk]))
     punto.refresh_from_db()
     assert punto.status == "abandoned"
+
+
+def test_a_finished_play_cannot_be_abandoned_from_its_page(member_client, club, night):
+    finished = services.import_log(club=club, log=PUNTO, night=night)
+    ratings = list(RatingChange.objects.filter(play=finished).values_list("id", "mu_after"))
+    before = db_state()
+    response = member_client.post(reverse("play-abandon", args=[finished.pk]), follow=True)
+    assert response.redirect_chain == [(reverse("play", args=[finished.pk]), 302)]
+    assert "A finished play cannot be abandoned." in response.content.decode()
+    assert db_state() == before
+    assert list(RatingChange.objects.filter(play=finished).values_list("id", "mu_after")) == ratings
+    assert not AuditEntry.objects.filter(action="play.abandon").exists()
 
 
 def test_only_owners_see_the_delete_link(member_client, owner_client, punto):
