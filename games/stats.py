@@ -10,6 +10,11 @@ Only finished plays count, anywhere; plays in progress and abandoned plays count
   Thricewise and Forget Venice. Punto's score counts rounds won and Buntherum's counts cards turned;
   they measure progress toward the win, not points, and 3-High has no per-player score.
 - **Head-to-head** (pairwise): in a play you beat everyone ranked below you.
+- **Nemesis and victim**, among opponents sharing at least ``NEMESIS_MIN_PLAYS`` plays: the
+  nemesis is the opponent who has beaten you most often; on a tie, the one you have beaten least
+  often; still tied, the first by name. The victim ("beaten most") mirrors it: the opponent you
+  have beaten most often, then the one who has beaten you least often, then the first by name.
+  Nobody is a nemesis who never beat you, nor a victim you never beat.
 """
 
 from __future__ import annotations
@@ -274,8 +279,9 @@ def player_summary(player: Player) -> PlayerSummary:
 
     rivals = head_to_head(player)
     eligible = [r for r in rivals if r.plays >= NEMESIS_MIN_PLAYS]
-    nemesis = max(eligible, key=lambda r: (r.lost, r.lost - r.won, -r.player_id), default=None)
-    victim = max(eligible, key=lambda r: (r.won, r.won - r.lost, -r.player_id), default=None)
+    # The tie-break order of the module docstring (and of the player page's note).
+    nemesis = min(eligible, key=lambda r: (-r.lost, r.won, r.player.casefold()), default=None)
+    victim = min(eligible, key=lambda r: (-r.won, r.lost, r.player.casefold()), default=None)
     competitive = [g for g in games.values() if not g.cooperative]
     cooperative = [g for g in games.values() if g.cooperative]
     return PlayerSummary(

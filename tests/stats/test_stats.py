@@ -48,11 +48,12 @@ def test_three_high_counts_team_wins_and_losses_apart_and_is_never_rated(record,
 def test_best_average_and_worst_points_only_for_games_scored_in_points(record, players):
     ana, ben, _ = players
     record("thricewise", [(ana, 12, True), (ben, 3, False)])
-    record("thricewise", [(ana, 6, False), (ben, 9, True)])
+    record("thricewise", [(ana, 7, False), (ben, 9, True)])
     record("punto", [(ana, 2, True), (ben, 1, False)])
     games = {g.game: g for g in stats.player_summary(ana).games}
     thricewise = games["thricewise"]
-    assert (thricewise.best, thricewise.average, thricewise.worst) == (12, 9.0, 6)
+    # (12 + 7) / 2: an average is not truncated to a whole number of points
+    assert (thricewise.best, thricewise.average, thricewise.worst) == (12, 9.5, 7)
     assert not games["punto"].has_points and games["punto"].best is None
 
 
@@ -63,6 +64,29 @@ def test_current_and_longest_win_streaks_follow_play_time(record, players):
     summary = stats.player_summary(ana)
     assert (summary.current_streak, summary.longest_streak) == (2, 3)
     assert summary.last_played.minute == 5
+
+
+def test_cooperative_plays_neither_make_nor_break_a_competitive_streak(record, players):
+    ana, ben, _ = players
+
+    def punto(won):
+        record("punto", [(ana, 2 if won else 0, won), (ben, 0 if won else 2, not won)])
+
+    def three_high(won):
+        record("three-high", [(ana, 5 if won else 2, won), (ben, 5 if won else 2, won)])
+
+    # Ana's competitive results are W, L, W, W; the team wins and loss between them count for
+    # neither streak. Read as results, they would make W W W L W L W: current 1, longest 3.
+    punto(True)
+    three_high(True)
+    three_high(True)
+    punto(False)
+    punto(True)
+    three_high(False)
+    punto(True)
+    summary = stats.player_summary(ana)
+    assert (summary.current_streak, summary.longest_streak) == (2, 2)
+    assert (summary.team_plays, summary.team_wins) == (3, 2)
 
 
 def test_head_to_head_beats_everyone_ranked_below(record, four):
@@ -89,6 +113,58 @@ def test_nemesis_needs_three_shared_plays(record, four):
     assert summary.victim.player == "Dev" and summary.victim.won == 3
     record("punto", [(ana, 0, False), (chloe, 2, True)])
     assert stats.player_summary(ana).nemesis.player == "Chloé"
+
+
+def test_nemesis_ties_go_to_the_one_you_beat_least_then_by_name(record, four, club):
+    """The documented order (games/stats.py, the player page's note): most often beaten by,
+    then least often beaten, then the first by name (whoever joined the club first or last)."""
+    from games import services
+
+    ana, ben, chloe, dev = four
+
+    def duel(opponent, *results):  # Ana "won", "lost" or "drew" one Punto play per result
+        for result in results:
+            won, lost = result == "won", result == "lost"
+            record("punto", [(ana, 2 * won, won), (opponent, 2 * lost, lost)])
+
+    def nemesis():
+        return stats.player_summary(ana).nemesis.player
+
+    duel(ben, "lost", "lost", "won")
+    duel(dev, "lost", "lost", "drew")
+    assert nemesis() == "Dev"  # both beat Ana twice; she beat Ben once, Dev never
+    duel(chloe, "drew", "lost", "lost")
+    assert nemesis() == "Chloé"  # level with Dev in every count: by name (joined before him)
+    abe = services.add_player(club=club, name="Abe")
+    duel(abe, "lost", "drew", "lost")
+    assert nemesis() == "Abe"  # level with both: by name (joined after them)
+    duel(ben, "lost")
+    assert nemesis() == "Ben"  # now beat Ana most often
+
+
+def test_victim_ties_go_to_the_one_who_beat_you_least_then_by_name(record, four, club):
+    from games import services
+
+    ana, ben, chloe, dev = four
+
+    def duel(opponent, *results):
+        for result in results:
+            won, lost = result == "won", result == "lost"
+            record("punto", [(ana, 2 * won, won), (opponent, 2 * lost, lost)])
+
+    def victim():
+        return stats.player_summary(ana).victim.player
+
+    duel(ben, "won", "won", "lost")
+    duel(dev, "won", "won", "drew")
+    assert victim() == "Dev"
+    duel(chloe, "drew", "won", "won")
+    assert victim() == "Chloé"
+    abe = services.add_player(club=club, name="Abe")
+    duel(abe, "won", "drew", "won")
+    assert victim() == "Abe"
+    duel(ben, "won")
+    assert victim() == "Ben"
 
 
 def test_nobody_is_a_nemesis_without_beating_them(record, players):

@@ -132,3 +132,21 @@ def test_zip_holds_one_gamelog_per_play(history, member_client):
     logs = [json.loads(archive.read(name)) for name in names]
     assert {log["game"] for log in logs} == {"forget-venice", "thricewise", "three-high"}
     assert all(log["format"] == "gamelog/1" for log in logs)
+
+
+def test_player_page_shows_an_unrounded_average_and_how_a_nemesis_is_chosen(
+    record, players, member_client
+):
+    ana, ben, _ = players
+    for ana_points, ben_points in [(12, 3), (7, 9), (10, 10)]:
+        won = ana_points >= ben_points
+        record("thricewise", [(ana, ana_points, won), (ben, ben_points, ben_points >= ana_points)])
+    page = member_client.get(reverse("player", args=[ana.pk])).content.decode()
+    row = page[page.index("<tr><td>Thricewise</td>") :]
+    row = row[: row.index("</tr>")]
+    # (12 + 7 + 10) / 3 = 9.67, shown to one decimal
+    assert row == (
+        '<tr><td>Thricewise</td><td class="num">12</td><td class="num">9.7</td>'
+        '<td class="num">7</td>'
+    )
+    assert "on a tie, the one you have beaten least often, then the first by name" in page
