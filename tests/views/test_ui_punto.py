@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Move, Play, Seat
+from games.ui.punto import _board, _span
 from tests.examples import EXAMPLES
 
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
@@ -192,6 +193,30 @@ def test_copies_left_this_round_are_shown_and_none_left_is_disabled(member_clien
     body = member_client.get(reverse("play", args=[punto.pk])).content.decode()
     assert 'value="red-5" class="punto-pick punto-red" disabled' in body
     assert "red 5, 0 copies left" in body and "red 4, 2 copies left" in body
+
+
+def test_the_drawn_span_is_the_cards_plus_one_each_side_up_to_the_full_box():
+    assert list(_span(0, 0)) == [-1, 0, 1]  # one card: room on both sides
+    assert list(_span(0, 4)) == [-1, 0, 1, 2, 3, 4, 5]  # 5 wide: either side may still grow
+    assert list(_span(0, 5)) == [0, 1, 2, 3, 4, 5]  # 6 wide: the full box, nothing beyond
+    assert list(_span(-3, 2)) == [-3, -2, -1, 0, 1, 2]  # wherever the box stands
+
+
+def test_a_full_box_draws_exactly_its_six_by_six_cells():
+    cells = {(x, y): "red-1" for x in range(-2, 4) for y in range(6)}
+    board = _board(cells, legal=set())
+    assert [[cell["at"] for cell in row] for row in board["rows"]] == [
+        [f"{x},{y}" for x in range(-2, 4)] for y in range(6)
+    ]
+    assert board["full_width"] and board["full_height"]
+    assert all(cell["in_box"] for row in board["rows"] for cell in row)
+
+
+def test_a_full_width_strip_still_draws_a_row_above_and_below():
+    board = _board({(x, 0): "red-1" for x in range(6)}, legal=set())
+    assert [len(row) for row in board["rows"]] == [6, 6, 6]
+    assert [row[0]["y"] for row in board["rows"]] == [-1, 0, 1]
+    assert board["full_width"] and not board["full_height"]
 
 
 def full_table_moves():
