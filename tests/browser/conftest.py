@@ -17,7 +17,8 @@ import pytest
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 RESULTS = Path(__file__).resolve().parents[2] / "test-results"
-PASSWORD = "browser-pass-123"
+#: the ``owner`` of tests/conftest.py
+OWNER, OWNER_PASSWORD = "olivia", "owner-pass-123"
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
@@ -79,24 +80,24 @@ def desktop_page(browser, request, live_server):
 
 
 @pytest.fixture
-def table(transactional_db, django_user_model):
-    """A club member with five players and a game night, ready to start plays."""
+def table(transactional_db, owner):
+    """The owner's club with five players and a game night, ready to start plays."""
     import datetime
 
     from games import services
     from games.models import Membership
 
-    user = django_user_model.objects.create_user("ana", password=PASSWORD)
-    club = services.create_club(name="Browser club", owner=user)
-    assert Membership.objects.filter(club=club, user=user).exists()
+    club = services.create_club(name="Browser club", owner=owner)
+    assert Membership.objects.filter(club=club, user=owner).exists()
     players = [
         services.add_player(club=club, name=name) for name in ["Ana", "Ben", "Chloé", "Dev", "Eli"]
     ]
     night = services.create_game_night(club=club, date=datetime.date(2026, 11, 21), place="Ana's")
-    return {"user": user, "club": club, "players": players, "night": night}
+    return {"user": owner, "club": club, "players": players, "night": night}
 
 
-def log_in(page, username: str = "ana", password: str = PASSWORD) -> None:
+def log_in(page, username: str = OWNER, password: str = OWNER_PASSWORD) -> None:
+    """Log in through the login form, as the owner (tests/conftest.py) unless told otherwise."""
     page.goto("/accounts/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
