@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Club, GameNight, Player
+from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -99,9 +100,8 @@ def test_nights_are_listed_newest_first(member_client, club):
     assert page.index("New") < page.index("Old")
 
 
-def test_admin_renders_for_a_superuser(client, django_user_model):
-    admin = django_user_model.objects.create_superuser("root", "root@example.org", "pw-123456")
-    client.force_login(admin)
+def test_admin_renders_for_a_superuser(make_user):
+    client = client_for(make_user("root", is_staff=True, is_superuser=True))
     for name in [
         "admin:index",
         "admin:games_play_changelist",
