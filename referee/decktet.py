@@ -1,4 +1,4 @@
-"""The Decktet (rules/decktet.md): six suits, ranks Ace, 2–9, Pawn, Court, Crown, and the Excuse.
+"""The Decktet (docs/gamelog.md §1): six suits, ranks Ace, 2–9, Pawn, Court, Crown, and the Excuse.
 
 Card names are matched case-insensitively, ignoring surrounding spaces; a leading "The" may be
 left out, and "Lightkeeper" is accepted for "The Light Keeper".

@@ -63,7 +63,7 @@ NEIGHBOURS: tuple[Cell, ...] = tuple(
 
 
 def card_index(value: Any) -> int | None:
-    """The basic-deck card a log names (any accepted spelling, rules/decktet.md), or None."""
+    """The basic-deck card a log names (any accepted spelling, docs/gamelog.md §1), or None."""
     # Logs nearly always spell cards canonically: answer those without normalising.
     if isinstance(value, str):
         index = _INDEX.get(value)
