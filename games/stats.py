@@ -244,10 +244,6 @@ class PlayerSummary:
     def team_losses(self) -> int:
         return self.team_plays - self.team_wins
 
-    @property
-    def most_played(self) -> list[GameRecord]:
-        return self.games[:3]
-
 
 def _play_order() -> tuple[str, ...]:
     return ("play__ended_at", "play__started_at", "play_id")
@@ -417,54 +413,8 @@ def rating_chart(player: Player, scope: str = ALL_GAMES) -> RatingChart | None:
 # Plays and game nights ----------------------------------------------------------------------
 
 
-@dataclass
-class SeatChange:
-    player_id: int
-    player: str
-    game_before: float | None = None
-    game_after: float | None = None
-    all_before: float | None = None
-    all_after: float | None = None
-
-    @property
-    def game_change(self) -> float | None:
-        return _change(self.game_before, self.game_after)
-
-    @property
-    def all_change(self) -> float | None:
-        return _change(self.all_before, self.all_after)
-
-
 def _change(before: float | None, after: float | None) -> float | None:
     return None if before is None or after is None else after - before
-
-
-def play_rating_changes(play: Play) -> list[SeatChange]:
-    """Each seated player's ordinal before and after the play, in its game and across games."""
-    changes: dict[int, SeatChange] = {}
-    for row in (
-        RatingChange.objects.filter(play=play, mu_after__isnull=False)
-        .order_by("id")
-        .values(
-            "player_id",
-            "player__name",
-            "scope",
-            "mu_before",
-            "sigma_before",
-            "mu_after",
-            "sigma_after",
-        )
-    ):
-        change = changes.setdefault(
-            row["player_id"], SeatChange(row["player_id"], row["player__name"])
-        )
-        before = ordinal(row["mu_before"], row["sigma_before"])
-        after = ordinal(row["mu_after"], row["sigma_after"])
-        if row["scope"] == ALL_GAMES:
-            change.all_before, change.all_after = before, after
-        else:
-            change.game_before, change.game_after = before, after
-    return list(changes.values())
 
 
 @dataclass
