@@ -11,19 +11,27 @@ import datetime
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-GAME_CHOICES = [
-    ("thricewise", "Thricewise"),
-    ("forget-venice", "Forget Venice"),
-    ("punto", "Punto"),
-    ("buntherum", "Buntherum"),
-    ("three-high", "3-High"),
-]
-GAME_TITLES = dict(GAME_CHOICES)
+from referee import GAMES
+
+
+def validate_game(value: str) -> None:
+    """A play's game is one the referee knows (referee.registry): adding a game needs no
+    migration."""
+    if value not in GAMES:
+        raise ValidationError(
+            _("Unknown game “%(game)s”."), code="unknown_game", params={"game": value}
+        )
+
+
+def game_menu() -> list[tuple[str, str]]:
+    """(name, title) of every game the referee knows, in the registry's order: for menus."""
+    return [(name, engine.title) for name, engine in GAMES.items()]
 
 
 class Club(models.Model):
@@ -125,7 +133,7 @@ class Play(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="plays")
     night = models.ForeignKey(GameNight, on_delete=models.CASCADE, related_name="plays")
-    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    game = models.CharField(_("game"), max_length=20, validators=[validate_game])
     setup = models.JSONField(_("setup"), default=dict, blank=True)
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.IN_PROGRESS
@@ -148,7 +156,13 @@ class Play(models.Model):
         verbose_name_plural = _("plays")
 
     def __str__(self) -> str:
-        return f"{self.get_game_display()} #{self.pk}"
+        return f"{self.game_title} #{self.pk}"
+
+    @property
+    def game_title(self) -> str:
+        engine = GAMES.get(self.game)
+        # A play of a game the referee no longer knows still shows, under its name.
+        return engine.title if engine is not None else self.game
 
 
 class Seat(models.Model):

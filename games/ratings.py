@@ -8,8 +8,8 @@ order total, so the same plays always give the same ratings.
 **Scopes.** Each competitive play updates two ratings of each seated player: the one for its game
 and the one across all games (``"all"``). Each player is a team of one; the ranks are the seats'
 derived ranks (winners share rank 1, so a tie for first is a win for each tied player).
-The cooperative 3-High is never rated: the whole table wins or loses together, there is no
-opponent to beat. Its rows carry only the team's running totals, in the ``three-high`` scope, and
+A cooperative game (3-High) is never rated: the whole table wins or loses together, there is no
+opponent to beat. Its rows carry only the team's running totals, in the game's own scope, and
 it never enters ``"all"``.
 
 **Rebuilding.** Rows of a club are written in play order, so within a club a higher id is a later
@@ -33,10 +33,13 @@ from django.db import connection, transaction
 from django.db.models import Max, Min
 from openskill.models import PlackettLuce
 
+from referee import GAMES
+
 from .models import ALL_GAMES, Club, Play, RatingChange, Seat
 
-#: Games played as one team against the game: counted apart, never rated.
-COOPERATIVE_GAMES = frozenset({"three-high"})
+#: Games played as one team against the game (as the referee declares them): counted apart,
+#: never rated.
+COOPERATIVE_GAMES = tuple(name for name, engine in GAMES.items() if engine.cooperative)
 
 MODEL = PlackettLuce()
 #: A new player's rating (openskill's defaults: μ = 25, σ = 25/3).

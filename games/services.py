@@ -17,8 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from referee import Judgement, judge
-from referee.judge import GAME_MODULES
+from referee import GAMES, Judgement, judge
 
 from . import ratings
 from .gamelog import play_to_log
@@ -178,7 +177,7 @@ def start_play(
     started_at: datetime.datetime | None = None,
 ) -> Play:
     """Start a play with its seats in order; the referee checks the setup first."""
-    if game not in GAME_MODULES:
+    if game not in GAMES:
         raise ServiceError(_("Unknown game “%(game)s”.") % {"game": game})
     if any(player.club_id != night.club_id for player in players):
         raise ServiceError(_("Every player must belong to the club."))
@@ -418,7 +417,7 @@ def record_audit(
 
 def _play_summary(play: Play) -> str:
     names = ", ".join(seat_names(play))
-    return f"{play.get_game_display()} #{play.pk} ({names})"
+    return f"{play.game_title} #{play.pk} ({names})"
 
 
 def _audit_play(play: Play, action: str, *, by: AbstractBaseUser | None, **data: Any) -> AuditEntry:

@@ -3,12 +3,13 @@
 Only finished plays count, anywhere; plays in progress and abandoned plays count nowhere.
 
 - **Wins.** A seat with ``is_winner`` won: a tie for first is a win for each tied player.
-- **Cooperative games** (3-High): the table wins or loses as one team. Their plays are counted as
-  team wins and team losses, apart, and never enter a competitive win rate, streak,
-  head-to-head or rating.
-- **Points.** Best / average / worst score is shown only for games whose score is a points total:
-  Thricewise and Forget Venice. Punto's score counts rounds won and Buntherum's counts cards turned;
-  they measure progress toward the win, not points, and 3-High has no per-player score.
+- **Cooperative games** (the referee's ``cooperative``: 3-High): the table wins or loses as one
+  team. Their plays are counted as team wins and team losses, apart, and never enter a
+  competitive win rate, streak, head-to-head or rating.
+- **Points.** Best / average / worst score is shown only for games whose score is a points total
+  (the referee's ``has_points``: Thricewise and Forget Venice). Punto's score counts rounds won and
+  Buntherum's counts cards turned; they measure progress toward the win, not points, and 3-High
+  has no per-player score.
 - **Head-to-head** (pairwise): in a play you beat everyone ranked below you.
 - **Nemesis and victim**, among opponents sharing at least ``NEMESIS_MIN_PLAYS`` plays: the
   nemesis is the opponent who has beaten you most often; on a tie, the one you have beaten least
@@ -26,10 +27,10 @@ from typing import Any
 from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
+from referee import GAMES
+
 from .models import (
     ALL_GAMES,
-    GAME_CHOICES,
-    GAME_TITLES,
     Club,
     GameNight,
     Play,
@@ -39,10 +40,11 @@ from .models import (
 )
 from .ratings import COOPERATIVE_GAMES, ordinal
 
-POINT_GAMES = ("thricewise", "forget-venice")
-COMPETITIVE_GAMES = tuple(game for game, _ in GAME_CHOICES if game not in COOPERATIVE_GAMES)
+#: Games whose score is a points total, as the referee declares them.
+POINT_GAMES = tuple(name for name, engine in GAMES.items() if engine.has_points)
+COMPETITIVE_GAMES = tuple(name for name in GAMES if name not in COOPERATIVE_GAMES)
 #: The scopes of a leaderboard: every game, and all (competitive) games together.
-SCOPES = (ALL_GAMES, *(game for game, _ in GAME_CHOICES))
+SCOPES = (ALL_GAMES, *GAMES)
 #: Opponents sharing fewer plays than this are never anyone's nemesis.
 NEMESIS_MIN_PLAYS = 3
 
@@ -54,7 +56,8 @@ def is_rated(scope: str) -> bool:
 
 
 def scope_title(scope: str) -> str:
-    return GAME_TITLES.get(scope, "")
+    engine = GAMES.get(scope)
+    return engine.title if engine is not None else ""
 
 
 def end_of_day(day: datetime.date) -> datetime.datetime:
@@ -172,7 +175,7 @@ class GameRecord:
 
     @property
     def title(self) -> str:
-        return GAME_TITLES[self.game]
+        return GAMES[self.game].title
 
     @property
     def cooperative(self) -> bool:
@@ -305,7 +308,7 @@ def player_summary(player: Player) -> PlayerSummary:
 def latest_ratings(player: Player, scopes: list[str] | None = None) -> list[dict[str, Any]]:
     """The player's last row in each scope (of ``scopes``, or every game)."""
     rows = []
-    for scope in scopes or [game for game, _ in GAME_CHOICES]:
+    for scope in scopes or list(GAMES):
         row = (
             RatingChange.objects.filter(player=player, scope=scope)
             .order_by("-played_at", "-id")
@@ -458,7 +461,7 @@ def night_summary(night: GameNight) -> NightSummary:
             line.plays += 1
             line.wins += seat.is_winner
             if play.game in POINT_GAMES:
-                title = GAME_TITLES[play.game]
+                title = GAMES[play.game].title
                 line.points[title] = line.points.get(title, 0) + seat.score
     for row in (
         RatingChange.objects.filter(play__night=night, scope=ALL_GAMES)

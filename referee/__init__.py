@@ -4,15 +4,15 @@ judges logs with the standard library alone.
 """
 
 from .base import Game, IllegalMove, SetupError
-from .judge import FORMAT, GAME_MODULES, Judgement, game_class, judge
+from .judge import FORMAT, Judgement, judge
+from .registry import GAMES
 
 __all__ = [
     "FORMAT",
-    "GAME_MODULES",
+    "GAMES",
     "Game",
     "IllegalMove",
     "Judgement",
     "SetupError",
-    "game_class",
     "judge",
 ]

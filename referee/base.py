@@ -35,10 +35,17 @@ class SetupError(Exception):
 class Game(ABC):
     """One game in progress. Subclasses keep their own state and mutate it in ``play``."""
 
+    # The game's declaration: every engine states each of these itself, once; everything else
+    # in the project (menus, scopes, ratings, statistics) derives from it (referee.registry).
+    #: the slug of logs and URLs: the module's name with "-" for "_"
     name: ClassVar[str]
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    #: the table wins or loses together: no opponent to beat, so no rating, counted apart
+    cooperative: ClassVar[bool]
+    #: a score is a points total (not rounds won nor cards turned): best and average mean something
+    has_points: ClassVar[bool]
 
     def __init__(self, players: Sequence[str]):
         self.players: tuple[str, ...] = tuple(players)

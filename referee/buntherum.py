@@ -87,6 +87,8 @@ class Buntherum(Game):
     title = "Buntherum"
     min_players = 2
     max_players = 5
+    cooperative = False
+    has_points = False
 
     def __init__(self, players: Sequence[str], series: dict[str, list[str]]):
         super().__init__(players)

@@ -185,6 +185,8 @@ class ForgetVenice(Game):
     title = "Forget Venice"
     min_players = PLAYERS
     max_players = PLAYERS
+    cooperative = False
+    has_points = True
 
     def __init__(self, players: Sequence[str], sheets: Sequence[Sheet]):
         super().__init__(players)

@@ -2,41 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from .base import Game, IllegalMove, SetupError, describe
+from .registry import GAMES
 
 FORMAT = "gamelog/1"
-
-#: game name in the log → module under referee defining ``GAME``
-GAME_MODULES: dict[str, str] = {
-    "thricewise": "thricewise",
-    "forget-venice": "forget_venice",
-    "punto": "punto",
-    "buntherum": "buntherum",
-    "three-high": "three_high",
-}
-
-_loaded: dict[str, type[Game] | None] = {}
-
-
-def game_class(name: str) -> type[Game] | None:
-    """The engine for a game name, or None while that game is not supported yet."""
-    if name not in _loaded:
-        module_name = GAME_MODULES.get(name)
-        engine = None
-        if module_name is not None:
-            try:
-                module = importlib.import_module(f"{__package__}.{module_name}")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"{__package__}.{module_name}":
-                    raise
-            else:
-                engine = module.GAME
-        _loaded[name] = engine
-    return _loaded[name]
 
 
 @dataclass
@@ -80,8 +52,8 @@ def read_envelope(log: Any) -> tuple[str, list[str], Any, list] | str:
     if log.get("format") != FORMAT:
         return f'the log\'s "format" must be "{FORMAT}", not {describe(log.get("format"))}'
     game = log.get("game")
-    if not isinstance(game, str) or game not in GAME_MODULES:
-        return f"unknown game {describe(game)}: expected one of {', '.join(GAME_MODULES)}"
+    if not isinstance(game, str) or game not in GAMES:
+        return f"unknown game {describe(game)}: expected one of {', '.join(GAMES)}"
     players = log.get("players")
     if not isinstance(players, list) or not players:
         return '"players" must be a non-empty list of names'
@@ -103,9 +75,7 @@ def judge(log: Any) -> Judgement:
         game = log.get("game") if isinstance(log, dict) else None
         return _envelope_error(game if isinstance(game, str) else None, envelope)
     game_name, players, setup, moves = envelope
-    engine = game_class(game_name)
-    if engine is None:
-        return _envelope_error(game_name, f"the game {game_name} is not supported yet")
+    engine = GAMES[game_name]
     try:
         engine.check_player_count(players)
         state = engine.start(players, setup)

@@ -87,6 +87,8 @@ class Punto(Game):
     title = "Punto"
     min_players = 2
     max_players = 4
+    cooperative = False
+    has_points = False
 
     def __init__(self, players: Sequence[str], colours: dict[str, tuple[str, ...]]):
         super().__init__(players)

@@ -107,6 +107,8 @@ class ThreeHigh(Game):
     title = "3-High"
     min_players = 1
     max_players = 4
+    cooperative = True
+    has_points = False
 
     def __init__(self, players: Sequence[str]):
         super().__init__(players)

@@ -131,6 +131,8 @@ class Thricewise(Game):
     title = "Thricewise"
     min_players = 2
     max_players = 5
+    cooperative = False
+    has_points = True
 
     def __init__(self, players: Sequence[str]):
         super().__init__(players)

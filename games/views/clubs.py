@@ -13,14 +13,14 @@ from django.views.decorators.http import require_http_methods
 from .. import services
 from ..access import get_club, get_night, is_owner
 from ..forms import ClubForm, GameNightForm, PlayerForm
-from ..models import GAME_CHOICES, Club
+from ..models import Club, game_menu
 
 
 def home(request: HttpRequest) -> HttpResponse:
     clubs = (
         Club.objects.filter(memberships__user=request.user) if request.user.is_authenticated else []
     )
-    return render(request, "clubs/home.html", {"clubs": clubs, "games": GAME_CHOICES})
+    return render(request, "clubs/home.html", {"clubs": clubs, "games": game_menu()})
 
 
 @login_required

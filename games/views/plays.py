@@ -14,12 +14,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from referee import Judgement, game_class
+from referee import GAMES, Judgement
 
 from .. import selectors, services
 from ..access import get_night, get_play, is_owner
 from ..gamelog import log_filename, play_to_log
-from ..models import GAME_CHOICES, GAME_TITLES, Play, Player
+from ..models import Play, Player, game_menu
 from ..ui import Draft, FormError, ui_for
 
 MAX_SEATS = 5
@@ -47,7 +47,7 @@ def _chosen_players(night, seat_ids: list[str]) -> list[Player]:
 
 
 def _check_game_and_count(game: str, count: int) -> None:
-    engine = game_class(game) if game in GAME_TITLES else None
+    engine = GAMES.get(game)
     if engine is None:
         raise FormError(_("Choose a game."))
     if not engine.min_players <= count <= engine.max_players:
@@ -90,7 +90,7 @@ def play_start(request: HttpRequest, night_id: int) -> HttpResponse:
     context = {
         "night": night,
         "club": night.club,
-        "games": GAME_CHOICES,
+        "games": game_menu(),
         "game": game,
         "players": players,
         "seat_rows": seat_rows,
@@ -129,7 +129,7 @@ def play_setup(request: HttpRequest, night_id: int) -> HttpResponse:
         "night": night,
         "club": night.club,
         "game": game,
-        "game_title": GAME_TITLES[game],
+        "game_title": GAMES[game].title,
         "players": players,
         "names": names,
         "setup_template": ui.template("setup"),

@@ -7,7 +7,7 @@ import datetime
 import json
 import tempfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
@@ -15,10 +15,12 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse, Stream
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from referee import GAMES
+
 from .. import stats
 from ..access import get_club, get_night, get_player
 from ..gamelog import log_filename, play_to_log
-from ..models import ALL_GAMES, GAME_CHOICES, Play, RatingChange, Seat
+from ..models import ALL_GAMES, Play, RatingChange, Seat, game_menu
 
 
 def _int_param(request: HttpRequest, name: str, default: int) -> int:
@@ -33,6 +35,14 @@ def _date_param(request: HttpRequest, name: str) -> datetime.date | None:
         return datetime.date.fromisoformat(request.GET.get(name) or "")
     except ValueError:
         return None
+
+
+def _titles(games: Iterable[str]) -> str:
+    """The games' titles as a sentence lists them ("Forget Venice and Thricewise")."""
+    titles = [GAMES[game].title for game in games]
+    if len(titles) < 2:
+        return "".join(titles)
+    return _("%(games)s and %(last)s") % {"games": ", ".join(titles[:-1]), "last": titles[-1]}
 
 
 @login_required
@@ -77,7 +87,7 @@ def leaderboard(request: HttpRequest, club_id: int, scope: str = ALL_GAMES) -> H
         "scope": scope,
         "scope_title": stats.scope_title(scope),
         "rated": stats.is_rated(scope),
-        "scopes": [(ALL_GAMES, _("All games")), *GAME_CHOICES],
+        "scopes": [(ALL_GAMES, _("All games")), *game_menu()],
         "standings": standings,
         "min_plays": min_plays,
         "as_of": as_of,
@@ -101,8 +111,10 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         "chart_scope": scope,
         "chart_scopes": [
             (ALL_GAMES, _("All games")),
-            *((game, title) for game, title in GAME_CHOICES if stats.is_rated(game)),
+            *((game, title) for game, title in game_menu() if stats.is_rated(game)),
         ],
+        "cooperative_games": _titles(stats.COOPERATIVE_GAMES),
+        "point_games": _titles(stats.POINT_GAMES),
     }
     return render(request, "stats/player.html", context)
 
@@ -110,7 +122,12 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
 @login_required
 def night_summary(request: HttpRequest, night_id: int) -> HttpResponse:
     night = get_night(request, night_id)
-    context = {"night": night, "club": night.club, "summary": stats.night_summary(night)}
+    context = {
+        "night": night,
+        "club": night.club,
+        "summary": stats.night_summary(night),
+        "point_games": _titles(stats.POINT_GAMES),
+    }
     return render(request, "stats/night.html", context)
 
 

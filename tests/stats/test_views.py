@@ -75,6 +75,33 @@ def test_three_high_leaderboard_shows_team_wins_and_losses(history, member_clien
     assert {s.player for s in response.context["standings"]} == {"Ana", "Ben"}
 
 
+def test_the_notes_name_the_games_as_the_referee_declares_them(history, night, member_client):
+    ana = history.players.get(name="Ana")
+    player = member_client.get(reverse("player", args=[ana.pk])).content.decode()
+    assert "3-High (team)" in player
+    assert "Cooperative games (3-High) are counted apart." in player
+    assert "the games scored in points: Forget Venice and Thricewise." in player
+    summary = member_client.get(reverse("night-summary", args=[night.pk])).content.decode()
+    assert "the games scored in points: Forget Venice and Thricewise." in summary
+    board = member_client.get(reverse("leaderboard-game", args=[history.pk, "three-high"]))
+    assert "3-High is cooperative: the table wins or loses together." in board.content.decode()
+    board = member_client.get(reverse("leaderboard-game", args=[history.pk, "thricewise"]))
+    assert "is cooperative" not in board.content.decode()
+
+
+def test_the_notes_name_the_games_in_french_too(history, night, member_client):
+    french = {"headers": {"Accept-Language": "fr"}}
+    ana = history.players.get(name="Ana")
+    player = member_client.get(reverse("player", args=[ana.pk]), **french).content.decode()
+    assert "3-High (équipe)" in player
+    assert "Les jeux coopératifs (3-High) sont comptés à part." in player
+    assert "qui se comptent en points : Forget Venice et Thricewise." in player
+    board = member_client.get(
+        reverse("leaderboard-game", args=[history.pk, "three-high"]), **french
+    ).content.decode()
+    assert "3-High est coopératif" in board
+
+
 def test_player_page_has_an_svg_chart_without_inline_styles(history, member_client):
     ana = history.players.get(name="Ana")
     response = member_client.get(reverse("player", args=[ana.pk]))
