@@ -86,7 +86,7 @@ def test_an_illegal_deal_is_refused_and_undo_steps_back(page, table):
     assert page.locator("#move-log li:not(.undone)").count() == 1
 
     # A deal typed as JSON with a card already dealt this half: the referee refuses it.
-    page.click(".fv-advanced summary")
+    page.click("#move-json-box summary")
     wrong = {**GAME["moves"][1], "piles": [["The Author"], *GAME["moves"][1]["piles"][1:]]}
     page.fill("#move-json", json.dumps(wrong))
     tap(page, "#enter-json")

@@ -52,7 +52,7 @@ def test_a_whole_match_tapped_in_on_a_phone(page, table):
     expect(page.locator("#punto-turn")).to_have_text("Ben drew:")
 
     # one illegal move, typed as JSON: the referee's message, nothing stored
-    page.click(".punto-json summary")
+    page.click("#move-json-box summary")
     page.fill("#move-json", json.dumps({"player": "Ben", "card": "orange-4", "at": [5, 5]}))
     page.click("button[name=json]")
     expect(page.locator("#move-error")).to_contain_text("orange-4 cannot go at (5, 5)")
