@@ -1,28 +1,40 @@
 """How each game is entered at the table: setup forms, move forms, boards and score sheets.
 
-One module per game (``games/ui/<game>.py``) defines a ``GameUI`` subclass and registers it.
+Found by convention, for every game of the referee's registry (``referee.GAMES``): the module
+``games/ui/<the referee module's name>.py`` names its ``GameUI`` subclass ``UI`` (as the referee
+module names its engine ``GAME``). A game without one stops the site at start-up
+(``GamesConfig.ready``): there is no fallback form.
+
 A move form may take several taps (Thricewise: the reveal, then each placement; Punto: the card,
 then a cell): until the move is complete, ``parse_move`` returns a ``Draft`` that the page keeps
 in a hidden field and nothing is stored. Only a complete move reaches the referee, through
 ``games.services.record_move``. Every form also takes the setup or the move typed as JSON, as in
-the game log (``read_setup`` and ``read_move`` handle that for every game).
+the game log (``read_setup`` and ``read_move`` handle that for every game; the move form's box is
+``templates/plays/_move_json.html``).
 
-Templates, per game, under ``templates/plays/games/<game>/``: ``setup.html`` (setup fields),
+Templates, per game, under ``templates/plays/games/<game name>/``: ``setup.html`` (setup fields),
 ``board.html`` (the table as the players see it), ``move_form.html`` (the fields of the move
-form, inside the page's <form>) and ``sheet.html`` (the score sheet as kept on paper). The
-``_generic`` folder holds fallbacks.
+form, inside the page's <form>) and ``sheet.html`` (the score sheet as kept on paper).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
+from django.core.exceptions import ImproperlyConfigured
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
-from referee import Judgement
+from referee import GAMES, Game, Judgement
+from referee.registry import module_name
+
+#: what each game's templates folder holds
+TEMPLATES = ("setup", "board", "move_form", "sheet")
 
 
 class FormError(Exception):
@@ -78,27 +90,25 @@ def read_cell(value: str, message: str) -> tuple[int, int]:
     return (x, y)
 
 
-class GameUI:
-    """The fallback for every game: setup and moves typed as JSON, details shown as they are."""
+class GameUI(ABC):
+    """One game's forms and pages. Every game answers each abstract method in its own words."""
 
-    game: ClassVar[str] = ""
-    template_dir: ClassVar[str] = "_generic"
+    def __init__(self, engine: type[Game]):
+        self.engine = engine
+        self.game = engine.name
 
     def template(self, name: str) -> str:
-        return f"plays/games/{self.template_dir}/{name}.html"
+        return f"plays/games/{self.game}/{name}.html"
 
     # Setup ------------------------------------------------------------------------------------
 
+    @abstractmethod
     def default_setup(self, players: list[str]) -> Any:
         """A sensible setup to prefill the form with."""
-        return {}
 
+    @abstractmethod
     def setup_context(self, players: list[str], post: QueryDict | None) -> dict[str, Any]:
         """What setup.html needs; ``post`` is the submitted form when it is shown again."""
-        raw = post.get("setup_json") if post is not None else None
-        if raw is None:
-            raw = json.dumps(self.default_setup(players), ensure_ascii=False, indent=1)
-        return {"setup_json": raw}
 
     def read_setup(self, post: QueryDict, players: list[str]) -> Any:
         """The setup a form posted: typed as JSON when a ``setup_json`` box was filled in,
@@ -107,57 +117,70 @@ class GameUI:
             return read_json_field(post, "setup_json")
         return self.parse_setup(post, players)
 
+    @abstractmethod
     def parse_setup(self, post: QueryDict, players: list[str]) -> Any:
-        """The setup (JSON value, as in the game log) from the submitted form, or FormError."""
-        return read_json_field(post, "setup_json")
+        """The setup (JSON value, as in the game log) from the game's own fields, or FormError."""
 
     # Moves ------------------------------------------------------------------------------------
 
+    @abstractmethod
     def move_context(self, judgement: Judgement, players: list[str], draft: Draft | None) -> dict:
         """What board.html, move_form.html and sheet.html need beyond the judgement."""
-        return {}
 
     def read_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
         """The move a form posted: typed as JSON when the "Advanced" box was used (every game's
-        form has it: a ``move_json`` textarea and a submit button named ``json``), otherwise
+        form includes it: a ``move_json`` textarea and a submit button named ``json``), otherwise
         composed by the game's own taps (``parse_move``)."""
         if (post.get("move_json") or "").strip() or "json" in post:
             return read_json_field(post, "move_json")
         return self.parse_move(post, judgement, players)
 
+    @abstractmethod
     def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
         """A complete move (JSON, as in the game log), or a ``Draft`` to keep composing.
 
         Raise ``FormError`` when the input cannot make a move at all (the referee judges the
         rest: a well-formed but illegal move goes to it and is refused with its message).
         """
-        return read_json_field(post, "move_json")
 
 
-_REGISTRY: dict[str, GameUI] = {}
-_loaded = False
+def find_uis(engines: Iterable[type[Game]]) -> dict[str, GameUI]:
+    """Each game's UI, by convention: ``games.ui.<the referee module's name>`` names a
+    ``GameUI`` subclass ``UI``. Raise ``ImproperlyConfigured`` naming every game without one."""
+    uis: dict[str, GameUI] = {}
+    problems = []
+    for engine in engines:
+        where = f"{__name__}.{module_name(engine)}"
+        try:
+            module = importlib.import_module(where)
+        except ModuleNotFoundError as exc:
+            if exc.name != where:
+                raise
+            problems.append(f"{engine.title} has no UI: {where} is missing")
+            continue
+        ui_class = getattr(module, "UI", None)
+        if not (isinstance(ui_class, type) and issubclass(ui_class, GameUI)):
+            problems.append(f"{engine.title} has no UI: {where} must name its GameUI subclass UI")
+        elif ui_class.__abstractmethods__:
+            lacking = ", ".join(sorted(ui_class.__abstractmethods__))
+            problems.append(f"{engine.title}'s UI ({where}.UI) lacks {lacking}")
+        else:
+            uis[engine.name] = ui_class(engine)
+    if problems:
+        raise ImproperlyConfigured("; ".join(problems))
+    return uis
 
 
-def register(ui_class: type[GameUI]) -> type[GameUI]:
-    _REGISTRY[ui_class.game] = ui_class()
-    return ui_class
+_UIS: dict[str, GameUI] = {}
+
+
+def load() -> None:
+    """Find every game's UI (at start-up: a game without one stops the site there)."""
+    found = find_uis(GAMES.values())
+    _UIS.clear()
+    _UIS.update(found)
 
 
 def ui_for(game: str) -> GameUI:
-    """The game's UI (the JSON fallback for a game that has none yet)."""
-    if not _loaded:
-        _load_all()
-    return _REGISTRY.get(game) or GameUI()
-
-
-def _load_all() -> None:
-    import importlib
-
-    global _loaded
-    _loaded = True
-    for module in ("thricewise", "forget_venice", "punto", "buntherum", "three_high"):
-        try:
-            importlib.import_module(f"{__name__}.{module}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{module}":
-                raise
+    """The UI of a game of the registry."""
+    return _UIS[game]

@@ -28,7 +28,7 @@ from referee.buntherum import (
     card_parts,
 )
 
-from . import Draft, FormError, GameUI, read_draft, register
+from . import Draft, FormError, GameUI, read_draft
 
 COLOUR_NAMES = {
     "red": pgettext_lazy("buntherum colour", "red"),
@@ -177,11 +177,7 @@ def _field(side: str, slot: int, part: str) -> str:
     return f"s{side}_{slot}_{part}"
 
 
-@register
 class BuntherumUI(GameUI):
-    game = "buntherum"
-    template_dir = "buntherum"
-
     # Setup ------------------------------------------------------------------------------------
 
     def default_setup(self, players: list[str]) -> Any:
@@ -330,3 +326,6 @@ class BuntherumUI(GameUI):
         if card is None or card not in state.unplaced_cards():
             raise FormError(_("Tap one of the cards offered: that card cannot be turned now."))
         return card
+
+
+UI = BuntherumUI

@@ -27,7 +27,7 @@ from referee.forget_venice import (
     ForgetVenice,
 )
 
-from . import Draft, FormError, GameUI, read_draft, register
+from . import Draft, FormError, GameUI, read_draft
 
 SUIT_LABELS = {
     "Moons": pgettext_lazy("Decktet suit", "Moons"),
@@ -84,11 +84,7 @@ def _field(seat: int, half: str, criterion: str, which: int) -> str:
     return f"sheet-{seat}-{half}-{criterion}-{which}"
 
 
-@register
 class ForgetVeniceUI(GameUI):
-    game = "forget-venice"
-    template_dir = "forget-venice"
-
     # Setup: the score sheets ------------------------------------------------------------------
 
     def default_setup(self, players: list[str]) -> Any:
@@ -366,3 +362,6 @@ def _sheet(details: dict[str, Any], players: list[str]) -> dict[str, Any] | None
         "tie_break_text": TIE_BREAKS.get(tie_break) if tie_break else None,
         "finished": details.get("deal") is None,
     }
+
+
+UI = ForgetVeniceUI

@@ -17,7 +17,7 @@ from django.utils.translation import pgettext_lazy
 from referee import Judgement
 from referee.punto import BOX, COLOURS, ROUNDS_TO_WIN, VALUES
 
-from . import Draft, FormError, GameUI, read_cell, read_draft, register
+from . import Draft, FormError, GameUI, read_cell, read_draft
 
 COLOUR_LABELS = {
     "red": pgettext_lazy("Punto colour", "red"),
@@ -107,11 +107,7 @@ def _parse_cells(board: dict[str, str]) -> dict[Cell, str]:
     return cells
 
 
-@register
 class PuntoUI(GameUI):
-    game = "punto"
-    template_dir = "punto"
-
     # Setup --------------------------------------------------------------------------------------
 
     def default_setup(self, players: list[str]) -> dict[str, Any]:
@@ -258,3 +254,6 @@ class PuntoUI(GameUI):
                 ),
             }
         raise FormError(_("Tap a highlighted cell on the board, or say the card is blocked."))
+
+
+UI = PuntoUI

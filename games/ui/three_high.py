@@ -32,7 +32,7 @@ from referee.three_high import (
     square_from_cards,
 )
 
-from . import Draft, FormError, GameUI, read_draft, register
+from . import Draft, FormError, GameUI, read_draft
 
 #: A spread-out default setup: 15 distinct squares, no stacks, no tree standing yet.
 DEFAULT_SQUARES: dict[str, str] = {
@@ -143,11 +143,7 @@ def _reason_text(state: ThreeHigh | None, details: dict[str, Any]) -> str:
     return reason
 
 
-@register
 class ThreeHighUI(GameUI):
-    game = "three-high"
-    template_dir = "three-high"
-
     # Setup ------------------------------------------------------------------------------------
 
     def default_setup(self, players: list[str]) -> Any:
@@ -368,3 +364,6 @@ def _tree_in(stack: list[str], trees: list[str]) -> bool:
         if any(stack[i : i + 3] == triple for i in range(len(stack) - 2)):
             return True
     return False
+
+
+UI = ThreeHighUI

@@ -22,7 +22,7 @@ from referee.base import IllegalMove
 from referee.decktet import BASIC_DECK
 from referee.thricewise import CARD_NAMES, Thricewise, card_index, setup_size
 
-from . import Draft, FormError, GameUI, read_cell, read_draft, register
+from . import Draft, FormError, GameUI, read_cell, read_draft
 
 SUIT_LABELS = {
     "Moons": gettext_lazy("Moons"),
@@ -169,11 +169,7 @@ class TurnDraft:
         return {"reveal": self.reveal, "place": self.place, "done": self.done}
 
 
-@register
 class ThricewiseUI(GameUI):
-    game = "thricewise"
-    template_dir = "thricewise"
-
     # Setup ------------------------------------------------------------------------------------
 
     def default_setup(self, players: list[str]) -> dict[str, Any]:
@@ -380,3 +376,6 @@ class ThricewiseUI(GameUI):
             # Every card is set aside: nobody places, the turn is complete.
             return {"reveal": reveal, "place": []}
         return Draft({"reveal": reveal, "place": [], "done": []})
+
+
+UI = ThricewiseUI

@@ -79,12 +79,12 @@ def test_setup_prefills_red_blue_against_orange_green_for_two(member_client, nig
 
 
 def test_default_colours_for_three_and_four_players_are_one_each():
-    from games.ui.punto import PuntoUI
+    from games.ui import ui_for
 
-    assert PuntoUI().default_setup(["A", "B", "C"]) == {
+    assert ui_for("punto").default_setup(["A", "B", "C"]) == {
         "colours": {"A": ["red"], "B": ["orange"], "C": ["blue"]}
     }
-    four = PuntoUI().default_setup(["A", "B", "C", "D"])["colours"]
+    four = ui_for("punto").default_setup(["A", "B", "C", "D"])["colours"]
     assert list(four.values()) == [["red"], ["orange"], ["blue"], ["green"]]
 
 

@@ -221,14 +221,14 @@ def test_the_sheet_after_a_won_game_shows_trees_pile_hands_and_outcome(member_cl
 def test_a_player_with_an_empty_hand_is_told_to_record_cannot_play():
     from django.template.loader import render_to_string
 
-    from games.ui.three_high import ThreeHighUI
+    from games.ui import ui_for
     from referee import Judgement
     from referee.three_high import ThreeHigh
 
     state = ThreeHigh.start(["Ana", "Ben"], GAME["setup"])
     state.hands[0] = 0
     judgement = Judgement(game="three-high", status="in_progress", state=state)
-    context = ThreeHighUI().move_context(judgement, ["Ana", "Ben"], None)
+    context = ui_for("three-high").move_context(judgement, ["Ana", "Ben"], None)
     assert context["th_empty_hand"] is True
     html = render_to_string("plays/games/three-high/move_form.html", context)
     assert "Ana has no card left: record that they cannot play." in html

@@ -1,0 +1,219 @@
+"""Every game of the referee's registry has all its parts, and the site derives the rest.
+
+A game is declared once, in its referee module (``referee/registry.py``). Adding one means adding
+its own files — those ``missing_parts`` lists — and nothing else: this test names any that lack.
+"""
+
+from __future__ import annotations
+
+import pkgutil
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from django.apps import apps
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.core.exceptions import ImproperlyConfigured, ValidationError
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.urls import reverse
+from django.utils import timezone, translation
+
+import games.ui
+from games import ratings, services, stats
+from games.models import Play
+from games.ui import TEMPLATES, GameUI, find_uis, ui_for
+from referee import GAMES, Game
+from referee.registry import module_name
+from tests.examples import EXAMPLES
+
+TESTS = Path(__file__).resolve().parent
+
+
+def missing_parts(engine: type[Game]) -> list[str]:
+    """What the game lacks, each named where it belongs."""
+    name, module = engine.name, module_name(engine)
+    missing = []
+    try:
+        find_uis([engine])
+    except ImproperlyConfigured as exc:
+        missing.append(f"its UI class ({exc})")
+    for template in TEMPLATES:
+        _need_template(f"plays/games/{name}/{template}.html", "its template", missing)
+    if finders.find(f"css/games/{name}.css") is None:
+        missing.append(f"its stylesheet static/css/games/{name}.css")
+    for language, _ in settings.LANGUAGES:
+        _need_template(f"rules/{name}.{language}.html", "its rulings page", missing)
+    logs = [p for p in EXAMPLES.glob(f"{name}-*.json") if not p.name.endswith(".expected.json")]
+    if not logs:
+        missing.append(f"its example logs tests/fixtures/examples/{name}-*.json")
+    for log in logs:
+        expected = log.with_name(log.name.removesuffix(".json") + ".expected.json")
+        if not expected.exists():
+            missing.append(f"the expected judgement tests/fixtures/examples/{expected.name}")
+    for tests in (f"referee/test_{module}.py", f"views/test_ui_{module}.py"):
+        if not (TESTS / tests).exists():
+            missing.append(f"its tests tests/{tests}")
+    longest = Play._meta.get_field("game").max_length
+    if len(name) > longest:
+        missing.append(f"a name of at most {longest} characters (Play.game)")
+    return missing
+
+
+def _need_template(path: str, what: str, missing: list[str]) -> None:
+    try:
+        get_template(path)
+    except TemplateDoesNotExist:
+        missing.append(f"{what} templates/{path}")
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_game_has_all_its_parts(name):
+    engine = GAMES[name]
+    missing = missing_parts(engine)
+    assert not missing, f"{engine.title} lacks " + "; ".join(missing)
+
+
+def test_every_ui_module_belongs_to_a_game():
+    modules = {info.name for info in pkgutil.iter_modules(games.ui.__path__)}
+    assert modules == {module_name(engine) for engine in GAMES.values()}
+
+
+class Chess(Game):
+    """A game the referee might declare one day, with none of its parts on the site yet."""
+
+    __module__ = "referee.chess"
+    name = "chess"
+    title = "Chess"
+    min_players = max_players = 2
+    cooperative = has_points = False
+
+
+def test_a_game_without_its_parts_is_told_each_one_it_lacks():
+    missing = "\n".join(missing_parts(Chess))
+    for part in [
+        "its UI class (Chess has no UI: games.ui.chess is missing)",
+        *(f"its template templates/plays/games/chess/{name}.html" for name in TEMPLATES),
+        "its stylesheet static/css/games/chess.css",
+        "its rulings page templates/rules/chess.en.html",
+        "its rulings page templates/rules/chess.fr.html",
+        "its example logs tests/fixtures/examples/chess-*.json",
+        "its tests tests/referee/test_chess.py",
+        "its tests tests/views/test_ui_chess.py",
+    ]:
+        assert part in missing
+
+
+def test_a_name_too_long_for_the_database_is_told():
+    class Long(Chess):
+        name = "a-game-with-a-very-long-name"
+
+    assert "a name of at most 20 characters (Play.game)" in missing_parts(Long)
+
+
+# The UI, found by convention, or the site does not start -----------------------------------
+
+
+def _ui_module(monkeypatch, **attributes) -> None:
+    """A module games.ui.chess holding ``attributes``, as if it were on disk."""
+    module = types.ModuleType("games.ui.chess")
+    for key, value in attributes.items():
+        setattr(module, key, value)
+    monkeypatch.setitem(sys.modules, "games.ui.chess", module)
+
+
+def test_a_game_without_a_ui_stops_the_site_at_start_up(monkeypatch):
+    monkeypatch.setattr(games.ui, "GAMES", {**GAMES, "chess": Chess})
+    with pytest.raises(ImproperlyConfigured, match="Chess has no UI: games.ui.chess is missing"):
+        apps.get_app_config("games").ready()
+    # The site keeps the UIs it had: a failed load changes nothing.
+    assert ui_for("punto").game == "punto"
+
+
+def test_a_ui_module_must_name_its_ui(monkeypatch):
+    _ui_module(monkeypatch, ChessUI=object)
+    with pytest.raises(ImproperlyConfigured, match="games.ui.chess must name its GameUI subclass"):
+        find_uis([Chess])
+
+
+def test_a_ui_must_answer_every_part_of_a_game(monkeypatch):
+    class ChessUI(GameUI):
+        def default_setup(self, players):
+            return {}
+
+    _ui_module(monkeypatch, UI=ChessUI)
+    with pytest.raises(ImproperlyConfigured) as raised:
+        find_uis([Chess])
+    assert str(raised.value) == (
+        "Chess's UI (games.ui.chess.UI) lacks move_context, parse_move, parse_setup, setup_context"
+    )
+
+
+def test_each_game_gets_its_own_ui_with_its_own_templates():
+    for name, engine in GAMES.items():
+        ui = ui_for(name)
+        assert type(ui).__module__ == f"games.ui.{module_name(engine)}"
+        assert ui.engine is engine
+        assert ui.template("board") == f"plays/games/{name}/board.html"
+
+
+# A play's game is one of the registry: no database choices, so no migration per game ------------
+
+
+def test_a_play_of_an_unknown_game_is_refused_by_the_model(night):
+    play = Play(club=night.club, night=night, game="chess", started_at=timezone.now())
+    with pytest.raises(ValidationError) as raised:
+        play.full_clean()
+    assert raised.value.message_dict == {"game": ["Unknown game “chess”."]}
+    play.game = "punto"
+    play.full_clean()
+
+
+def test_the_games_are_not_database_choices():
+    assert not Play._meta.get_field("game").choices
+
+
+def test_a_play_shows_its_game_title_from_the_registry(night):
+    play = Play(club=night.club, night=night, game="three-high", started_at=timezone.now())
+    assert play.game_title == "3-High"
+    play.game = "a-game-since-removed"
+    assert play.game_title == "a-game-since-removed"
+
+
+# Every menu, scope and check of the site comes from the registry ------------------------------
+
+
+def test_every_game_is_offered_wherever_games_are_listed(member_client, club, night):
+    home = member_client.get(reverse("home")).content.decode()
+    start = member_client.get(reverse("play-start", args=[night.pk])).content.decode()
+    board = member_client.get(reverse("leaderboard", args=[club.pk])).content.decode()
+    for name, engine in GAMES.items():
+        assert f'href="{reverse("rules", args=[name])}"' in home, name
+        assert f'name="game" value="{name}"' in start, name
+        assert f'href="{reverse("leaderboard-game", args=[club.pk, name])}"' in board, name
+        for language in ("en", "fr"):
+            page = member_client.get(
+                reverse("rules", args=[name]), headers={"Accept-Language": language}
+            )
+            assert page.status_code == 200 and engine.title in page.content.decode()
+    assert list(stats.SCOPES) == ["all", *GAMES]
+
+
+def test_a_game_the_referee_does_not_know_is_refused_everywhere(member_client, night, players):
+    with translation.override("en"), pytest.raises(services.ServiceError, match="Unknown game"):
+        services.start_play(night=night, game="chess", players=players[:2], setup={})
+    response = member_client.post(
+        reverse("play-start", args=[night.pk]),
+        {"game": "chess", "seat": [players[0].pk, players[1].pk]},
+    )
+    assert response.status_code == 422 and "Choose a game." in response.content.decode()
+    assert not Play.objects.exists()
+
+
+def test_the_rating_rules_follow_the_declared_kind_of_game():
+    assert set(ratings.COOPERATIVE_GAMES) == {n for n, e in GAMES.items() if e.cooperative}
+    assert set(stats.COMPETITIVE_GAMES) == {n for n, e in GAMES.items() if not e.cooperative}
+    assert set(stats.POINT_GAMES) == {n for n, e in GAMES.items() if e.has_points}
+    assert not any(stats.is_rated(n) for n, e in GAMES.items() if e.cooperative)
