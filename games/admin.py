@@ -32,9 +32,15 @@ class GameNightAdmin(admin.ModelAdmin):
 
 
 class SeatInline(admin.TabularInline):
+    """Who sat where is part of the play the referee judged: shown, never changed here."""
+
     model = Seat
     extra = 0
-    readonly_fields = ["score", "rank", "is_winner"]
+    can_delete = False
+    fields = readonly_fields = ["position", "player", "score", "rank", "is_winner"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 class MoveInline(admin.TabularInline):
@@ -51,10 +57,22 @@ class MoveInline(admin.TabularInline):
 
 @admin.register(Play)
 class PlayAdmin(admin.ModelAdmin):
+    """A play is started, played, abandoned and deleted on the site, through the services, which
+    judge, rate and audit: the admin shows it and never changes it behind the referee's back."""
+
     list_display = ["__str__", "game", "club", "status", "started_at"]
     list_filter = ["game", "status", "club"]
-    readonly_fields = ["details"]
+    readonly_fields = [
+        "club", "night", "game", "setup", "status", "started_at", "ended_at", "created_by",
+        "details",
+    ]  # fmt: skip
     inlines = [SeatInline, MoveInline]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Move)
