@@ -155,7 +155,7 @@ def test_each_game_gets_its_own_ui_with_its_own_templates():
     for name, engine in GAMES.items():
         ui = ui_for(name)
         assert type(ui).__module__ == f"games.ui.{module_name(engine)}"
-        assert ui.engine is engine
+        assert ui.game == name
         assert ui.template("board") == f"plays/games/{name}/board.html"
 
 

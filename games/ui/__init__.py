@@ -94,7 +94,6 @@ class GameUI(ABC):
     """One game's forms and pages. Every game answers each abstract method in its own words."""
 
     def __init__(self, engine: type[Game]):
-        self.engine = engine
         self.game = engine.name
 
     def template(self, name: str) -> str:

@@ -160,10 +160,6 @@ class Card:
     def symbol(self) -> str:
         return OBJECT_SYMBOLS[self.object]
 
-    @property
-    def object_label(self) -> str:
-        return str(OBJECT_NAMES[self.object])
-
 
 def make_card(card: str) -> Card:
     colour, obj = card_parts(card)
