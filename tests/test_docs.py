@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from referee import GAME_MODULES, game_class
+from referee import GAMES
+from referee.registry import module_name
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMELOG = ROOT / "docs" / "gamelog.md"
@@ -24,7 +25,7 @@ def sections() -> dict[int, str]:
 def game_sections() -> dict[str, int]:
     """Each game's section number, found by its title."""
     by_title = {title: number for number, title in sections().items()}
-    return {game: by_title.get(game_class(game).title) for game in GAME_MODULES}
+    return {name: by_title.get(engine.title) for name, engine in GAMES.items()}
 
 
 def tracked_files() -> list[Path]:
@@ -51,14 +52,14 @@ def test_the_log_format_and_the_command_come_first_then_one_section_per_game():
     places = game_sections()
     missing = [game for game, number in places.items() if number is None]
     assert not missing, f"docs/gamelog.md has no section titled after {missing}"
-    assert sorted(places.values()) == list(range(3, 3 + len(GAME_MODULES)))
-    assert sorted(numbered) == list(range(1, 3 + len(GAME_MODULES)))
+    assert sorted(places.values()) == list(range(3, 3 + len(GAMES)))
+    assert sorted(numbered) == list(range(1, 3 + len(GAMES)))
 
 
-@pytest.mark.parametrize("game", GAME_MODULES)
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_games_code_and_tests_cite_its_own_section(game):
     own = {1, 2, game_sections()[game]}
-    module = GAME_MODULES[game]
+    module = module_name(GAMES[game])
     for path in (ROOT / "referee" / f"{module}.py", ROOT / "tests/referee" / f"test_{module}.py"):
         cited = {int(first) for first, _ in CITATION.findall(path.read_text(encoding="utf-8"))}
         assert cited, f"{path.relative_to(ROOT)} never cites docs/gamelog.md"
