@@ -1,9 +1,14 @@
-"""The shared judging protocol every game implements.
+"""The shared judging protocol every game implements: check, plan, commit.
 
-A game is a state machine. ``Game.start(players, setup)`` parses the setup (raising
-``SetupError``); ``game.play(move)`` applies one move, or raises ``IllegalMove`` with a
-sentence the players understand *without changing anything*, so that scores and details
+A game is a state machine. ``Game.start(players, setup)`` checks the number of players and reads
+the setup (raising ``SetupError``). ``game.play(move)`` applies one move in two steps: ``plan``
+reads and validates the whole move against the state and returns a ``Plan`` (or raises
+``IllegalMove`` with a sentence the players understand), then ``commit`` applies the plan and
+cannot fail. Nothing changes before the whole move is known to be legal, so scores and details
 always describe the state just before the first illegal move (docs/gamelog.md §2).
+
+A plan also knows exactly what the referee understood: ``Plan.canonical()`` is the move in
+canonical JSON, and ``Game.canonical_setup()`` the setup.
 
 Nothing under ``referee/`` imports Django.
 """
@@ -12,8 +17,11 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
+
+#: "A move after the game has ended is illegal, in every game." (docs/gamelog.md §1)
+GAME_OVER = "the game has already ended"
 
 
 class IllegalMove(Exception):
@@ -32,8 +40,22 @@ class SetupError(Exception):
         self.message = message
 
 
+class Plan:
+    """A legal move, read and validated in full against the state it was planned on: everything
+    ``Game.commit`` will change, worked out first."""
+
+    # Not an ABC: a plan is made for every move judged, and ABC instance checks are slow.
+    __slots__ = ()
+
+    def canonical(self) -> dict[str, Any]:
+        """The move as the referee understood it, in canonical JSON: known keys only, names in
+        their canonical spelling. Judging it in place of the move as written gives the same
+        judgement."""
+        raise NotImplementedError
+
+
 class Game(ABC):
-    """One game in progress. Subclasses keep their own state and mutate it in ``play``."""
+    """One game in progress. Subclasses keep their own state; only ``commit`` changes it."""
 
     # The game's declaration: every engine states each of these itself, once; everything else
     # in the project (menus, scopes, ratings, statistics) derives from it (referee.registry).
@@ -50,18 +72,62 @@ class Game(ABC):
     def __init__(self, players: Sequence[str]):
         self.players: tuple[str, ...] = tuple(players)
 
+    # --- Starting a game -----------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, players: Sequence[str], setup: Any) -> Game:
+        """The starting state, or ``SetupError``: the number of players, then the setup.
+
+        ``players`` are distinct non-empty strings; ``setup`` is any JSON value (``None`` when
+        absent).
+        """
+        cls.check_player_count(players)
+        return cls.from_setup(players, setup)
+
+    @classmethod
+    def check_player_count(cls, players: Sequence[str]) -> None:
+        n = len(players)
+        if not cls.min_players <= n <= cls.max_players:
+            if cls.min_players == cls.max_players:
+                wanted = f"exactly {cls.min_players}"
+            else:
+                wanted = f"{cls.min_players} to {cls.max_players}"
+            raise SetupError(f"{cls.title} is played by {wanted} players, not {n}")
+
     @classmethod
     @abstractmethod
-    def start(cls, players: Sequence[str], setup: Any) -> Game:
-        """Parse ``setup`` (any JSON value; ``None`` when absent) and return the starting state.
-
-        ``players`` are already distinct non-empty strings, but their number is not checked:
-        ``check_player_count`` does that.
-        """
+    def from_setup(cls, players: Sequence[str], setup: Any) -> Game:
+        """Read ``setup`` and return the starting state (the number of players is checked)."""
 
     @abstractmethod
-    def play(self, move: Any) -> None:
-        """Apply one move (any JSON value) or raise ``IllegalMove`` leaving the state untouched."""
+    def canonical_setup(self) -> dict[str, Any]:
+        """The setup as the referee understood it, in canonical JSON (see ``Plan.canonical``)."""
+
+    # --- Playing a move: check, plan, commit ---------------------------------------------------
+
+    def play(self, move: Any) -> Plan:
+        """Apply one move (any JSON value) and return its plan, or raise ``IllegalMove`` leaving
+        the state untouched."""
+        plan = self.check(move)
+        self.commit(plan)
+        return plan
+
+    def check(self, move: Any) -> Plan:
+        """The plan of ``move`` if it is legal now, or ``IllegalMove``; changes nothing."""
+        if self.finished:
+            raise IllegalMove(GAME_OVER)
+        return self.plan(move)
+
+    @abstractmethod
+    def plan(self, move: Any) -> Plan:
+        """Read and validate the whole move against the state of a game not yet over; raise
+        ``IllegalMove`` or return what it will do. Changes nothing."""
+
+    @abstractmethod
+    def commit(self, plan: Any) -> None:
+        """Apply a plan made by ``plan`` on this very state. Cannot fail."""
+
+    # --- Results -------------------------------------------------------------------------------
 
     @property
     @abstractmethod
@@ -80,15 +146,22 @@ class Game(ABC):
     def details(self) -> dict[str, Any]:
         """Game-specific details (JSON-serialisable), as docs/gamelog.md asks for each game."""
 
-    @classmethod
-    def check_player_count(cls, players: Sequence[str]) -> None:
-        n = len(players)
-        if not cls.min_players <= n <= cls.max_players:
-            if cls.min_players == cls.max_players:
-                wanted = f"exactly {cls.min_players}"
-            else:
-                wanted = f"{cls.min_players} to {cls.max_players}"
-            raise SetupError(f"{cls.title} is played by {wanted} players, not {n}")
+
+def competition_ranks(scores: Mapping[str, int], winners: Sequence[str]) -> dict[str, int]:
+    """Ranks in seat order: the winners rank first (a tie-break may put a winner level on points
+    with others), then the others by score; players level share a rank and the next rank counts
+    them all (1, 2, 2, 4). On a cooperative game every player is level: all rank 1."""
+    won = set(winners)
+    return {
+        player: 1
+        + sum(
+            1
+            for other, points in scores.items()
+            if (other in won and player not in won)
+            or ((other in won) == (player in won) and points > score)
+        )
+        for player, score in scores.items()
+    }
 
 
 # Small validation helpers shared by the games. Each raises ``IllegalMove`` by default;

@@ -31,9 +31,10 @@ Rulings this engine applies where the sheet is silent (each is cited where it is
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from .base import Game, IllegalMove, SetupError, describe, expect_player, is_int, norm
+from .base import Game, IllegalMove, Plan, SetupError, describe, expect_player, is_int, norm
 
 OBJECTS = ("die", "butterfly", "ball", "icecream", "cup", "flower", "car", "telephone")
 COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "black")
@@ -56,7 +57,7 @@ ALL_CARDS: tuple[str, ...] = tuple(_CARD_BITS)
 CRASHES_TO_ELIMINATE = 3
 
 
-def card_name(value: Any) -> str | None:
+def parse_card(value: Any) -> str | None:
     """The card's canonical name (``"red-die"``), or None when ``value`` names no card.
 
     "Names of cards, colours, objects … are matched case-insensitively, ignoring surrounding
@@ -78,6 +79,32 @@ def _names(players: Iterable[str]) -> str:
     if len(players) <= 1:
         return "".join(players)
     return f"{', '.join(players[:-1])} and {players[-1]}"
+
+
+@dataclass(slots=True)
+class Call(Plan):
+    """A legal move: the turned card was called, into a side or ``"impossible"``, rightly or
+    not."""
+
+    card: str
+    caller: str
+    side: str  # one of SIDES, or IMPOSSIBLE
+    correct: bool
+
+    def canonical(self) -> dict[str, Any]:
+        series = IMPOSSIBLE if self.side == IMPOSSIBLE else int(self.side)
+        return {"card": self.card, "call": {"player": self.caller, "series": series}}
+
+
+@dataclass(slots=True)
+class Tie(Plan):
+    """A legal move: several players called the turned card correctly at once."""
+
+    card: str
+    tied: tuple[str, ...]
+
+    def canonical(self) -> dict[str, Any]:
+        return {"card": self.card, "tie": list(self.tied)}
 
 
 class Buntherum(Game):
@@ -117,12 +144,10 @@ class Buntherum(Game):
     # ----- setup -----
 
     @classmethod
-    def start(cls, players: Sequence[str], setup: Any) -> Buntherum:
+    def from_setup(cls, players: Sequence[str], setup: Any) -> Buntherum:
         """Rule: "two cards at each of the six sides, distinct in colour and in object within a
         side" (docs/gamelog.md §6); "The setup has sides "1"–"6"."
         """
-        if len(players) not in PILE_SIZES:
-            cls.check_player_count(players)
         example = '{"series": {"1": ["red-die", "blue-car"], ..., "6": [...]}}'
         if not isinstance(setup, dict) or not isinstance(setup.get("series"), dict):
             raise SetupError(f"the setup must give the six starting series, as {example}")
@@ -140,7 +165,7 @@ class Buntherum(Game):
                 raise SetupError(f"side {side} must start with a list of exactly two cards")
             names = []
             for value in cards:
-                card = card_name(value)
+                card = parse_card(value)
                 if card is None:
                     raise SetupError(
                         f"side {side}: {describe(value)} is not a Buntherum card "
@@ -172,6 +197,10 @@ class Buntherum(Game):
             )
         return cls(players, series)
 
+    def canonical_setup(self) -> dict[str, Any]:
+        # Series only grow at their end: the setup cards are the first two of each.
+        return {"series": {side: self.series[side][:CARDS_PER_SIDE] for side in SIDES}}
+
     # ----- queries a score sheet or a UI can use -----
 
     @property
@@ -184,7 +213,7 @@ class Buntherum(Game):
     def fits(self, card: str, side: str) -> bool:
         """Rule: "A card fits a series when neither its colour nor its object is already in it."
 
-        ``card`` is a canonical card name (see ``card_name``), ``side`` one of ``SIDES``.
+        ``card`` is a canonical card name (see ``parse_card``), ``side`` one of ``SIDES``.
         """
         colour_bit, object_bit = _CARD_BITS[card]
         return not (self._colour_masks[side] & colour_bit or self._object_masks[side] & object_bit)
@@ -220,14 +249,9 @@ class Buntherum(Game):
 
     # ----- moves -----
 
-    def play(self, move: Any) -> None:
-        """Judge one turned card and what happened to it (docs/gamelog.md §6).
-
-        Everything is checked before anything changes, so an illegal move leaves the state as
-        it was.
-        """
-        if self.finished:
-            raise IllegalMove("the game has already ended")
+    def plan(self, move: Any) -> Call | Tie:
+        """Read one turned card and what happened to it (docs/gamelog.md §6), and whether a call
+        was right."""
         if not isinstance(move, dict):
             raise IllegalMove(
                 'a move must be a JSON object such as {"card": "red-die", "call": '
@@ -238,18 +262,26 @@ class Buntherum(Game):
         if call is not None and tie is not None:
             raise IllegalMove('a move has either a "call" or a "tie", not both')
         if tie is not None:
-            self._tie(self._tied_players(tie))
-        elif call is not None:
+            return Tie(card=card, tied=self._tied_players(tie))
+        if call is not None:
             caller, side = self._call(call)
-            self._resolve_call(card, caller, side)
+            # "A wrong call (the card does not fit that series, or "impossible" while some
+            # series fits)"
+            correct = not self.fitting_series(card) if side == IMPOSSIBLE else self.fits(card, side)
+            return Call(card=card, caller=caller, side=side, correct=correct)
+        raise IllegalMove(f'the move must say what happened to {card}: a "call" or a "tie"')
+
+    def commit(self, turned: Call | Tie) -> None:
+        if isinstance(turned, Tie):
+            self._tie(turned.tied)
         else:
-            raise IllegalMove(f'the move must say what happened to {card}: a "call" or a "tie"')
+            self._resolve_call(turned.card, turned.caller, turned.side, turned.correct)
 
     def _turned_card(self, value: Any) -> str:
         """Rule: "A card already in a series cannot be turned again (the order of the piles is not
         recorded, so no other identity check)."
         """
-        card = card_name(value)
+        card = parse_card(value)
         if card is None:
             if value is None:
                 raise IllegalMove('the move must name the turned "card", such as "red-die"')
@@ -323,7 +355,7 @@ class Buntherum(Game):
             )
         return tuple(tied)
 
-    def _resolve_call(self, card: str, caller: str, side: str) -> None:
+    def _resolve_call(self, card: str, caller: str, side: str, correct: bool) -> None:
         """A correct call or "impossible" lets the caller turn from their own pile; a wrong one
         earns a Crash token.
 
@@ -333,7 +365,6 @@ class Buntherum(Game):
         and the caller turns the next card from the neutral pile. A correct "impossible" puts
         the card under the neutral pile and the caller turns the next card from their own pile."
         """
-        correct = not self.fitting_series(card) if side == IMPOSSIBLE else self.fits(card, side)
         self.tied = None
         if not correct:
             self._crash(caller)

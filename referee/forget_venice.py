@@ -9,9 +9,10 @@ that half, with the three criteria of the player's score sheet for that half.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from .base import Game, IllegalMove, SetupError, describe, expect_player, is_int, norm
+from .base import Game, IllegalMove, Plan, SetupError, describe, expect_player, is_int, norm
 from .decktet import EXTENDED_DECK, SUITS, Card, find_card
 
 #: "The extended Decktet without the Excuse, the Island and the Borderland: 42 cards."
@@ -178,6 +179,24 @@ def _read_half(player: str, half: str, criteria: Any) -> HalfSheet:
     return (pairs[0], pairs[1], pairs[2])
 
 
+@dataclass(slots=True)
+class Deal(Plan):
+    """A legal deal: the dealer, the piles (canonical card names) and the choosers' piles."""
+
+    dealer: str
+    piles: tuple[tuple[str, ...], ...]
+    first: int
+    second: int
+
+    def canonical(self) -> dict[str, Any]:
+        return {
+            "dealer": self.dealer,
+            "piles": [list(pile) for pile in self.piles],
+            "first": self.first,
+            "second": self.second,
+        }
+
+
 class ForgetVenice(Game):
     """A game of Forget Venice, deal by deal."""
 
@@ -206,16 +225,27 @@ class ForgetVenice(Game):
         self.dealers: list[str] = []  # the dealer of each deal played, in order
 
     @classmethod
-    def start(cls, players: Sequence[str], setup: Any) -> ForgetVenice:
+    def from_setup(cls, players: Sequence[str], setup: Any) -> ForgetVenice:
         """Seats: "players[0] is Player 1, players[1] Player 2, players[2] Player 3"."""
-        cls.check_player_count(players)
         return cls(players, _read_sheets(players, setup))
 
-    # --- Queries a score sheet needs ------------------------------------------------------
+    def canonical_setup(self) -> dict[str, Any]:
+        """``{}`` when every seat plays its default sheet, else every sheet in full."""
+        sheets = [self.sheets[player] for player in self.players]
+        if sheets == list(DEFAULT_SHEETS):
+            return {}
+        return {"sheets": self._sheets_json()}
 
-    @property
-    def deals_played(self) -> int:
-        return len(self.dealers)
+    def _sheets_json(self) -> dict[str, Any]:
+        return {
+            p: {
+                half: {c: list(pair) for c, pair in zip(CRITERIA, sheet[half], strict=True)}
+                for half in HALVES
+            }
+            for p, sheet in self.sheets.items()
+        }
+
+    # --- Queries a score sheet needs ------------------------------------------------------
 
     @property
     def finished(self) -> bool:
@@ -289,33 +319,8 @@ class ForgetVenice(Game):
 
     # --- Playing a deal --------------------------------------------------------------------
 
-    def play(self, move: Any) -> None:
-        """Apply one deal: check everything first, then hand each pile to its taker."""
-        dealer, piles, first, second = self._check_deal(move)
-        deal = len(self.dealers) + 1
-        h = self.half - 1
-        first_chooser, second_chooser = self.choosers(dealer)
-        rest = 3 - first - second  # the pile index neither chooser took
-        dealt = self._dealt[h]
-        for taker, pile in (
-            (first_chooser, piles[first]),
-            (second_chooser, piles[second]),
-            (dealer, piles[rest]),
-        ):
-            self._collections[h][taker].extend(pile)
-            counts = self._counts[h][taker]
-            masks = self._masks[h][taker]
-            for card in pile:
-                dealt[card] = deal
-                bit, suits = _CARD_BITS[card]
-                for i in suits:
-                    counts[i] += 1
-                    masks[i] |= bit
-        self.dealers.append(dealer)
-
-    def _check_deal(self, move: Any) -> tuple[str, list[list[str]], int, int]:
-        if self.finished:
-            raise IllegalMove("the game has already ended after deal 12")
+    def plan(self, move: Any) -> Deal:
+        """Read one deal: the dealer, the piles, then the choosers' piles."""
         if not isinstance(move, dict):
             raise IllegalMove(
                 'a deal must be a JSON object with "dealer", "piles", "first" and "second", '
@@ -324,7 +329,31 @@ class ForgetVenice(Game):
         dealer = self._check_dealer(move.get("dealer"))
         piles = self._check_piles(move.get("piles"))
         first, second = self._check_choices(move.get("first"), move.get("second"))
-        return dealer, piles, first, second
+        return Deal(dealer=dealer, piles=piles, first=first, second=second)
+
+    def commit(self, deal: Deal) -> None:
+        """Hand each pile to its taker: the First Chooser's, the Second Chooser's, then the rest
+        to the dealer."""
+        number = len(self.dealers) + 1
+        h = self.half - 1
+        first_chooser, second_chooser = self.choosers(deal.dealer)
+        rest = 3 - deal.first - deal.second  # the pile index neither chooser took
+        dealt = self._dealt[h]
+        for taker, pile in (
+            (first_chooser, deal.piles[deal.first]),
+            (second_chooser, deal.piles[deal.second]),
+            (deal.dealer, deal.piles[rest]),
+        ):
+            self._collections[h][taker].extend(pile)
+            counts = self._counts[h][taker]
+            masks = self._masks[h][taker]
+            for card in pile:
+                dealt[card] = number
+                bit, suits = _CARD_BITS[card]
+                for i in suits:
+                    counts[i] += 1
+                    masks[i] |= bit
+        self.dealers.append(deal.dealer)
 
     def _check_dealer(self, value: Any) -> str:
         """The dealer rotation (see ``next_dealers``)."""
@@ -343,7 +372,7 @@ class ForgetVenice(Game):
             reason = f"the deal passes left, from {self.dealers[-1]} to {allowed[0]}"
         raise IllegalMove(f"{dealer} cannot be the dealer of deal {deal}: {reason}")
 
-    def _check_piles(self, value: Any) -> list[list[str]]:
+    def _check_piles(self, value: Any) -> tuple[tuple[str, ...], ...]:
         """ "Exactly 7 cards in 3 non-empty piles." "Within a half no card appears twice"."""
         if not isinstance(value, list):
             raise IllegalMove(f'"piles" must be a list of 3 piles of cards, not {describe(value)}')
@@ -351,7 +380,7 @@ class ForgetVenice(Game):
             raise IllegalMove(f"the dealer makes exactly 3 piles, not {len(value)}")
         dealt = self._dealt[self.half - 1]
         seen: set[str] = set()
-        piles: list[list[str]] = []
+        piles: list[tuple[str, ...]] = []
         for index, pile in enumerate(value):
             if not isinstance(pile, list):
                 raise IllegalMove(f"pile {index} must be a list of cards, not {describe(pile)}")
@@ -361,7 +390,7 @@ class ForgetVenice(Game):
                 )
             cards = []
             for written in pile:
-                card = _card_name(written)
+                card = _read_card(written)
                 if card in seen:
                     raise IllegalMove(f"{card} appears twice in this deal")
                 if card in dealt:
@@ -371,10 +400,10 @@ class ForgetVenice(Game):
                     )
                 seen.add(card)
                 cards.append(card)
-            piles.append(cards)
+            piles.append(tuple(cards))
         if len(seen) != CARDS_PER_DEAL:
             raise IllegalMove(f"a deal is exactly 7 cards, not {len(seen)}")
-        return piles
+        return tuple(piles)
 
     def _check_choices(self, first: Any, second: Any) -> tuple[int, int]:
         """ "first/second are distinct pile indices": the two choosers take different piles."""
@@ -432,13 +461,7 @@ class ForgetVenice(Game):
             "collections": [
                 {p: self.collection(p, h) for p in self.players} for h in range(1, len(halves) + 1)
             ],
-            "sheets": {
-                p: {
-                    half: {c: list(pair) for c, pair in zip(CRITERIA, sheet[half], strict=True)}
-                    for half in HALVES
-                }
-                for p, sheet in self.sheets.items()
-            },
+            "sheets": self._sheets_json(),
             "deals_played": len(self.dealers),
             "deal": self.deal,
             "half": self.half,
@@ -447,22 +470,29 @@ class ForgetVenice(Game):
         }
 
 
-def _card_name(written: Any) -> str:
-    """The canonical name of a card of the 42-card deck, in any accepted spelling.
+def parse_card(value: Any) -> str | None:
+    """The canonical name of a card of the 42-card deck, in any accepted spelling, or None.
 
     "The extended Decktet without the Excuse, the Island and the Borderland: 42 cards."
     """
-    if isinstance(written, str) and written in _CARD_BITS:
-        return written  # already canonical: the usual case, and the fast one
-    card = find_card(written)
-    if card is None:
+    if isinstance(value, str) and value in _CARD_BITS:
+        return value  # already canonical: the usual case, and the fast one
+    card = find_card(value)
+    return card.name if card is not None and card.name in _CARD_BITS else None
+
+
+def _read_card(written: Any) -> str:
+    """``parse_card``, or ``IllegalMove`` saying why the card is not in this game."""
+    card = parse_card(written)
+    if card is not None:
+        return card
+    decktet = find_card(written)
+    if decktet is None:
         raise IllegalMove(f"{describe(written)} is not a Decktet card")
-    if card.name not in _CARD_BITS:
-        raise IllegalMove(
-            f"{card.name} is not in the Forget Venice deck "
-            "(the Excuse, the Island and the Borderland are left out)"
-        )
-    return card.name
+    raise IllegalMove(
+        f"{decktet.name} is not in the Forget Venice deck "
+        "(the Excuse, the Island and the Borderland are left out)"
+    )
 
 
 def _best(players: Iterable[str], values: dict[str, int]) -> list[str]:

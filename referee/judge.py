@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Game, IllegalMove, SetupError, describe
+from .base import Game, IllegalMove, Plan, SetupError, competition_ranks, describe
 from .registry import GAMES
 
 FORMAT = "gamelog/1"
@@ -13,14 +13,32 @@ FORMAT = "gamelog/1"
 
 @dataclass
 class Judgement:
+    """The referee's judgement of one log. ``as_dict()`` is the output line of docs/gamelog.md §2;
+    the other fields are what the app needs besides."""
+
     game: str | None
     status: str  # "finished" | "in_progress" | "illegal"
     error: dict[str, Any] | None = None
     scores: dict[str, int] = field(default_factory=dict)
     winners: list[str] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
+    #: player → rank, in seat order, once ``finished`` (empty otherwise): winners first, then the
+    #: others by score, players level sharing a rank (1, 2, 2, 4)
+    ranks: dict[str, int] = field(default_factory=dict)
+    #: the setup as the referee understood it, in canonical JSON (None when the envelope or the
+    #: setup is wrong)
+    setup: dict[str, Any] | None = None
+    #: the plan of every legal move, in order (see ``moves``)
+    plans: list[Plan] = field(default_factory=list, repr=False, compare=False)
     #: the game state after the last legal move (None when the envelope or setup is wrong)
     state: Game | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def moves(self) -> list[dict[str, Any]]:
+        """Every legal move as the referee understood it, in canonical JSON, in order: judging
+        ``setup`` and ``moves`` (then any moves after them) gives this same judgement."""
+        # Worked out on demand: most callers (the referee command, the pages) never ask.
+        return [plan.canonical() for plan in self.plans]
 
     @property
     def legal(self) -> bool:
@@ -31,6 +49,7 @@ class Judgement:
         return self.error["message"] if self.error else None
 
     def as_dict(self) -> dict[str, Any]:
+        """The referee's output line (without "file"): the contract, so nothing more."""
         return {
             "game": self.game,
             "status": self.status,
@@ -77,20 +96,18 @@ def judge(log: Any) -> Judgement:
     game_name, players, setup, moves = envelope
     engine = GAMES[game_name]
     try:
-        engine.check_player_count(players)
         state = engine.start(players, setup)
+        understood = state.canonical_setup()
     except SetupError as exc:
         return _envelope_error(game_name, f"bad setup: {exc.message}")
     except Exception as exc:  # a bug in an engine must not crash the caller
         return _envelope_error(game_name, f"the setup could not be read ({type(exc).__name__})")
 
     error = None
+    plans = []
     for index, move in enumerate(moves):
-        if state.finished:
-            error = {"move": index, "message": f"move {index}: the game has already ended"}
-            break
         try:
-            state.play(move)
+            plans.append(state.play(move))
         except IllegalMove as exc:
             error = {"move": index, "message": f"move {index}: {exc.message}"}
             break
@@ -105,12 +122,18 @@ def judge(log: Any) -> Judgement:
         status = "illegal"
     else:
         status = "finished" if state.finished else "in_progress"
+    finished = status == "finished"
+    scores = state.scores()
+    winners = state.winners() if finished else []
     return Judgement(
         game=game_name,
         status=status,
         error=error,
-        scores=state.scores(),
-        winners=state.winners() if status == "finished" else [],
+        scores=scores,
+        winners=winners,
         details=state.details(),
+        ranks=competition_ranks(scores, winners) if finished else {},
+        setup=understood,
+        plans=plans,
         state=state,
     )

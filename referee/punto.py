@@ -27,11 +27,13 @@ Rulings this engine applies where docs/gamelog.md §5 leaves a detail open:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .base import (
     Game,
     IllegalMove,
+    Plan,
     SetupError,
     cell_text,
     describe,
@@ -56,14 +58,16 @@ Cell = tuple[int, int]  # (column, row)
 
 
 def card_name(card: Card) -> str:
+    """A card's canonical name: ``"red-7"``."""
     return f"{card[0]}-{card[1]}"
 
 
 _CARDS: dict[str, Card] = {f"{c}-{v}": (c, v) for c in COLOURS for v in VALUES}
 
 
-def parse_card(value: Any) -> Card:
-    """A card is written ``"red-7"``: colour and value, matched case-insensitively (§1, §5)."""
+def parse_card(value: Any) -> Card | None:
+    """A card written ``"red-7"`` (colour and value, matched case-insensitively, §1, §5) as its
+    (colour, value), or None."""
     card = _CARDS.get(value) if isinstance(value, str) else None
     if card is not None:
         return card
@@ -72,10 +76,83 @@ def parse_card(value: Any) -> Card:
         colour, number = (part.strip() for part in text.split("-"))
         if colour in COLOURS and len(number) == 1 and number in "123456789":
             return colour, int(number)
-    raise IllegalMove(
-        f"{describe(value)} is not a Punto card: write a colour (red, orange, blue, green) "
-        'and a value from 1 to 9, like "red-7"'
-    )
+    return None
+
+
+def _read_card(value: Any) -> Card:
+    """``parse_card``, or ``IllegalMove`` saying how a card is written."""
+    card = parse_card(value)
+    if card is None:
+        raise IllegalMove(
+            f"{describe(value)} is not a Punto card: write a colour (red, orange, blue, green) "
+            'and a value from 1 to 9, like "red-7"'
+        )
+    return card
+
+
+@dataclass(slots=True)
+class CardPlay(Plan):
+    """A legal move: the card its player has just drawn, and the cell it goes to, or None when
+    it is blocked (no legal cell: the round ends)."""
+
+    player: str
+    card: Card
+    cell: Cell | None
+
+    def canonical(self) -> dict[str, Any]:
+        move: dict[str, Any] = {"player": self.player, "card": card_name(self.card)}
+        if self.cell is None:
+            move["blocked"] = True
+        else:
+            move["at"] = [self.cell[0], self.cell[1]]
+        return move
+
+
+def _read_colours(players: Sequence[str], given: Any) -> dict[str, tuple[str, ...]]:
+    """Each player's colours, in the order the setup lists them (see ``Punto.from_setup``)."""
+    if not isinstance(given, dict):
+        raise SetupError('the setup must give each player\'s colours in "colours"')
+    for key in given:
+        if key not in players:
+            raise SetupError(
+                f"colours are given for {describe(key)}, who is not one of the players "
+                f"({', '.join(players)})"
+            )
+    each = 2 if len(players) == 2 else 1
+    wanted = "two colours" if each == 2 else "one colour"
+    colours: dict[str, tuple[str, ...]] = {}
+    taken: dict[str, str] = {}
+    for player in players:
+        if player not in given:
+            raise SetupError(f"the setup gives no colours for {player}")
+        names = given[player]
+        if not isinstance(names, list) or len(names) != each:
+            if isinstance(names, list):
+                has = f"{len(names)} colour{'' if len(names) == 1 else 's'}"
+            else:
+                has = describe(names)
+            raise SetupError(
+                f"with {len(players)} players each player holds {wanted} (a list of "
+                f"colour names): {player} has {has}"
+            )
+        own = []
+        for name in names:
+            colour = norm(name)
+            if colour not in COLOURS:
+                raise SetupError(
+                    f"{describe(name)} is not a Punto colour (red, orange, blue, green)"
+                )
+            if taken.get(colour) == player:
+                raise SetupError(f"{player} is given {colour} twice")
+            if colour in taken:
+                raise SetupError(
+                    f"{colour} is given twice ({taken[colour]} and {player}): "
+                    "every colour belongs to one player at most"
+                )
+            taken[colour] = player
+            own.append(colour)
+        colours[player] = tuple(own)
+    return colours
 
 
 def _names(colours: Sequence[str]) -> str:
@@ -119,56 +196,15 @@ class Punto(Game):
     # ------------------------------------------------------------------ setup
 
     @classmethod
-    def start(cls, players: Sequence[str], setup: Any) -> Punto:
+    def from_setup(cls, players: Sequence[str], setup: Any) -> Punto:
         """``{"colours": {player: [colour, ...]}}``: "2 players hold two colours each; 3 or 4
         players one colour each, all distinct. With 3 players the fourth colour is neutral."
         """
-        cls.check_player_count(players)
         setup = expect_dict(setup, "the setup", SetupError)
-        given = setup.get("colours")
-        if not isinstance(given, dict):
-            raise SetupError('the setup must give each player\'s colours in "colours"')
-        for key in given:
-            if key not in players:
-                raise SetupError(
-                    f"colours are given for {describe(key)}, who is not one of the players "
-                    f"({', '.join(players)})"
-                )
-        each = 2 if len(players) == 2 else 1
-        wanted = "two colours" if each == 2 else "one colour"
-        colours: dict[str, tuple[str, ...]] = {}
-        taken: dict[str, str] = {}
-        for player in players:
-            if player not in given:
-                raise SetupError(f"the setup gives no colours for {player}")
-            names = given[player]
-            if not isinstance(names, list) or len(names) != each:
-                if isinstance(names, list):
-                    has = f"{len(names)} colour{'' if len(names) == 1 else 's'}"
-                else:
-                    has = describe(names)
-                raise SetupError(
-                    f"with {len(players)} players each player holds {wanted} (a list of "
-                    f"colour names): {player} has {has}"
-                )
-            own = []
-            for name in names:
-                colour = norm(name)
-                if colour not in COLOURS:
-                    raise SetupError(
-                        f"{describe(name)} is not a Punto colour (red, orange, blue, green)"
-                    )
-                if taken.get(colour) == player:
-                    raise SetupError(f"{player} is given {colour} twice")
-                if colour in taken:
-                    raise SetupError(
-                        f"{colour} is given twice ({taken[colour]} and {player}): "
-                        "every colour belongs to one player at most"
-                    )
-                taken[colour] = player
-                own.append(colour)
-            colours[player] = tuple(own)
-        return cls(players, colours)
+        return cls(players, _read_colours(players, setup.get("colours")))
+
+    def canonical_setup(self) -> dict[str, Any]:
+        return {"colours": {player: list(self.colours[player]) for player in self.players}}
 
     # ------------------------------------------------------------------ queries
 
@@ -199,7 +235,7 @@ class Punto(Game):
         played now, sorted by row then column; ``None`` on an empty table, where "the first card
         of a round goes anywhere". Whose card it is, and copies, are not checked here.
         """
-        value = parse_card(card)[1] if isinstance(card, str) else card[1]
+        value = _read_card(card)[1] if isinstance(card, str) else card[1]
         if not self.board:
             return None
         return sorted(self._legal_cells(value), key=lambda c: (c[1], c[0]))
@@ -244,19 +280,17 @@ class Punto(Game):
 
     # ------------------------------------------------------------------ moves
 
-    def play(self, move: Any) -> None:
+    def plan(self, move: Any) -> CardPlay:
         """``{"player": P, "card": "red-7", "at": [x, y]}`` or
-        ``{"player": P, "card": "green-9", "blocked": true}``; validated in full before any change.
-        """
-        if self._over:
-            raise IllegalMove("the game has already ended")
+        ``{"player": P, "card": "green-9", "blocked": true}``: whose turn, the card, then the cell
+        (or that no cell is legal)."""
         move = expect_dict(move, "a move")
         player = expect_player(move.get("player"), self.players, "the player")
         if player != self.players[self._turn]:
             raise IllegalMove(f"it is {self.players[self._turn]}'s turn, not {player}'s")
         if "card" not in move:
             raise IllegalMove('a move must name the card drawn, like "card": "red-7"')
-        card = parse_card(move["card"])
+        card = _read_card(move["card"])
         self._check_card(player, card)
         blocked = move.get("blocked", False)
         if not isinstance(blocked, bool):
@@ -267,15 +301,22 @@ class Punto(Game):
                     "a blocked move records that the card has no legal cell: it cannot name one"
                 )
             self._check_blocked(card)
-            self._end_blocked_round()
-            return
+            return CardPlay(player=player, card=card, cell=None)
         if "at" not in move:
             raise IllegalMove(
                 'a move must say where the card goes ("at": [column, row]) or that it is blocked'
             )
         cell = expect_cell(move["at"], 'the cell "at"')
         self._check_cell(card, cell)
-        self._place(player, card, cell)
+        return CardPlay(player=player, card=card, cell=cell)
+
+    def commit(self, play: CardPlay) -> None:
+        """Place the card (a round may be won by a line), or end the round by counting series
+        when it is blocked."""
+        if play.cell is None:
+            self._end_blocked_round()
+        else:
+            self._place(play.player, play.card, play.cell)
 
     def _check_card(self, player: str, card: Card) -> None:
         """Own or neutral colour, and a copy left this round (§5)."""

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Game, IllegalMove, SetupError, describe, norm
+from .base import Game, IllegalMove, Plan, SetupError, describe, norm
 
 COLOURS = ("red", "yellow", "green", "blue", "black")
 #: piece name → (colour, size), in a stable order (colours as listed, large first)
@@ -88,16 +88,27 @@ def _cell_name(cell: tuple[int, int] | None) -> str | None:
     return SQUARE_NAMES[cell] if cell is not None else None
 
 
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """A validated move, ready to apply: everything ``play`` will change, worked out first."""
+@dataclass(slots=True)
+class Turn(Plan):
+    """A legal move, worked out: everything ``commit`` will change.
 
-    player: int
-    card: str | None = None  # None: the player records cannot_play
+    ``card`` is None when the player records ``cannot_play``; ``target`` is None with a piece
+    when it leaves the board.
+    """
+
+    seat: int
+    player: str
+    card: str | None = None
+    side: str | None = None
     piece: str | None = None
     origin: tuple[int, int] | None = None
-    target: tuple[int, int] | None = None  # None with a piece: it leaves the board
+    target: tuple[int, int] | None = None
     completes_tree: bool = False
+
+    def canonical(self) -> dict[str, Any]:
+        if self.card is None:
+            return {"player": self.player, "cannot_play": True}
+        return {"player": self.player, "card": self.card, "side": self.side, "piece": self.piece}
 
 
 class ThreeHigh(Game):
@@ -121,6 +132,8 @@ class ThreeHigh(Game):
         hand = HAND_SIZES.get(len(players), 0)
         self.hands: list[int] = [hand] * len(players)
         self.pile: int = DECK_SIZE - hand * len(players)
+        #: the setup as read: (piece, square) in the order the pieces were placed
+        self.setup_pieces: tuple[tuple[str, tuple[int, int]], ...] = ()
         self.played: list[str] = []
         self._played: set[str] = set()
         self.turn: int = 0  # index of the player whose turn it is
@@ -130,7 +143,7 @@ class ThreeHigh(Game):
     # --- setup -------------------------------------------------------------------------------
 
     @classmethod
-    def start(cls, players: Sequence[str], setup: Any) -> ThreeHigh:
+    def from_setup(cls, players: Sequence[str], setup: Any) -> ThreeHigh:
         """Place the 15 pieces in the order the setup lists them.
 
         "Pour chaque pièce, en commençant par les grandes pour terminer par les petites, tirez
@@ -175,10 +188,18 @@ class ThreeHigh(Game):
                 )
             game.stacks.setdefault(cell, []).append(piece)
             game.where[piece] = cell
+        game.setup_pieces = tuple((piece, cell) for piece, cell in game.where.items())
         game.tree_colours = game._scan_trees()
         if len(game.tree_colours) == len(COLOURS):
             game.outcome, game.reason = "won", WON_REASON
         return game
+
+    def canonical_setup(self) -> dict[str, Any]:
+        return {
+            "pieces": [
+                {"piece": piece, "square": SQUARE_NAMES[cell]} for piece, cell in self.setup_pieces
+            ]
+        }
 
     # --- queries a UI needs (cheap, never mutate) --------------------------------------------
 
@@ -200,15 +221,6 @@ class ThreeHigh(Game):
         """Square → the piece on top of its stack: "only the top piece of a stack may move"."""
         return {SQUARE_NAMES[cell]: stack[-1] for cell, stack in sorted(self.stacks.items())}
 
-    def square_of(self, piece: str) -> str | None:
-        """Where a piece stands, or None once it has left the board."""
-        return _cell_name(self.where.get(piece))
-
-    def is_played(self, card: str) -> bool:
-        """Whether a card has been played already ("no card is played twice")."""
-        parsed = parse_card(card)
-        return parsed is not None and parsed[0] in self._played
-
     def destination(self, card: Any, side: Any, piece: Any) -> str | None:
         """The square the piece would reach with this card laid by this side (None: off the
         board), without checking whose turn it is or whether it may stop there.
@@ -218,24 +230,15 @@ class ThreeHigh(Game):
         Raises ``IllegalMove`` when the card, side or piece cannot be read or is not on the board.
         """
         parsed = self._read_card(card)
-        step = self._read_side(side)
+        step = SIDES[self._read_side(side)]
         name = self._read_piece(piece)
         return _cell_name(self._target(parsed, step, name))
 
-    def check(self, move: Any) -> None:
-        """Raise ``IllegalMove`` if the move is illegal now; change nothing."""
-        self._plan(move)
-
     # --- playing -----------------------------------------------------------------------------
 
-    def play(self, move: Any) -> None:
-        """Apply one move (docs/gamelog.md §7), having validated all of it first."""
-        self._apply(self._plan(move))
-
-    def _plan(self, move: Any) -> _Plan:
-        """Validate a move completely and work out what it does, changing nothing."""
-        if self.finished:
-            raise IllegalMove("the game has already ended")
+    def plan(self, move: Any) -> Turn:
+        """Validate a move completely and work out what it does, changing nothing: whose turn,
+        then ``cannot_play`` or the card, the side and the piece."""
         if not isinstance(move, dict):
             raise IllegalMove(
                 'a move must be a JSON object like {"player": "Ana", "card": "5D", '
@@ -253,7 +256,6 @@ class ThreeHigh(Game):
                 f"it is {self.players[self.turn]}'s turn, not {player}'s: "
                 "players play in seat order"
             )
-
         cannot_play = move.get("cannot_play")
         if cannot_play is True:
             # "from the player whose turn it is … accepted whatever their hand size"
@@ -262,10 +264,13 @@ class ThreeHigh(Game):
                     f"{player} records cannot_play and also plays a card: a move does one or "
                     "the other"
                 )
-            return _Plan(player=seat)
+            return Turn(seat=seat, player=player)
         if cannot_play is not None and cannot_play is not False:
             raise IllegalMove(f"cannot_play must be true, not {describe(cannot_play)}")
+        return self._plan_card(seat, player, move)
 
+    def _plan_card(self, seat: int, player: str, move: dict[str, Any]) -> Turn:
+        """A card laid by a side moves a piece: where it stops, and whether it completes a tree."""
         # "A player whose hand is empty at their turn must record cannot_play."
         if self.hands[seat] == 0:
             raise IllegalMove(f"{player} has no card left: they must record cannot_play")
@@ -275,7 +280,7 @@ class ThreeHigh(Game):
         # only identity check (docs/gamelog.md §7).
         if card[0] in self._played:
             raise IllegalMove(f"{card[0]} has already been played: no card is played twice")
-        step = self._read_side(move.get("side"))
+        side = self._read_side(move.get("side"))
         piece = self._read_piece(move.get("piece"))
         origin = self.where[piece]
         stack = self.stacks[origin]
@@ -285,11 +290,9 @@ class ThreeHigh(Game):
                 f"{piece} is under {above} at {SQUARE_NAMES[origin]}: "
                 "only the top piece of a stack moves"
             )
-        target = self._target(card, step, piece)
-        if target is None:
-            return _Plan(player=seat, card=card[0], piece=piece, origin=origin)
+        target = self._target(card, SIDES[side], piece)
         completes = False
-        if target != origin:
+        if target is not None and target != origin:
             below = self.stacks.get(target)
             if below:
                 colour, size = PIECES[piece]
@@ -301,23 +304,15 @@ class ThreeHigh(Game):
                     )
                 # "the moved small lands on its medium standing on its large"
                 completes = size == 1 and len(below) >= 2 and below[-2] == f"{colour}-3"
-        return _Plan(
-            player=seat,
-            card=card[0],
-            piece=piece,
-            origin=origin,
-            target=target,
-            completes_tree=completes,
-        )
+        return Turn(seat, player, card[0], side, piece, origin, target, completes)
 
-    def _apply(self, plan: _Plan) -> None:
+    def commit(self, plan: Turn) -> None:
         """Carry out a validated move: move the piece, then draw or not, then end or pass."""
-        player = self.players[plan.player]
         if plan.card is None:
             # "… records that they cannot play a card: the game is lost"
-            self._end("lost", f"{player} could not play a card")
+            self._end("lost", f"{plan.player} could not play a card")
             return
-        self.hands[plan.player] -= 1
+        self.hands[plan.seat] -= 1
         self.played.append(plan.card)
         self._played.add(plan.card)
         piece = plan.piece
@@ -340,7 +335,7 @@ class ThreeHigh(Game):
                 return
         else:
             # "otherwise they draw one card. Drawing the last card of the pile loses the game."
-            self.hands[plan.player] += 1
+            self.hands[plan.seat] += 1
             self.pile -= 1
             if self.pile == 0:
                 self._end("lost", LAST_DRAW_REASON)
@@ -375,13 +370,14 @@ class ThreeHigh(Game):
         return card
 
     @staticmethod
-    def _read_side(value: Any) -> tuple[int, int]:
-        step = SIDES.get(norm(value) or "")
-        if step is None:
+    def _read_side(value: Any) -> str:
+        """The side's name (a key of ``SIDES``)."""
+        side = norm(value) or ""
+        if side not in SIDES:
             raise IllegalMove(
                 f"{describe(value)} is not a side of the board (north, south, east or west)"
             )
-        return step
+        return side
 
     def _read_piece(self, value: Any) -> str:
         piece = norm(value)

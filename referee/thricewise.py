@@ -5,18 +5,20 @@ the others are placed in ascending rank order on a floating grid of at most 6 ×
 completed window of three cards in a line scores for each kind it is (set, flush, straight).
 
 State is kept in flat, precomputed tables (card index → rank, suit mask) so that judging a whole
-game stays well under a millisecond; ``play`` works on copies of the small mutable parts and only
-swaps them in once the whole turn has been found legal.
+game stays well under a millisecond. ``plan`` reads the whole turn and scores its placements on a
+copy of the grid; ``commit`` then applies the ``Turn`` it returned.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .base import (
     Game,
     IllegalMove,
+    Plan,
     SetupError,
     cell_text,
     describe,
@@ -62,8 +64,9 @@ NEIGHBOURS: tuple[Cell, ...] = tuple(
 )
 
 
-def card_index(value: Any) -> int | None:
-    """The basic-deck card a log names (any accepted spelling, docs/gamelog.md §1), or None."""
+def parse_card(value: Any) -> int | None:
+    """The basic-deck card a log names (any accepted spelling, docs/gamelog.md §1) as its index
+    in ``BASIC_DECK``, or None."""
     # Logs nearly always spell cards canonically: answer those without normalising.
     if isinstance(value, str):
         index = _INDEX.get(value)
@@ -76,6 +79,11 @@ def card_index(value: Any) -> int | None:
     return _INDEX.get(card.name)
 
 
+def card_name(index: int) -> str:
+    """A card's canonical name: "The Sailor"."""
+    return CARD_NAMES[index]
+
+
 def card_label(index: int) -> str:
     """A card for an error message: "The Sailor (4)"."""
     return f"{CARD_NAMES[index]} ({RANK_TEXT[index]})"
@@ -83,6 +91,21 @@ def card_label(index: int) -> str:
 
 def _cannot_go(index: int, cell: Cell, why: str) -> IllegalMove:
     return IllegalMove(f"{CARD_NAMES[index]} cannot go at {cell_text(cell)}: {why}")
+
+
+#: one player's group of a turn: that player, and the cards they place with their cells
+Group = tuple[str, list[tuple[int, Cell]]]
+
+
+def _groups(entries: Sequence[tuple[str, int, Cell]]) -> list[Group]:
+    """Cut ``place`` into groups: runs of consecutive entries of one player."""
+    groups: list[Group] = []
+    for player, index, cell in entries:
+        if groups and groups[-1][0] == player:
+            groups[-1][1].append((index, cell))
+        else:
+            groups.append((player, [(index, cell)]))
+    return groups
 
 
 def window_points(a: int, b: int, c: int) -> int:
@@ -124,6 +147,33 @@ def setup_size(players: int) -> int:
     return 4 if players % 2 == 0 else 6
 
 
+#: a placement worked out by ``plan``: (player, card index, cell, points it scores)
+Placement = tuple[str, int, Cell, int]
+
+
+@dataclass(slots=True)
+class Turn(Plan):
+    """A legal turn, worked out: the reveal, who sets aside, and every placement scored."""
+
+    #: player → the card revealed this turn, in seat order
+    revealed: dict[str, int]
+    #: the players whose revealed card is set aside this turn (a tied rank), in seat order
+    set_aside: tuple[str, ...]
+    #: the placements in the order of ``place``, each with the points it scores
+    placements: tuple[Placement, ...]
+    #: the bounding box of the grid once every card is placed
+    box: tuple[int, int, int, int]
+
+    def canonical(self) -> dict[str, Any]:
+        return {
+            "reveal": {player: CARD_NAMES[index] for player, index in self.revealed.items()},
+            "place": [
+                {"player": player, "card": CARD_NAMES[index], "at": [cell[0], cell[1]]}
+                for player, index, cell, _ in self.placements
+            ],
+        }
+
+
 class Thricewise(Game):
     """One game of Thricewise: the grid, the set-aside cards, the scores, the turn."""
 
@@ -156,12 +206,11 @@ class Thricewise(Game):
     # --- Setup ----------------------------------------------------------------------------------
 
     @classmethod
-    def start(cls, players: Sequence[str], setup: Any) -> Thricewise:
+    def from_setup(cls, players: Sequence[str], setup: Any) -> Thricewise:
         """gamelog.md §3: "Setup `{"grid": [{"card": "The Author", "at": [0, 0]}, ...]}`: 4 cards
         forming a full 2×2 rectangle (2 or 4 players) or 6 cards forming a full 3×2 or 2×3
         rectangle (3 or 5 players). A cell is `[column, row]`, any integers."
         """
-        cls.check_player_count(players)
         game = cls(players)
         setup = expect_dict(setup, "the setup", SetupError)
         grid = expect_list(setup.get("grid"), 'the setup\'s "grid"', SetupError)
@@ -175,7 +224,7 @@ class Thricewise(Game):
         for number, entry in enumerate(grid, 1):
             what = f"setup card {number}"
             entry = expect_dict(entry, what, SetupError)
-            index = card_index(entry.get("card"))
+            index = parse_card(entry.get("card"))
             if index is None:
                 raise SetupError(
                     f"{what}: {describe(entry.get('card'))} is not a card of the basic Decktet"
@@ -201,6 +250,15 @@ class Thricewise(Game):
         game.box = (min(xs), max(xs), min(ys), max(ys))
         game.setup_cells = tuple(game.board)
         return game
+
+    def canonical_setup(self) -> dict[str, Any]:
+        # A card never moves once placed, so the setup cells still hold the setup cards.
+        return {
+            "grid": [
+                {"card": CARD_NAMES[self.board[cell]], "at": [cell[0], cell[1]]}
+                for cell in self.setup_cells
+            ]
+        }
 
     # --- A turn ---------------------------------------------------------------------------------
 
@@ -230,7 +288,7 @@ class Thricewise(Game):
                     f"the reveal must name every player's card: {player}'s is missing"
                 )
             value = reveal[player]
-            index = card_index(value)
+            index = parse_card(value)
             if index is None:
                 raise IllegalMove(
                     f"{player} revealed {describe(value)}, which is not a card of the basic Decktet"
@@ -266,8 +324,8 @@ class Thricewise(Game):
         placing.sort(key=lambda p: RANK[revealed[p]])
         return placing, tied
 
-    def play(self, move: Any) -> None:
-        """Play one turn: the reveal, then every placement, all checked before anything changes.
+    def plan(self, move: Any) -> Turn:
+        """Read one turn, the reveal then every placement, and score it on a copy of the grid.
 
         gamelog.md §3: "A player's **group** is the run of consecutive entries of `place` for that
         player. It must contain the card revealed this turn, and may also contain any of that
@@ -276,24 +334,25 @@ class Thricewise(Game):
         order of the rank revealed this turn." "A turn's `place` may be omitted when nobody
         places."
         """
-        if self.finished:
-            raise IllegalMove("the game has already ended")
         if not isinstance(move, dict):
             raise IllegalMove(
                 f'a turn must be an object with "reveal" and "place", not {describe(move)}'
             )
         revealed = self.read_reveal(move.get("reveal"))
         placing, tied = self.split_reveal(revealed)
-        entries = self._read_place(move.get("place"))
+        groups = _groups(self._read_place(move.get("place")))
+        self._check_groups(revealed, placing, tied, groups)
+        placements, box = self._score_placements(groups)
+        return Turn(revealed=revealed, set_aside=tuple(tied), placements=placements, box=box)
 
-        # Cut ``place`` into groups: runs of consecutive entries of one player.
-        groups: list[tuple[str, list[tuple[int, Cell]]]] = []
-        for player, index, cell in entries:
-            if groups and groups[-1][0] == player:
-                groups[-1][1].append((index, cell))
-            else:
-                groups.append((player, [(index, cell)]))
-
+    def _check_groups(
+        self,
+        revealed: Mapping[str, int],
+        placing: Sequence[str],
+        tied: Sequence[str],
+        groups: Sequence[Group],
+    ) -> None:
+        """Who places, in which order, and which cards: see ``plan`` and ``_check_group``."""
         tied_set = set(tied)
         done: set[str] = set()
         for position, (player, group) in enumerate(groups):
@@ -320,36 +379,42 @@ class Thricewise(Game):
             missing = placing[len(groups)]
             raise IllegalMove(f"{missing} must place {CARD_NAMES[revealed[missing]]} this turn")
 
-        # Place every card on a copy of the grid, checking cells and scoring as we go.
+    def _score_placements(
+        self, groups: Sequence[Group]
+    ) -> tuple[tuple[Placement, ...], tuple[int, int, int, int]]:
+        """Place every card on a copy of the grid, checking each cell and scoring as it goes;
+        return the placements with their points and the new bounding box."""
         board = dict(self.board)
         box = self.box
-        scored: list[tuple[str, int, Cell, int]] = []
+        placements: list[Placement] = []
         for player, group in groups:
             for index, cell in group:
                 box = self._check_cell(board, box, index, cell)
                 board[cell] = index
-                scored.append((player, index, cell, self._cell_points(board, cell)))
+                placements.append((player, index, cell, self._cell_points(board, cell)))
+        return tuple(placements), box
 
-        # Everything is legal: commit.
-        turn = self.turn
-        for index in revealed.values():
-            self.seen[index] = turn
+    def commit(self, turn: Turn) -> None:
+        """Reveal, place and score, set aside the tied cards, and move on to the next turn."""
+        number = self.turn
+        for index in turn.revealed.values():
+            self.seen[index] = number
         placed_by: dict[str, list[int]] = {}
         gained = dict.fromkeys(self.players, 0)
-        for player, index, cell, points in scored:
+        for player, index, cell, points in turn.placements:
+            self.board[cell] = index
             placed_by.setdefault(player, []).append(index)
             gained[player] += points
             self.points[player] += points
-            self.placements.append((turn, player, index, cell, points))
+            self.placements.append((number, player, index, cell, points))
         for player, cards in placed_by.items():
             if len(cards) > 1:  # some of the player's set-aside cards were placed
                 self.set_aside[player] = [i for i in self.set_aside[player] if i not in cards]
-        for player in tied:
-            self.set_aside[player].append(revealed[player])
-        self.board = board
-        self.box = box
+        for player in turn.set_aside:
+            self.set_aside[player].append(turn.revealed[player])
+        self.box = turn.box
         self.turn_points.append(gained)
-        self.turn = turn + 1
+        self.turn = number + 1
 
     def _read_place(self, place: Any) -> list[tuple[str, int, Cell]]:
         """The entries of ``place`` as (player, card index, cell); shapes and names only."""
@@ -367,7 +432,7 @@ class Thricewise(Game):
                 )
             player = expect_player(entry.get("player"), self.players, f"the player of {what}")
             value = entry.get("card")
-            index = card_index(value)
+            index = parse_card(value)
             if index is None:
                 raise IllegalMove(f"{what}: {describe(value)} is not a card of the basic Decktet")
             cell = expect_cell(entry.get("at"), f'the "at" of {what} ({CARD_NAMES[index]})')
@@ -535,11 +600,7 @@ class Thricewise(Game):
         others' cards are set aside. Raises IllegalMove if the reveal itself is illegal."""
         return self.split_reveal(self.read_reveal(reveal))[0]
 
-    def grid(self) -> list[dict[str, Any]]:
-        """Every card on the table, setup first, then in the order placed."""
-        return [{"card": CARD_NAMES[i], "at": [c[0], c[1]]} for c, i in self.board.items()]
-
 
 GAME = Thricewise
 
-__all__ = ["GAME", "Thricewise", "card_index", "turns_for", "window_points"]
+__all__ = ["GAME", "Thricewise", "Turn", "card_name", "parse_card", "turns_for", "window_points"]

@@ -24,8 +24,8 @@ from referee.buntherum import (
     OBJECTS,
     SIDES,
     Buntherum,
-    card_name,
     card_parts,
+    parse_card,
 )
 
 from . import Draft, FormError, GameUI, read_draft
@@ -246,8 +246,8 @@ class BuntherumUI(GameUI):
             for name in state.players
         ]
         face_up = None
-        if draft is not None and card_name(draft.data.get("card")) is not None:
-            face_up = make_card(card_name(draft.data["card"]))
+        if draft is not None and parse_card(draft.data.get("card")) is not None:
+            face_up = make_card(parse_card(draft.data["card"]))
         unplaced = set(state.unplaced_cards())
         grid = [
             {
@@ -318,7 +318,7 @@ class BuntherumUI(GameUI):
     def _turned_card(value: Any, state: Buntherum) -> str:
         if not value:
             raise FormError(_("Tap the card that was turned."))
-        card = card_name(value)
+        card = parse_card(value)
         if card is None or card not in state.unplaced_cards():
             raise FormError(_("Tap one of the cards offered: that card cannot be turned now."))
         return card

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from referee import Judgement
 from referee.base import IllegalMove
 from referee.decktet import BASIC_DECK
-from referee.thricewise import CARD_NAMES, Thricewise, card_index, setup_size
+from referee.thricewise import CARD_NAMES, Thricewise, parse_card, setup_size
 
 from . import Draft, FormError, GameUI, read_cell, read_draft
 
@@ -80,7 +80,7 @@ class TurnDraft:
             self.order: list[str] = state.placing_order(reveal)
         except IllegalMove:
             raise damaged
-        self.reveal: dict[str, str] = {p: CARD_NAMES[card_index(reveal[p])] for p in players}
+        self.reveal: dict[str, str] = {p: CARD_NAMES[parse_card(reveal[p])] for p in players}
         self.place: list[dict[str, Any]] = []
         for entry in place:
             if not isinstance(entry, dict) or entry.get("player") not in self.order:
@@ -88,10 +88,10 @@ class TurnDraft:
             at = entry.get("at")
             if (
                 not (isinstance(at, list) and len(at) == 2 and all(type(v) is int for v in at))
-                or card_index(entry.get("card")) is None
+                or parse_card(entry.get("card")) is None
             ):
                 raise damaged
-            card = CARD_NAMES[card_index(entry["card"])]
+            card = CARD_NAMES[parse_card(entry["card"])]
             self.place.append({"player": entry["player"], "card": card, "at": at})
         self.done: list[str] = [p for p in self.order if p in done]
 
@@ -124,7 +124,7 @@ class TurnDraft:
         trial = copy.copy(self.state)
         trial.board = dict(self.state.board)
         for cell, card in self.occupied().items():
-            trial.board[cell] = card_index(card)
+            trial.board[cell] = parse_card(card)
         xs = [x for x, _ in trial.board]
         ys = [y for _, y in trial.board]
         trial.box = (min(xs), max(xs), min(ys), max(ys))

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import IllegalMove, SetupError, judge
-from referee.buntherum import ALL_CARDS, GAME, card_name
+from referee.buntherum import ALL_CARDS, GAME, parse_card
 from tests.examples import (
     assert_judged_as_expected,
     example_cases,
@@ -512,9 +512,9 @@ def test_unplaced_cards_are_those_in_no_series():
     assert len(game.unplaced_cards()) == 64 - 13 and "green-die" not in game.unplaced_cards()
 
 
-def test_card_name_matches_case_insensitively():
-    assert card_name(" Pink-Telephone ") == "pink-telephone"
-    assert card_name("pink telephone") is None
+def test_parse_card_matches_case_insensitively():
+    assert parse_card(" Pink-Telephone ") == "pink-telephone"
+    assert parse_card("pink telephone") is None
     assert len(ALL_CARDS) == 64
 
 

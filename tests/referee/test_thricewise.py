@@ -915,7 +915,7 @@ def test_placing_order_and_set_aside_cards_queries():
     assert game.placing_order({"Ana": "The Castle", "Ben": "The Cave"}) == []
     with pytest.raises(IllegalMove):
         game.placing_order({"Ana": "The Forest", "Ben": "The Cave"})
-    assert len(game.grid()) == 4
+    assert len(game.board) == 4
 
 
 def test_turn_points_add_up_to_the_scores():
