@@ -136,18 +136,8 @@ def refresh_results(play: Play, judgement: Judgement, seats: list[Seat] | None =
     for seat in seats:
         seat.score = int(scores.get(seat.player.name, 0))
         seat.is_winner = finished and seat.player.name in winners
-    for seat in seats:
-        if finished:
-            # Winners rank first (tie-breaks may put a winner level on points with others);
-            # the others by points, ties sharing a rank (1, 2, 2, 4).
-            seat.rank = 1 + sum(
-                1
-                for other in seats
-                if (other.is_winner and not seat.is_winner)
-                or (other.is_winner == seat.is_winner and other.score > seat.score)
-            )
-        else:
-            seat.rank = None
+        # The referee ranks a finished game (ties share a rank); no rank before the end.
+        seat.rank = judgement.ranks.get(seat.player.name)
     changed = [s for s in seats if before[s.pk] != (s.score, s.rank, s.is_winner)]
     if changed:
         Seat.objects.bulk_update(changed, ["score", "rank", "is_winner"])
@@ -193,7 +183,8 @@ def start_play(
         club=night.club,
         night=night,
         game=game,
-        setup=setup if setup is not None else {},
+        # What the referee understood (known keys, canonical names), never the raw input.
+        setup=verdict.setup,
         started_at=started_at or timezone.now(),
         created_by=by,
     )
@@ -256,9 +247,11 @@ def _record_move(
             raise IllegalMoveError(judgement.error["message"])
         # The stored log itself no longer judges legal (it should never happen): say so.
         raise ServiceError(judgement.error["message"])
-    Move.objects.create(play=play, seq=next_seq, data=move, entered_by=by)
+    # What the referee understood (known keys, canonical names), never the raw input.
+    understood = judgement.plans[-1].canonical()
+    Move.objects.create(play=play, seq=next_seq, data=understood, entered_by=by)
     refresh_results(play, judgement, seats)
-    _audit_play(play, AuditEntry.Action.MOVE_ENTER, by=by, seq=next_seq, move=move)
+    _audit_play(play, AuditEntry.Action.MOVE_ENTER, by=by, seq=next_seq, move=understood)
     return play, judgement
 
 
@@ -360,12 +353,12 @@ def import_log(
         night = GameNight.objects.filter(club=club, date=date).order_by("id").first()
         if night is None:
             night = GameNight.objects.create(club=club, date=date)
-    setup = log.get("setup")
     play = Play.objects.create(
         club=club,
         night=night,
         game=judgement.game,
-        setup=setup if setup is not None else {},
+        # What the referee understood (known keys, canonical names), never the raw input.
+        setup=judgement.setup,
         started_at=_imported_play_time(night),
         created_by=by,
     )
@@ -375,12 +368,12 @@ def import_log(
     Seat.objects.bulk_create(
         Seat(play=play, position=index, player=player) for index, player in enumerate(players)
     )
+    moves = judgement.moves
     Move.objects.bulk_create(
-        Move(play=play, seq=index, data=move, entered_by=by)
-        for index, move in enumerate(log["moves"])
+        Move(play=play, seq=index, data=move, entered_by=by) for index, move in enumerate(moves)
     )
     refresh_results(play, judgement)
-    _audit_play(play, AuditEntry.Action.PLAY_IMPORT, by=by, moves=len(log["moves"]))
+    _audit_play(play, AuditEntry.Action.PLAY_IMPORT, by=by, moves=len(moves))
     return play
 
 

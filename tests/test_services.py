@@ -294,3 +294,61 @@ def test_the_unique_sequence_is_the_last_line_of_defence(play, monkeypatch):
     with pytest.raises(services.StaleMoveError, match="Someone else entered a move"):
         services.record_move(play=play, move=GOOD, expected_seq=0)
     assert snapshot() == before
+
+
+# What is stored: the results the referee judged, the moves and setups it understood ----------
+
+
+@pytest.mark.django_db
+def test_seat_ranks_are_the_referees_not_recomputed(club, night):
+    log = json.loads((EXAMPLES / "buntherum-1.json").read_text())
+    play = services.import_log(club=club, log=log, night_date=night.date)
+    judgement = judge(log)
+    # A ranking no score order gives: only a service that takes the referee's ranks stores it.
+    judgement.ranks = {"Ana": 5, "Ben": 1, "Chloé": 2, "Dev": 3, "Eli": 4}
+    services.refresh_results(play, judgement)
+    ranks = dict(play.seats.values_list("player__name", "rank"))
+    assert ranks == judgement.ranks
+
+
+#: the Buntherum setup and move above, as a careless hand or an attacker may send them
+SENT_SETUP = {
+    "series": {side: [f"  {card.upper()} " for card in cards] for side, cards in SERIES.items()},
+    "note": {"deep": [[[{"a": 1}]]]},
+}
+SENT_MOVE = {"card": " Green-Die", "call": {"player": "Ana", "series": "3", "x": [1]}, "y": 2}
+
+
+@pytest.mark.django_db
+def test_a_play_stores_the_setup_and_moves_the_referee_understood(night, players):
+    from games.models import AuditEntry
+
+    play = services.start_play(night=night, game="buntherum", players=players, setup=SENT_SETUP)
+    play.refresh_from_db()
+    assert play.setup == {"series": SERIES}
+    services.record_move(play=play, move=SENT_MOVE)
+    assert list(play.moves.values_list("data", flat=True)) == [GOOD]
+    audited = AuditEntry.objects.filter(action=AuditEntry.Action.MOVE_ENTER).get()
+    assert audited.data["move"] == GOOD
+    start = AuditEntry.objects.filter(action=AuditEntry.Action.PLAY_START).get()
+    assert start.data["setup"] == {"series": SERIES}
+
+
+@pytest.mark.django_db
+def test_an_imported_log_is_stored_as_the_referee_understood_it(club):
+    log = json.loads((EXAMPLES / "buntherum-1.json").read_text())
+    sent = copy.deepcopy(log)
+    sent["setup"] = {
+        "series": {
+            side: [f" {card.upper()}" for card in cards]
+            for side, cards in log["setup"]["series"].items()
+        },
+        "note": {"deep": [[[{"a": 1}]]]},
+    }
+    for move in sent["moves"]:
+        move["card"] = move["card"].title()
+        move["noise"] = {"nested": [[{"deep": True}]]}
+    play = services.import_log(club=club, log=sent)
+    exported = play_to_log(play)
+    assert exported == log
+    assert judge(exported).as_dict() == judge(sent).as_dict()
