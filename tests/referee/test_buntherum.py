@@ -468,6 +468,12 @@ def test_correct_impossible_on_the_last_card_wins():
     assert result.scores["Eli"] == 6
 
 
+def test_ranks_put_the_winner_first_then_the_others_by_cards_turned():
+    (log, _), _ = example_cases("buntherum")  # Ana 6 (won), Dev 1, Eli 1, Ben 0, Chloé 0
+    assert judge(log).ranks == {"Ana": 1, "Ben": 4, "Chloé": 4, "Dev": 2, "Eli": 2}
+    assert play(log["moves"][:-1], log["players"], log["setup"]["series"]).ranks == {}
+
+
 def test_a_move_after_the_end_is_illegal():
     moves = _race(["Ana", "Ben"], "Ana", 13)
     result = play([*moves, call(FITS_NOWHERE, "Ben", "impossible")], ["Ana", "Ben"])

@@ -528,6 +528,20 @@ def test_no_winner_until_the_game_is_finished():
     assert result.details["tie_break"] is None
 
 
+def test_ranks_put_a_tie_break_winner_before_the_players_level_with_them():
+    # 16 points each: Ana wins on second-half points, Ben and Chloé share the next rank
+    log, _ = example_cases("forget-venice")[0]
+    assert judge(log).ranks == {"Ana": 1, "Ben": 2, "Chloé": 2}
+    # Ana 16, Ben 16, Chloé 17: Chloé wins, Ana and Ben share second place
+    assert judge(FULL_GAME).ranks == {"Ana": 2, "Ben": 2, "Chloé": 1}
+    # still tied after the tie-breaks: Ana and Ben share the win, Chloé comes third
+    shared = game_from_owners(
+        "101001012012100011210002210010001211001121", "022011122021110201000100022020021021211001"
+    )
+    assert judge(shared).ranks == {"Ana": 1, "Ben": 1, "Chloé": 3}
+    assert judge(make_log(FULL_GAME["moves"][:11])).ranks == {}
+
+
 # --- Sheets and setup -------------------------------------------------------------------------
 
 

@@ -746,6 +746,17 @@ def random_match(rng: random.Random, players, colours, max_moves=400):
 SEATINGS = [(TWO, COLOURS_2), (THREE, COLOURS_3), (FOUR, COLOURS_4)]
 
 
+def test_ranks_put_the_winner_first_then_the_others_by_rounds_won():
+    (log, _), *_ = example_cases("punto")  # Ana 2 rounds, Ben 0
+    assert judge(log).ranks == {"Ana": 1, "Ben": 2}
+    # four players: Chloé and Dev won a round each and share second place; Ana comes fourth
+    result = judge(make_log(FOUR, COLOURS_4, random_match(random.Random(1), FOUR, COLOURS_4)))
+    assert result.status == "finished"
+    assert result.scores == {"Ana": 0, "Ben": 2, "Chloé": 1, "Dev": 1}
+    assert result.ranks == {"Ana": 4, "Ben": 1, "Chloé": 2, "Dev": 2}
+    assert judge(make_log(THREE, COLOURS_3, [])).ranks == {}
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), seating=st.sampled_from(SEATINGS))
 def test_random_legal_matches_keep_the_rules(seed, seating):

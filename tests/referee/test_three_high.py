@@ -379,6 +379,14 @@ def test_five_trees_win():
     assert before.scores == {"Ana": 4, "Ben": 4}
 
 
+def test_ranks_are_shared_by_the_whole_team_won_or_lost():
+    won, _ = example_cases("three-high")[0]
+    assert judge(won).ranks == {"Ana": 1, "Ben": 1}
+    lost = json.loads(BENCH_LOG.read_text())
+    assert judge(lost).winners == [] and judge(lost).ranks == {"Ana": 1, "Ben": 1}
+    assert judge({**lost, "moves": lost["moves"][:-1]}).ranks == {}
+
+
 def test_five_trees_in_setup_win_before_any_move():
     setup = [
         {"piece": f"{colour}-{size}", "square": square}

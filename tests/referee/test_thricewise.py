@@ -805,6 +805,17 @@ def test_highest_score_wins_alone():
     assert judge(log).winners == ["Eli"]
 
 
+def test_ranks_follow_the_scores_and_players_level_share_a_rank():
+    (log, _), _ = example_cases("thricewise")  # Eli 16, Dev 9, Ana, Ben and Chloé 0
+    assert judge(log).ranks == {"Ana": 3, "Ben": 3, "Chloé": 3, "Dev": 2, "Eli": 1}
+    four = judge(random_game(8, n_players=4))
+    assert four.scores == {"Ana": 18, "Ben": 4, "Chloé": 4, "Dev": 0}
+    assert four.ranks == {"Ana": 1, "Ben": 2, "Chloé": 2, "Dev": 4}
+    # not before the end: an unfinished game, or a log broken after the last turn
+    assert judge({**log, "moves": log["moves"][:-1]}).ranks == {}
+    assert judge({**log, "moves": [*log["moves"], log["moves"][-1]]}).ranks == {}
+
+
 def test_illegal_move_leaves_the_state_untouched():
     game = Thricewise.start(["Ana", "Ben"], {"grid": GRID2})
     game.play(turn({"Ana": "The Forest", "Ben": "The Discovery"}))
