@@ -79,3 +79,37 @@ def json_values(max_leaves: int = 16):
         ),
         max_leaves=max_leaves,
     )
+
+
+def canonical_log(log: dict, judgement) -> dict:
+    """``log`` as the referee understood it (``judgement`` is its judgement): the canonical setup
+    and legal moves, then the moves from the first illegal one on, as written."""
+    return {
+        "format": log["format"],
+        "game": log["game"],
+        "players": log["players"],
+        "setup": judgement.setup,
+        "moves": [*judgement.moves, *log["moves"][len(judgement.moves) :]],
+    }
+
+
+def assert_canonical_round_trip(log) -> dict | None:
+    """Judging a log as the referee understood it gives the same judgement as judging it as
+    written, and understanding it again changes nothing (the canonical form is a fixed point).
+    Returns the canonical log (None when the envelope or the setup is wrong)."""
+    from referee import judge
+
+    judgement = judge(log)
+    if judgement.setup is None:  # nothing was understood
+        assert judgement.moves == [] and judgement.status == "illegal"
+        return None
+    # plain JSON: no tuples, nothing that would not survive the database or a download
+    assert json.loads(json.dumps(judgement.setup)) == judgement.setup
+    assert json.loads(json.dumps(judgement.moves)) == judgement.moves
+    canonical = canonical_log(log, judgement)
+    again = judge(canonical)
+    assert again.as_dict() == judgement.as_dict()
+    assert again.ranks == judgement.ranks
+    assert again.setup == judgement.setup
+    assert again.moves == judgement.moves
+    return canonical

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from referee import IllegalMove, SetupError, judge
 from referee.buntherum import ALL_CARDS, GAME, parse_card
 from tests.examples import (
+    assert_canonical_round_trip,
     assert_judged_as_expected,
     example_cases,
     json_values,
@@ -607,6 +608,13 @@ def test_random_legal_games_keep_the_invariants(seed, count):
 
 
 JSON = json_values(12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(2, 5))
+def test_random_games_judge_the_same_from_what_the_referee_understood(seed, count):
+    log, _ = _random_game(random.Random(seed), count)
+    assert assert_canonical_round_trip(log)["moves"] == judge(log).moves
 
 
 @settings(max_examples=100, deadline=None)

@@ -12,6 +12,7 @@ from referee import IllegalMove, judge
 from referee.decktet import ALL_CARDS
 from referee.forget_venice import DECK, GAME, half_criteria, longest_run
 from tests.examples import (
+    assert_canonical_round_trip,
     assert_judged_as_expected,
     example_cases,
     example_params,
@@ -806,6 +807,13 @@ def test_every_card_dealt_lands_in_exactly_one_collection(game):
         collections = result.details["collections"][h]
         assert sorted(sum(collections.values(), [])) == dealt == sorted(NAMES)
         assert collections == collected[h]
+
+
+@FAST
+@given(legal_games())
+def test_random_games_judge_the_same_from_what_the_referee_understood(game):
+    log, _ = game
+    assert assert_canonical_round_trip(log)["moves"] == log["moves"]
 
 
 @FAST

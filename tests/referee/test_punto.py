@@ -13,7 +13,12 @@ from hypothesis import strategies as st
 
 from referee import IllegalMove, SetupError, judge
 from referee.punto import DIRECTIONS, GAME, Punto
-from tests.examples import assert_judged_as_expected, example_cases, example_params
+from tests.examples import (
+    assert_canonical_round_trip,
+    assert_judged_as_expected,
+    example_cases,
+    example_params,
+)
 
 TWO = ["Ana", "Ben"]
 THREE = ["Ana", "Ben", "Chloé"]
@@ -786,6 +791,14 @@ json_values = st.recursive(
         inner, max_size=4),
     max_leaves=12,
 )  # fmt: skip
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), seating=st.sampled_from(SEATINGS))
+def test_random_matches_judge_the_same_from_what_the_referee_understood(seed, seating):
+    players, colours = seating
+    log = make_log(players, colours, random_match(random.Random(seed), players, colours))
+    assert assert_canonical_round_trip(log)["moves"] == log["moves"]
 
 
 @settings(max_examples=100, deadline=None)

@@ -22,6 +22,7 @@ from referee.three_high import (
     square_from_cards,
 )
 from tests.examples import (
+    assert_canonical_round_trip,
     assert_judged_as_expected,
     example_cases,
     json_values,
@@ -639,6 +640,13 @@ def test_random_legal_games_keep_every_invariant(case):
     assert judgement.status in ("finished", "in_progress")
     if states:
         assert judgement.details == states[-1].details()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_games())
+def test_random_games_judge_the_same_from_what_the_referee_understood(case):
+    log, _ = case
+    assert assert_canonical_round_trip(log)["moves"] == log["moves"]
 
 
 JSON = json_values(20)

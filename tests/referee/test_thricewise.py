@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 from referee import IllegalMove, SetupError, judge
 from referee.decktet import BASIC_DECK
 from referee.thricewise import GAME, Thricewise, turns_for, window_points
-from tests.examples import assert_judged_as_expected, example_cases, example_params, json_values
+from tests.examples import (
+    assert_canonical_round_trip,
+    assert_judged_as_expected,
+    example_cases,
+    example_params,
+    json_values,
+)
 
 JSON_VALUES = json_values(16)
 
@@ -993,6 +999,14 @@ def test_moving_one_placement_to_an_occupied_or_lonely_cell_is_illegal_there(see
     judgement = judge(bad)
     assert_illegal_at(judgement, m)
     assert judgement.details == judge({**log, "moves": log["moves"][:m]}).details
+
+
+@MODEST
+@given(seed=seeds, n_players=st.integers(min_value=2, max_value=5))
+def test_random_games_judge_the_same_from_what_the_referee_understood(seed, n_players):
+    log = random_game(seed, n_players)
+    # the generator writes what the referee understands: canonical names, reveals in seat order
+    assert assert_canonical_round_trip(log)["moves"] == log["moves"]
 
 
 def _never_crashes(judgement):
