@@ -176,6 +176,8 @@ class Punto(Game):
         self.neutral: str | None = next((c for c in COLOURS if c not in self.owner), None)
         #: cards in a row that win a round
         self.line = 5 if len(players) == 2 else 4
+        #: round wins that end the match
+        self.rounds_to_win = ROUNDS_TO_WIN
         self.wins: dict[str, int] = dict.fromkeys(self.players, 0)
         self.rounds: list[dict[str, Any]] = []
         #: copies removed from the game by round winners, in the order they were removed
@@ -262,7 +264,7 @@ class Punto(Game):
 
     def winners(self) -> list[str]:
         """ "The game ends when a player has won 2 rounds. Winners: that player"."""
-        return [p for p in self.players if self.wins[p] >= ROUNDS_TO_WIN]
+        return [p for p in self.players if self.wins[p] >= self.rounds_to_win]
 
     def details(self) -> dict[str, Any]:
         """``rounds`` exactly as §5, plus the state a score sheet shows."""
@@ -516,7 +518,7 @@ class Punto(Game):
         n = len(self.players)
         if winner is not None:
             self.wins[winner] += 1
-            if self.wins[winner] >= ROUNDS_TO_WIN:
+            if self.wins[winner] >= self.rounds_to_win:
                 self._over = True
                 return
             self._starter = (self.players.index(winner) + 1) % n
