@@ -79,11 +79,6 @@ def parse_card(value: Any) -> int | None:
     return _INDEX.get(card.name)
 
 
-def card_name(index: int) -> str:
-    """A card's canonical name: "The Sailor"."""
-    return CARD_NAMES[index]
-
-
 def card_label(index: int) -> str:
     """A card for an error message: "The Sailor (4)"."""
     return f"{CARD_NAMES[index]} ({RANK_TEXT[index]})"
@@ -603,4 +598,4 @@ class Thricewise(Game):
 
 GAME = Thricewise
 
-__all__ = ["GAME", "Thricewise", "Turn", "card_name", "parse_card", "turns_for", "window_points"]
+__all__ = ["GAME", "Thricewise", "Turn", "parse_card", "turns_for", "window_points"]
