@@ -664,6 +664,10 @@ def test_exactly_three_players(players):
     result = judge(make_log([], players=players))
     assert result.status == "illegal"
     assert result.error["move"] is None
+    assert (
+        result.message
+        == f"bad setup: Forget Venice is played by exactly 3 players, not {len(players)}"
+    )
 
 
 def test_explicit_sheet_objects_equal_to_the_table_are_accepted():
