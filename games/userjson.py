@@ -1,0 +1,173 @@
+"""JSON that people send — a move or a setup typed in an "Advanced" box, a move's draft, an
+uploaded game log — read with a size cap and a depth cap, and only as values every database
+stores.
+
+The real thing is small and shallow: a whole game log of a long play is a few kilobytes and six
+levels deep, a move a few hundred characters. Without caps, one request of a few kilobytes nested
+thousands of levels deep crashes the worker (``RecursionError``) or, stored, makes every page and
+download that shows it grow far faster than what was sent. Some values JSON allows cannot be
+stored at all: PostgreSQL refuses ``\\u0000`` in text and a lone surrogate (``\\ud800``) is not
+UTF-8; NaN and Infinity are not JSON to anyone but Python. The rules are those of I-JSON
+(RFC 7493), which says what interoperable JSON is: finite numbers, integers a double holds
+exactly, text that is Unicode.
+
+``parse`` reads text; ``check`` vets a value built some other way (the services check every move
+and setup they store, whoever built it).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
+#: The deepest nesting accepted anywhere (the deepest game log in use is 6 levels deep).
+MAX_DEPTH = 20
+
+#: The longest move, setup or draft accepted as text, in characters (real ones are under 1,000).
+MAX_FIELD_CHARS = 10_000
+
+#: The largest integer (either sign) a double holds exactly, so every JSON reader agrees on it.
+MAX_INTEGER = 2**53 - 1
+
+
+class UserJSONError(ValueError):
+    """The JSON cannot be accepted: ``message`` says why, in words for the person who sent it."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def too_long(limit: int) -> UserJSONError:
+    return UserJSONError(
+        _("That is far too long (at most %(limit)s characters).")
+        % {"limit": number_format(limit, force_grouping=True)}
+    )
+
+
+def _too_deep() -> UserJSONError:
+    return UserJSONError(
+        _("That JSON is nested too deeply (at most %(depth)s levels).") % {"depth": MAX_DEPTH}
+    )
+
+
+def _not_a_number(constant: str) -> Any:
+    raise UserJSONError(
+        _("%(constant)s is not a number JSON allows: write an ordinary number.")
+        % {"constant": constant}
+    )
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400 reads as infinity
+        raise UserJSONError(_("The number %(number)s is too big.") % {"number": text[:40]})
+    return value
+
+
+def _int(text: str) -> int:
+    # Read only what can be small: a 4,000-digit integer costs time before being refused.
+    value = int(text) if len(text.lstrip("-")) <= 16 else MAX_INTEGER + 1
+    if abs(value) > MAX_INTEGER:
+        raise UserJSONError(_("The number %(number)s is too big.") % {"number": text[:40]})
+    return value
+
+
+def parse(raw: str, *, max_chars: int = MAX_FIELD_CHARS) -> Any:
+    """The JSON value in ``raw``, or UserJSONError saying what is wrong with it.
+
+    Refused: more than ``max_chars`` characters, nesting deeper than ``MAX_DEPTH``, NaN and
+    Infinity, numbers beyond ``MAX_INTEGER`` or a double's range, ``\\u0000`` and lone
+    surrogates in text, and anything that is not JSON.
+    """
+    # Depth first, within the size cap: nesting is what deep input is about, so say that.
+    if _depth_over(raw[:max_chars], MAX_DEPTH):
+        raise _too_deep()
+    if len(raw) > max_chars:
+        raise too_long(max_chars)
+    try:
+        value = json.loads(raw, parse_constant=_not_a_number, parse_float=_float, parse_int=_int)
+    except UserJSONError:
+        raise
+    except RecursionError:  # only if MAX_DEPTH were raised past what the parser can nest
+        raise _too_deep()
+    except ValueError as exc:
+        raise UserJSONError(_("That is not valid JSON: %(error)s") % {"error": exc})
+    check(value)
+    return value
+
+
+def _depth_over(raw: str, limit: int) -> bool:
+    """Whether brackets outside strings nest deeper than ``limit`` (a quick, linear scan, so
+    that deep nesting is refused before the parser builds it)."""
+    depth = 0
+    in_string = escaped = False
+    for char in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def check(value: Any) -> None:
+    """Refuse (UserJSONError) a value that nests deeper than ``MAX_DEPTH`` or holds what cannot
+    be stored: NaN or an infinity, an integer beyond ``MAX_INTEGER``, ``\\u0000`` or a lone
+    surrogate in a text or a key, or anything that is not a JSON value."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:  # no recursion: the value may come from anywhere, however deep
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            _check_text(item)
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, int):
+            if abs(item) > MAX_INTEGER:
+                raise UserJSONError(_("The number %(number)s is too big.") % {"number": item})
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                _not_a_number(repr(item))
+        elif isinstance(item, dict | list):
+            if depth >= MAX_DEPTH:
+                raise _too_deep()
+            if isinstance(item, dict):
+                for key, child in item.items():
+                    if not isinstance(key, str):
+                        raise UserJSONError(_("That is not a JSON value."))
+                    _check_text(key)
+                    stack.append((child, depth + 1))
+            else:
+                stack.extend((child, depth + 1) for child in item)
+        else:
+            raise UserJSONError(_("That is not a JSON value."))
+
+
+def _check_text(text: str) -> None:
+    if "\x00" in text:
+        raise UserJSONError(
+            _("A text in that JSON holds a null character (\\u0000), which cannot be stored.")
+        )
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UserJSONError(
+            _(
+                "A text in that JSON holds half of a character (a lone surrogate such as "
+                "\\ud800), which cannot be stored."
+            )
+        )
