@@ -41,7 +41,7 @@ DB = f"referee_loadtest_{os.getpid()}"
 CLUBS, MEMBERS_PER_CLUB = 10, 5
 DURATION = float(os.environ.get("LOADTEST_SECONDS", "45"))
 ILLEGAL_SHARE = 0.1
-SEQ = re.compile(rb'name="expected_seq" value="(\d+)"')
+VERSION = re.compile(rb'name="version" value="(\d+)"')
 ENV = {
     **os.environ,
     "DATABASE_URL": PG + DB,
@@ -146,24 +146,25 @@ class Member(threading.Thread):
         play = self.task["play"]
         status, page = self.request("GET", f"/plays/{play}/")
         while time.perf_counter() < self.deadline:
-            found = SEQ.search(page)
+            found = VERSION.search(page)
             if status >= 500 or not found:
                 self.errors += status >= 500
                 if not found:
                     break  # the game is over (no move form any more)
-            seq = int(found.group(1))
-            move = LOG["moves"][seq]
+            version = int(found.group(1))
+            # Nobody undoes or abandons here, so the play's version counts its moves.
+            move = LOG["moves"][version]
             illegal = self.random.random() < ILLEGAL_SHARE
             if illegal:
                 # Out of turn: always illegal (a far cell is not: a round's first card goes
                 # anywhere).
                 move = {**move, "player": "Ben" if move["player"] == "Ana" else "Ana"}
-            body = urlencode({"move_json": json.dumps(move), "expected_seq": seq})
+            body = urlencode({"move_json": json.dumps(move), "version": version})
             status, page = self.request("POST", f"/plays/{play}/move/", body)
             if status >= 500:
                 self.errors += 1
             elif b"move-error" in page:
-                if b"Someone else entered a move" in page:
+                if b"Someone else changed this play" in page:
                     self.stale += 1
                 else:
                     self.illegal += 1

@@ -145,6 +145,10 @@ class Play(models.Model):
     )
     #: derived: the referee's details after the last legal move of the log
     details = models.JSONField(_("details"), default=dict, blank=True)
+    #: advanced by every change to the log or the status (a move, an undo, abandoning), in the
+    #: change's transaction: a form made at an older version is refused, not applied to a
+    #: position its sender never saw
+    version = models.PositiveIntegerField(_("version"), default=0, editable=False)
 
     class Meta:
         ordering = ["-started_at", "-id"]

@@ -86,8 +86,3 @@ def judge_play(play: Play, players: Sequence[str], moves: list[Any]) -> Judgemen
 def judge_moves(play: Play, players: list[str], moves: list[LogEntry]) -> Judgement:
     """The referee's judgement of the play's active log (moves not undone)."""
     return judge_play(play, players, [move.data for move in moves if move.undone_at is None])
-
-
-def next_seq(moves: list[LogEntry]) -> int:
-    """The sequence number the next entry will take (the form carries it)."""
-    return moves[-1].seq + 1 if moves else 0

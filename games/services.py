@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -48,8 +48,13 @@ class IllegalMoveError(ServiceError):
     """The referee refused the move."""
 
 
-class StaleMoveError(ServiceError):
-    """Someone else entered or undid a move since the form was made."""
+class StalePlayError(ServiceError):
+    """Someone else changed the play (a move, an undo, abandoning it) since the form was made
+    at its ``version``: nothing was changed."""
+
+
+class PlayGoneError(ServiceError):
+    """The play was deleted while the change was on its way: nothing was changed."""
 
 
 # Clubs, players, nights ---------------------------------------------------------------------
@@ -196,13 +201,32 @@ def start_play(
     return play
 
 
-def _lock(play: Play) -> Play:
-    """Lock the play's row, so that entries on one play are judged one after the other."""
-    return Play.objects.select_for_update().get(pk=play.pk)
+def stale_error() -> StalePlayError:
+    return StalePlayError(_("Someone else changed this play — here is where it stands now."))
 
 
-def _stale() -> StaleMoveError:
-    return StaleMoveError(_("Someone else entered a move — here is the new position."))
+def _lock(play: Play, version: int | None = None) -> Play:
+    """Lock the play's row, so that changes to one play are made one after the other; refuse
+    the change if the play moved on from ``version`` (the one its form was made at) or is gone.
+
+    ``version`` None skips the check: for callers that act on the play as it is now (the
+    commands, the tests); every form of the site carries its version.
+    """
+    try:
+        locked = Play.objects.select_for_update().get(pk=play.pk)
+    except Play.DoesNotExist:
+        raise PlayGoneError(_("This play has been deleted: nothing was changed."))
+    if version is not None and locked.version != version:
+        raise stale_error()
+    return locked
+
+
+def _advance(play: Play) -> None:
+    """The play changed: forms made at its version until now are stale. In the change's
+    transaction, on the locked row; an increment in the database, so that no stale instance
+    saved elsewhere can ever take the version back."""
+    Play.objects.filter(pk=play.pk).update(version=F("version") + 1)
+    play.version += 1
 
 
 def record_move(
@@ -210,35 +234,35 @@ def record_move(
     play: Play,
     move: Any,
     by: AbstractBaseUser | None = None,
-    expected_seq: int | None = None,
+    version: int | None = None,
 ) -> Judgement:
     """Judge the whole log with ``move`` appended; store the move and the results, or refuse.
 
-    ``expected_seq`` is the sequence number the entry form was made for: if the log moved on
-    since (another entry or an undo), the entry is refused rather than applied to a position
-    its author did not see. On success ``play`` itself carries the new status and details.
+    ``version`` is the play's version the entry form was made at: if the play changed since
+    (another entry, an undo, abandoning it), the entry is refused (StalePlayError) rather than
+    applied to a position its author did not see. On success ``play`` itself carries the new
+    status, details and version.
     """
     try:
-        stored, judgement = _record_move(play=play, move=move, by=by, expected_seq=expected_seq)
+        stored, judgement = _record_move(play=play, move=move, by=by, version=version)
     except IntegrityError:
         # The unique (play, seq) constraint, last line of defence behind the row lock: the
         # whole transaction is rolled back and nothing is stored.
-        raise _stale()
+        raise stale_error()
     play.status, play.ended_at, play.details = stored.status, stored.ended_at, stored.details
+    play.version = stored.version
     return judgement
 
 
 @transaction.atomic
 def _record_move(
-    *, play: Play, move: Any, by: AbstractBaseUser | None, expected_seq: int | None
+    *, play: Play, move: Any, by: AbstractBaseUser | None, version: int | None
 ) -> tuple[Play, Judgement]:
-    play = _lock(play)
+    play = _lock(play, version)
     if play.status == Play.Status.ABANDONED:
         raise ServiceError(_("This play was abandoned: no more moves can be entered."))
     all_moves = list(play.moves.order_by("seq").only("seq", "data", "undone_at"))
     next_seq = (all_moves[-1].seq + 1) if all_moves else 0
-    if expected_seq is not None and expected_seq != next_seq:
-        raise _stale()
     log_moves = [m.data for m in all_moves if m.undone_at is None]
     seats = _seats(play)
     judgement = judge_play(play, [seat.player.name for seat in seats], [*log_moves, move])
@@ -250,6 +274,7 @@ def _record_move(
     # What the referee understood (known keys, canonical names), never the raw input.
     understood = judgement.plans[-1].canonical()
     Move.objects.create(play=play, seq=next_seq, data=understood, entered_by=by)
+    _advance(play)
     refresh_results(play, judgement, seats)
     _audit_play(play, AuditEntry.Action.MOVE_ENTER, by=by, seq=next_seq, move=understood)
     return play, judgement
@@ -257,22 +282,22 @@ def _record_move(
 
 @transaction.atomic
 def undo_last_move(
-    *, play: Play, by: AbstractBaseUser | None = None, expected_seq: int | None = None
+    *, play: Play, by: AbstractBaseUser | None = None, version: int | None = None
 ) -> Move:
-    """Mark the last active move undone (kept in the log, with who and when)."""
-    play = _lock(play)
+    """Mark the last active move undone (kept in the log, with who and when).
+
+    ``version``: as for ``record_move`` — two undos sent from one page undo one move, not two.
+    """
+    play = _lock(play, version)
     if play.status == Play.Status.ABANDONED:
         raise ServiceError(_("This play was abandoned: its log cannot change."))
-    if expected_seq is not None:
-        last_seq = play.moves.aggregate(last=Max("seq"))["last"]
-        if (last_seq + 1 if last_seq is not None else 0) != expected_seq:
-            raise _stale()
     last = play.moves.active().last()
     if last is None:
         raise ServiceError(_("There is no move to undo."))
     last.undone_at = timezone.now()
     last.undone_by = by
     last.save(update_fields=["undone_at", "undone_by"])
+    _advance(play)
     rejudge(play)
     _audit_play(play, AuditEntry.Action.MOVE_UNDO, by=by, seq=last.seq, move=last.data)
     return last
@@ -287,8 +312,10 @@ def rejudge(play: Play) -> Judgement:
 
 
 @transaction.atomic
-def abandon_play(*, play: Play, by: AbstractBaseUser | None = None) -> Play:
-    play = _lock(play)
+def abandon_play(
+    *, play: Play, by: AbstractBaseUser | None = None, version: int | None = None
+) -> Play:
+    play = _lock(play, version)
     # A finished play's results and ratings stand; an abandoned one keeps when it was abandoned.
     if play.status == Play.Status.FINISHED:
         raise ServiceError(_("A finished play cannot be abandoned."))
@@ -297,6 +324,7 @@ def abandon_play(*, play: Play, by: AbstractBaseUser | None = None) -> Play:
     play.status = Play.Status.ABANDONED
     play.ended_at = timezone.now()
     play.save(update_fields=["status", "ended_at"])
+    _advance(play)
     _audit_play(play, AuditEntry.Action.PLAY_ABANDON, by=by)
     return play
 
@@ -526,9 +554,12 @@ def remove_member(*, membership: Membership, by: AbstractBaseUser) -> None:
 
 
 @transaction.atomic
-def delete_play(*, play: Play, by: AbstractBaseUser) -> None:
-    """Delete a play with its seats and moves; the audit keeps its whole log and results."""
-    play = _lock(play)
+def delete_play(*, play: Play, by: AbstractBaseUser, version: int | None = None) -> None:
+    """Delete a play with its seats and moves; the audit keeps its whole log and results.
+
+    ``version``: the one the confirmation was shown at — a play that changed since is not
+    deleted unseen."""
+    play = _lock(play, version)
     seats = play.seats.select_related("player").order_by("position")
     _audit_play(
         play,

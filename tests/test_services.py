@@ -121,10 +121,68 @@ def test_a_move_after_an_undo_takes_the_next_sequence_number(play):
 
 @pytest.mark.django_db
 def test_a_stale_entry_form_is_refused(play):
-    services.record_move(play=play, move=GOOD, expected_seq=0)
-    with pytest.raises(services.StaleMoveError, match="Someone else entered a move"):
-        services.record_move(play=play, move=TIE, expected_seq=0)
+    services.record_move(play=play, move=GOOD, version=0)
+    with pytest.raises(services.StalePlayError, match="Someone else changed this play"):
+        services.record_move(play=play, move=TIE, version=0)
     assert play.moves.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_stale_undo_is_refused_and_undoes_nothing(play):
+    services.record_move(play=play, move=GOOD)
+    services.record_move(play=play, move=TIE)
+    services.undo_last_move(play=play, version=2)
+    before = snapshot()
+    with pytest.raises(services.StalePlayError, match="Someone else changed this play"):
+        services.undo_last_move(play=play, version=2)
+    assert snapshot() == before
+    assert play.moves.active().count() == 1
+
+
+@pytest.mark.django_db
+def test_an_entry_made_before_an_undo_is_refused(play):
+    """The old check compared sequence numbers, which count undone moves: a form made at two
+    moves still matched after one of them was undone."""
+    services.record_move(play=play, move=GOOD)
+    services.record_move(play=play, move=TIE, version=1)
+    services.undo_last_move(play=play)
+    before = snapshot()
+    with pytest.raises(services.StalePlayError):
+        services.record_move(play=play, move=TIE, version=2)
+    assert snapshot() == before
+
+
+@pytest.mark.django_db
+def test_a_stale_abandon_is_refused(play):
+    services.record_move(play=play, move=GOOD)
+    with pytest.raises(services.StalePlayError):
+        services.abandon_play(play=play, version=0)
+    play.refresh_from_db()
+    assert play.status == Play.Status.IN_PROGRESS
+
+
+@pytest.mark.django_db
+def test_a_stale_deletion_is_refused(play, owner):
+    services.record_move(play=play, move=GOOD)
+    with pytest.raises(services.StalePlayError):
+        services.delete_play(play=play, by=owner, version=0)
+    assert Play.objects.filter(pk=play.pk).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("change", ["move", "undo", "abandon", "delete"])
+def test_a_change_to_a_play_deleted_meanwhile_is_refused_not_a_crash(play, owner, change):
+    services.record_move(play=play, move=GOOD)
+    Play.objects.filter(pk=play.pk).delete()  # the owner deleted it while the form was on its way
+    with pytest.raises(services.PlayGoneError, match="deleted"):
+        if change == "move":
+            services.record_move(play=play, move=TIE, version=1)
+        elif change == "undo":
+            services.undo_last_move(play=play, version=1)
+        elif change == "abandon":
+            services.abandon_play(play=play, version=1)
+        else:
+            services.delete_play(play=play, by=owner, version=1)
 
 
 @pytest.mark.django_db
@@ -249,9 +307,9 @@ def test_two_people_entering_a_move_at_once_store_exactly_one(club, night, playe
     def enter():
         try:
             barrier.wait(timeout=10)
-            services.record_move(play=play, move=GOOD, expected_seq=0)
+            services.record_move(play=play, move=GOOD, version=0)
             outcomes.append("stored")
-        except services.StaleMoveError:
+        except services.StalePlayError:
             outcomes.append("stale")
         finally:
             connections.close_all()
@@ -291,8 +349,8 @@ def test_the_unique_sequence_is_the_last_line_of_defence(play, monkeypatch):
 
     monkeypatch.setattr(services, "judge_play", judge_then_race)
     before = snapshot()
-    with pytest.raises(services.StaleMoveError, match="Someone else entered a move"):
-        services.record_move(play=play, move=GOOD, expected_seq=0)
+    with pytest.raises(services.StalePlayError, match="Someone else changed this play"):
+        services.record_move(play=play, move=GOOD, version=0)
     assert snapshot() == before
 
 

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from .. import services
 from ..access import get_play, get_player, require_owner
+from .plays import posted_version
 
 
 @login_required
@@ -22,18 +23,32 @@ from ..access import get_play, get_player, require_owner
 def play_delete(request: HttpRequest, play_id: int) -> HttpResponse:
     play = get_play(request, play_id)
     require_owner(request, play.club)
+    refusal = None
     if request.method == "POST":
         night_id = play.night_id
-        services.delete_play(play=play, by=request.user)
-        messages.success(request, _("The play was deleted. The audit keeps its log."))
-        return redirect("night", night_id=night_id)
+        version = posted_version(request)
+        try:
+            if version is None:
+                raise services.ServiceError(_("The form was damaged: try again."))
+            # The confirmation carries the version it showed: a play that changed since (a
+            # move entered at the table meanwhile) is shown again, not deleted unseen.
+            services.delete_play(play=play, by=request.user, version=version)
+        except services.PlayGoneError:
+            pass  # deleted meanwhile by another owner: what was asked is done
+        except services.ServiceError as exc:
+            refusal = exc.message
+            play.refresh_from_db()
+        if refusal is None:
+            messages.success(request, _("The play was deleted. The audit keeps its log."))
+            return redirect("night", night_id=night_id)
     context = {
         "play": play,
         "club": play.club,
         "seats": play.seats.select_related("player").order_by("position"),
         "move_count": play.moves.active().count(),
+        "refusal": refusal,
     }
-    return render(request, "plays/confirm_delete.html", context)
+    return render(request, "plays/confirm_delete.html", context, status=409 if refusal else 200)
 
 
 @login_required

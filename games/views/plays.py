@@ -182,7 +182,6 @@ def _render_play(
     context |= {
         "moves": moves,
         "active_moves": sum(1 for m in moves if m.undone_at is None),
-        "expected_seq": selectors.next_seq(moves),
         "draft": draft,
         "draft_json": draft.as_json() if draft else "",
         "error": error,
@@ -211,24 +210,56 @@ def play_detail(request: HttpRequest, play_id: int) -> HttpResponse:
     return _render_play(request, get_play(request, play_id))
 
 
-def _expected_seq(request: HttpRequest) -> int | None:
+def posted_version(request: HttpRequest) -> int | None:
+    """The play's version a form was made at (every form that changes a play carries it)."""
     try:
-        return int(request.POST.get("expected_seq", ""))
+        return int(request.POST.get("version", ""))
     except ValueError:
         return None
+
+
+def _damaged() -> str:
+    return _("The form was damaged: start the move again.")
+
+
+def _render_stale(request: HttpRequest, play: Play) -> HttpResponse:
+    """Refuse what a form made at an older version asked, and show where the play stands now
+    (the draft it carried is dropped: it was built on a position that is gone)."""
+    play.refresh_from_db()
+    status = 200 if request.htmx else 409  # htmx swaps only 2xx answers in
+    return _render_play(request, play, error=services.stale_error().message, status=status)
+
+
+def play_gone(request: HttpRequest, play: Play, message: str) -> HttpResponse:
+    """The play was deleted while a change was on its way: say so on its night's page."""
+    messages.error(request, message)
+    night = reverse("night", args=[play.night_id])
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = night
+        return response
+    return redirect(night)
 
 
 @login_required
 @require_POST
 def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
-    """One tap of a move form: keep composing (a draft), or judge and store the complete move."""
+    """One tap of a move form: keep composing (a draft), or judge and store the complete move.
+
+    Every tap carries the play's version its page was made at. A tap made at an older version
+    is refused, whichever step it is: the draft was built on a position that is gone (phone B
+    still shows "Kofi drew:" after phone A entered Kofi's move), and reading it against the
+    new position would make it someone else's move.
+    """
     play = get_play(request, play_id)
     if "reset" in request.POST:
         return _render_play(request, play)
+    version = posted_version(request)
+    if version is None:
+        return _render_play(request, play, error=_damaged())
+    if version != play.version:
+        return _render_stale(request, play)
     names = selectors.seat_names(play)
-    expected_seq = _expected_seq(request)
-    if expected_seq is None:
-        return _render_play(request, play, error=_("The form was damaged: start the move again."))
     try:
         current = selectors.judge_moves(play, names, selectors.log_moves(play))
         move = ui_for(play.game).read_move(request.POST, current, names)
@@ -237,14 +268,11 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
     if isinstance(move, Draft):
         return _render_play(request, play, judgement=current, draft=move)
     try:
-        judgement = services.record_move(
-            play=play, move=move, by=request.user, expected_seq=expected_seq
-        )
-    except services.StaleMoveError as exc:
-        play.refresh_from_db()
-        return _render_play(
-            request, play, error=exc.message, status=409 if not request.htmx else 200
-        )
+        judgement = services.record_move(play=play, move=move, by=request.user, version=version)
+    except services.StalePlayError:
+        return _render_stale(request, play)
+    except services.PlayGoneError as exc:
+        return play_gone(request, play, exc.message)
     except services.ServiceError as exc:
         return _render_play(request, play, judgement=current, error=exc.message)
     if not request.htmx:
@@ -257,10 +285,15 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
 def play_undo(request: HttpRequest, play_id: int) -> HttpResponse:
     """Undo the last move: it stays in the log, marked undone, with who and when."""
     play = get_play(request, play_id)
+    version = posted_version(request)
+    if version is None:
+        return _render_play(request, play, error=_damaged())
     try:
-        undone = services.undo_last_move(
-            play=play, by=request.user, expected_seq=_expected_seq(request)
-        )
+        undone = services.undo_last_move(play=play, by=request.user, version=version)
+    except services.StalePlayError:
+        return _render_stale(request, play)
+    except services.PlayGoneError as exc:
+        return play_gone(request, play, exc.message)
     except services.ServiceError as exc:
         play.refresh_from_db()
         return _render_play(request, play, error=exc.message)
@@ -274,8 +307,16 @@ def play_undo(request: HttpRequest, play_id: int) -> HttpResponse:
 @require_POST
 def play_abandon(request: HttpRequest, play_id: int) -> HttpResponse:
     play = get_play(request, play_id)
+    version = posted_version(request)
+    if version is None:
+        messages.error(request, _("The form was damaged: try again."))
+        return redirect("play", play_id=play.pk)
     try:
-        services.abandon_play(play=play, by=request.user)
+        services.abandon_play(play=play, by=request.user, version=version)
+    except services.StalePlayError:
+        return _render_stale(request, play)
+    except services.PlayGoneError as exc:
+        return play_gone(request, play, exc.message)
     except services.ServiceError as exc:
         messages.error(request, exc.message)
     return redirect("play", play_id=play.pk)

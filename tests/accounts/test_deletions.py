@@ -20,7 +20,7 @@ def test_deleting_a_play_asks_first(owner_client, play):
 
 def test_owner_deletes_a_play_with_its_seats_and_moves(owner_client, play, member):
     services.record_move(play=play, move=PLAY_FIRST_MOVE, by=member)
-    response = owner_client.post(reverse("play-delete", args=[play.pk]))
+    response = owner_client.post(reverse("play-delete", args=[play.pk]), {"version": 1})
     assert response["Location"] == reverse("night", args=[play.night_id])
     assert not Play.objects.filter(pk=play.pk).exists()
     assert not Seat.objects.filter(play_id=play.pk).exists()

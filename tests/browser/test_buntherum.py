@@ -30,7 +30,7 @@ def start_the_example(page, table):
 
 
 def seq(page) -> str:
-    return page.locator("input[name=expected_seq]").first.get_attribute("value")
+    return page.locator("input[name=version]").first.get_attribute("value")
 
 
 def tap_move(page, move):
@@ -47,7 +47,7 @@ def tap_move(page, move):
         page.check(f"input[name=caller][value='{call['player']}']")
         page.click(f"#call-{call['series']}")
     page.wait_for_function(
-        "(before) => { const f = document.querySelector('input[name=expected_seq]');"
+        "(before) => { const f = document.querySelector('input[name=version]');"
         " return !f || f.value !== before; }",
         arg=before,
     )

@@ -37,7 +37,7 @@ def test_two_simultaneous_entries_store_exactly_one(live_server, owner, member, 
 
     def enter(session: str) -> None:
         csrf = secrets.token_hex(16)
-        body = urlencode({"move_json": json.dumps(PUNTO["moves"][0]), "expected_seq": 0})
+        body = urlencode({"move_json": json.dumps(PUNTO["moves"][0]), "version": 0})
         conn = http.client.HTTPConnection(server.hostname, server.port, timeout=30)
         barrier.wait(timeout=10)
         conn.request(
@@ -62,7 +62,7 @@ def test_two_simultaneous_entries_store_exactly_one(live_server, owner, member, 
         thread.join(timeout=30)
     assert [status for status, _ in answers] == [200, 200], answers
     assert Move.objects.filter(play=play).count() == 1
-    stale = [body for _, body in answers if b"Someone else entered a move" in body]
+    stale = [body for _, body in answers if b"Someone else changed this play" in body]
     assert len(stale) == 1
     # The one told about the race sees the new position: the form is now for move 1.
-    assert b'name="expected_seq" value="1"' in stale[0]
+    assert b'name="version" value="1"' in stale[0]

@@ -45,7 +45,7 @@ def _json_box(client, play) -> str:
 
 def _submit(client, play, box: str, move_json: str):
     name, value = BUTTON.search(box).groups()
-    data = {name: value, "move_json": move_json, "expected_seq": 0}
+    data = {name: value, "move_json": move_json, "version": 0}
     return client.post(reverse("play-move", args=[play.pk]), data)
 
 

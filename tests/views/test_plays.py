@@ -24,7 +24,7 @@ HTMX = {"HX-Request": "true"}
 def post_move(client, play, move, *, seq, htmx=True):
     return client.post(
         reverse("play-move", args=[play.pk]),
-        {"move_json": json.dumps(move), "expected_seq": seq},
+        {"move_json": json.dumps(move), "version": seq},
         headers=HTMX if htmx else {},
     )
 
@@ -86,7 +86,7 @@ def test_illegal_move_without_javascript_is_a_422_page(member_client, punto):
 def test_malformed_move_input_gets_a_message(member_client, punto, raw):
     response = member_client.post(
         reverse("play-move", args=[punto.pk]),
-        {"move_json": raw, "expected_seq": 0},
+        {"move_json": raw, "version": 0},
         headers=HTMX,
     )
     assert response.status_code == 200 and 'id="move-error"' in response.content.decode()
@@ -96,14 +96,14 @@ def test_malformed_move_input_gets_a_message(member_client, punto, raw):
 def test_a_stale_form_says_someone_else_entered_a_move(member_client, punto):
     post_move(member_client, punto, PUNTO["moves"][0], seq=0)
     response = post_move(member_client, punto, PUNTO["moves"][1], seq=0)
-    assert "Someone else entered a move" in response.content.decode()
+    assert "Someone else changed this play" in response.content.decode()
     assert punto.moves.count() == 1
 
 
 def test_undo_marks_the_move_undone_and_shows_who(member_client, member, punto):
     post_move(member_client, punto, PUNTO["moves"][0], seq=0)
     response = member_client.post(
-        reverse("play-undo", args=[punto.pk]), {"expected_seq": 1}, headers=HTMX
+        reverse("play-undo", args=[punto.pk]), {"version": 1}, headers=HTMX
     )
     assert response.status_code == 200
     move = punto.moves.get()
@@ -113,7 +113,7 @@ def test_undo_marks_the_move_undone_and_shows_who(member_client, member, punto):
 
 def test_undo_with_nothing_to_undo_says_so(member_client, punto):
     response = member_client.post(
-        reverse("play-undo", args=[punto.pk]), {"expected_seq": 0}, headers=HTMX
+        reverse("play-undo", args=[punto.pk]), {"version": 0}, headers=HTMX
     )
     assert "no move to undo" in response.content.decode()
 
@@ -236,7 +236,7 @@ def test_the_printable_sheet_renders(member_client, punto):
 
 
 def test_abandon_a_play(member_client, punto):
-    member_client.post(reverse("play-abandon", args=[punto.pk]))
+    member_client.post(reverse("play-abandon", args=[punto.pk]), {"version": 0})
     punto.refresh_from_db()
     assert punto.status == "abandoned"
 
@@ -245,7 +245,9 @@ def test_a_finished_play_cannot_be_abandoned_from_its_page(member_client, club, 
     finished = services.import_log(club=club, log=PUNTO, night=night)
     ratings = list(RatingChange.objects.filter(play=finished).values_list("id", "mu_after"))
     before = db_state()
-    response = member_client.post(reverse("play-abandon", args=[finished.pk]), follow=True)
+    response = member_client.post(
+        reverse("play-abandon", args=[finished.pk]), {"version": finished.version}, follow=True
+    )
     assert response.redirect_chain == [(reverse("play", args=[finished.pk]), 302)]
     assert "A finished play cannot be abandoned." in response.content.decode()
     assert db_state() == before

@@ -48,7 +48,7 @@ def example_play(night, five):
 
 
 def tap(client, play, data, *, seq=None, draft=None, htmx=True):
-    body = {"expected_seq": play.moves.count() if seq is None else seq, **data}
+    body = {"version": play.moves.count() if seq is None else seq, **data}
     if draft is not None:
         body["draft"] = json.dumps(draft)
     return client.post(reverse("play-move", args=[play.pk]), body, headers=HTMX if htmx else {})
@@ -249,7 +249,7 @@ def test_a_tampered_call_gets_a_message(member_client, play, data):
 def test_a_damaged_draft_gets_a_message(member_client, play):
     response = member_client.post(
         reverse("play-move", args=[play.pk]),
-        {"expected_seq": 0, "draft": "{oops", "caller": "Ana", "series": "1"},
+        {"version": 0, "draft": "{oops", "caller": "Ana", "series": "1"},
         headers=HTMX,
     )
     assert "The form was damaged" in response.content.decode()

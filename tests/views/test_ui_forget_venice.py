@@ -41,7 +41,7 @@ def default_form(players):
 
 
 def tap(client, play, draft, *, seq=0, htmx=True, **fields):
-    data = {"expected_seq": seq, "draft": json.dumps(draft) if draft is not None else ""}
+    data = {"version": seq, "draft": json.dumps(draft) if draft is not None else ""}
     data.update(fields)
     return client.post(reverse("play-move", args=[play.pk]), data, headers=HTMX if htmx else {})
 
@@ -222,7 +222,7 @@ def test_an_eighth_card_is_refused(member_client, venice):
 def test_half_time_tie_lets_the_table_choose_the_dealer(member_client, venice):
     moves, tied = _tied_first_half()
     for seq, move in enumerate(moves):
-        services.record_move(play=venice, move=move, expected_seq=seq)
+        services.record_move(play=venice, move=move, version=seq)
     body = member_client.get(reverse("play", args=[venice.pk])).content.decode()
     assert body.count('name="dealer"') == len(tied)
     assert 'name="card"' not in body
@@ -268,7 +268,7 @@ def _tied_first_half() -> tuple[list[dict], list[str]]:
     ],
 )
 def test_tampered_or_missing_input_gets_a_message(member_client, venice, fields):
-    data = {"expected_seq": 0, "draft": "", **fields}
+    data = {"version": 0, "draft": "", **fields}
     response = member_client.post(reverse("play-move", args=[venice.pk]), data, headers=HTMX)
     assert response.status_code == 200 and 'id="move-error"' in response.content.decode()
     assert venice.moves.count() == 0
@@ -277,7 +277,7 @@ def test_tampered_or_missing_input_gets_a_message(member_client, venice, fields)
 def test_the_json_fallback_still_enters_a_deal(member_client, venice):
     response = member_client.post(
         reverse("play-move", args=[venice.pk]),
-        {"move_json": json.dumps(FIRST), "expected_seq": 0, "draft": ""},
+        {"move_json": json.dumps(FIRST), "version": 0, "draft": ""},
         headers=HTMX,
     )
     assert response.status_code == 200 and venice.moves.count() == 1

@@ -29,7 +29,7 @@ def tap(client, play, data, *, draft=None, htmx=True):
     seq = play.moves.count()
     return client.post(
         reverse("play-move", args=[play.pk]),
-        {"expected_seq": seq, "draft": json.dumps(draft) if draft else "", **data},
+        {"version": seq, "draft": json.dumps(draft) if draft else "", **data},
         headers=HTMX if htmx else {},
     )
 
@@ -304,7 +304,7 @@ def test_tampered_or_missing_input_gets_a_message_and_stores_nothing(
 def test_a_damaged_draft_gets_a_message(member_client, punto):
     response = member_client.post(
         reverse("play-move", args=[punto.pk]),
-        {"expected_seq": 0, "draft": "{nope", "at": "0,0"},
+        {"version": 0, "draft": "{nope", "at": "0,0"},
         headers=HTMX,
     )
     assert "The form was damaged" in response.content.decode()

@@ -38,7 +38,7 @@ def setup_form(duo, **fields):
 
 
 def tap(client, play, *, draft=None, seq=0, htmx=True, **fields):
-    data = {"expected_seq": seq, "draft": json.dumps(draft) if draft else "", **fields}
+    data = {"version": seq, "draft": json.dumps(draft) if draft else "", **fields}
     return client.post(reverse("play-move", args=[play.pk]), data, headers=HTMX if htmx else {})
 
 
@@ -189,7 +189,7 @@ def test_illegal_move_shows_the_referees_message_and_stores_nothing(member_clien
     ],
 )
 def test_tampered_taps_get_a_message(member_client, three_high, fields, message):
-    data = {"expected_seq": 0, "draft": "", **fields}
+    data = {"version": 0, "draft": "", **fields}
     response = member_client.post(reverse("play-move", args=[three_high.pk]), data, headers=HTMX)
     assert message in response.content.decode()
     assert Move.objects.count() == 0
@@ -209,7 +209,7 @@ def test_the_move_json_fallback_still_works(member_client, three_high):
 
 def test_the_sheet_after_a_won_game_shows_trees_pile_hands_and_outcome(member_client, three_high):
     for seq, move in enumerate(GAME["moves"]):
-        services.record_move(play=three_high, move=move, expected_seq=seq)
+        services.record_move(play=three_high, move=move, version=seq)
     body = member_client.get(reverse("play-sheet", args=[three_high.pk])).content.decode()
     assert "Won" in body and "All five trees stand." in body
     assert "5 trees standing" in body

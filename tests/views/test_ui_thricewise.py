@@ -34,7 +34,7 @@ def setup_url(night, players):
 
 
 def tap(client, play, data, *, draft=None, htmx=True):
-    body = {"expected_seq": play.moves.count(), "draft": json.dumps(draft) if draft else ""}
+    body = {"version": play.moves.count(), "draft": json.dumps(draft) if draft else ""}
     body.update(data)
     return client.post(reverse("play-move", args=[play.pk]), body, headers=HTMX if htmx else {})
 

@@ -1,0 +1,342 @@
+"""A form made before someone else changed the play changes nothing: every tap of a move being
+built, every undo, abandoning and deleting carry the play's version, and anything made at an
+older version is refused with "someone else changed this play — here is where it stands now",
+the answer showing the play as it is now. With and without htmx."""
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import AuditEntry, Move, Play, Seat
+from tests.examples import EXAMPLES
+
+PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
+STALE = "Someone else changed this play"
+HTMX = {"HX-Request": "true"}
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def punto(night, players):
+    """Ana and Ben at Punto; Ana plays first."""
+    return services.start_play(night=night, game="punto", players=players[:2], setup=PUNTO["setup"])
+
+
+def db_state():
+    return (
+        list(Move.objects.order_by("id").values_list("play_id", "seq", "data", "undone_at")),
+        list(Seat.objects.order_by("id").values_list("score", "rank", "is_winner")),
+        list(Play.objects.order_by("id").values_list("status", "details", "version")),
+        AuditEntry.objects.count(),
+    )
+
+
+def post(client, name, play, data, *, htmx):
+    return client.post(reverse(name, args=[play.pk]), data, headers=HTMX if htmx else {})
+
+
+def version_on(response) -> int:
+    html = response.content.decode()
+    marker = 'name="version" value="'
+    start = html.index(marker) + len(marker)
+    return int(html[start : html.index('"', start)])
+
+
+def draft_on(response) -> str:
+    html = response.content.decode()
+    marker = 'name="draft" value="'
+    start = html.index(marker) + len(marker)
+    return html[start : html.index('"', start)]
+
+
+def assert_refused_as_stale(response, *, htmx):
+    assert response.status_code == (200 if htmx else 409)
+    body = response.content.decode()
+    assert STALE in body and 'id="move-error"' in body
+
+
+# Every change advances the version --------------------------------------------------------
+
+
+def test_every_change_advances_the_version(punto):
+    assert punto.version == 0
+    services.record_move(play=punto, move=PUNTO["moves"][0])
+    assert punto.version == 1
+    services.undo_last_move(play=punto)
+    punto.refresh_from_db()
+    assert punto.version == 2
+    services.record_move(play=punto, move=PUNTO["moves"][0])
+    assert punto.version == 3
+    services.abandon_play(play=punto)
+    punto.refresh_from_db()
+    assert punto.version == 4
+
+
+def test_a_refused_move_leaves_the_version_alone(punto):
+    with pytest.raises(services.IllegalMoveError):
+        services.record_move(play=punto, move={**PUNTO["moves"][0], "player": "Ben"}, version=0)
+    punto.refresh_from_db()
+    assert punto.version == 0
+
+
+# Move entry at the right version still works -----------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_move_made_at_the_current_version_is_stored(member_client, punto, htmx):
+    move = PUNTO["moves"][0]
+    response = post(
+        member_client, "play-move", punto, {"move_json": json.dumps(move), "version": 0}, htmx=htmx
+    )
+    assert response.status_code == (200 if htmx else 302)
+    assert list(punto.moves.values_list("data", flat=True)) == [move]
+    if htmx:  # the new form is for the new version
+        assert version_on(response) == 1
+    page = member_client.get(reverse("play", args=[punto.pk]))
+    assert version_on(page) == 1
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_move_tapped_in_two_steps_at_the_current_version_is_stored(member_client, punto, htmx):
+    first = post(member_client, "play-move", punto, {"card": "red-1", "version": 0}, htmx=htmx)
+    assert first.status_code == 200 and "Ana plays" in first.content.decode()
+    draft = draft_on(first).replace("&quot;", '"')
+    post(member_client, "play-move", punto, {"at": "0,0", "draft": draft, "version": 0}, htmx=htmx)
+    assert list(punto.moves.values_list("data", flat=True)) == [PUNTO["moves"][0]]
+
+
+# Two undos from one page ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_two_undos_posted_from_one_page_undo_one_move(member_client, punto, htmx):
+    for move in PUNTO["moves"][:2]:
+        services.record_move(play=punto, move=move)
+    page = member_client.get(reverse("play", args=[punto.pk]))
+    version = version_on(page)  # a double tap, or two members on the same page
+    first = post(member_client, "play-undo", punto, {"version": version}, htmx=htmx)
+    assert first.status_code == (200 if htmx else 302)
+    before = db_state()
+    second = post(member_client, "play-undo", punto, {"version": version}, htmx=htmx)
+    assert_refused_as_stale(second, htmx=htmx)
+    assert db_state() == before
+    assert punto.moves.active().count() == 1
+    # The answer shows where the play stands: one move undone, and a form for the new version.
+    assert version_on(second) == version + 1
+    assert second.content.decode().count('class="undone"') == 1
+
+
+def test_an_undo_without_a_version_is_refused(member_client, punto):
+    services.record_move(play=punto, move=PUNTO["moves"][0])
+    response = post(member_client, "play-undo", punto, {}, htmx=True)
+    assert "The form was damaged" in response.content.decode()
+    assert punto.moves.active().count() == 1
+
+
+# A form made before an undo ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_move_form_made_before_an_undo_is_refused(member_client, punto, htmx):
+    """Three moves in; a form made then; someone undoes move 2. The form's next move (what was
+    move 3) must not land on a position its sender never saw."""
+    for move in PUNTO["moves"][:3]:
+        services.record_move(play=punto, move=move)
+    version = version_on(member_client.get(reverse("play", args=[punto.pk])))
+    services.undo_last_move(play=punto)
+    before = db_state()
+    # Ben's move 1 again would be legal now: only the version tells that it is stale.
+    again = PUNTO["moves"][2]
+    response = post(
+        member_client,
+        "play-move",
+        punto,
+        {"move_json": json.dumps(again), "version": version},
+        htmx=htmx,
+    )
+    assert_refused_as_stale(response, htmx=htmx)
+    assert db_state() == before
+
+
+def test_a_move_without_a_version_is_refused(member_client, punto):
+    response = post(
+        member_client,
+        "play-move",
+        punto,
+        {"move_json": json.dumps(PUNTO["moves"][0])},
+        htmx=True,
+    )
+    assert "The form was damaged" in response.content.decode()
+    assert punto.moves.count() == 0
+
+
+# A half-built move on a second phone -------------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_half_built_move_on_a_second_phone_is_refused_at_every_step(
+    member_client, owner, punto, htmx
+):
+    """Phone B still shows "Ana drew:"; phone A enters Ana's move; B's taps, made at the old
+    version, must not become Ben's move (nor Ana's again)."""
+    phone_b = member_client
+    phone_a = Client()
+    phone_a.force_login(owner)
+    page_b = phone_b.get(reverse("play", args=[punto.pk]))
+    assert "Ana drew:" in page_b.content.decode()
+    old = version_on(page_b)
+    # Phone A enters Ana's move in two taps.
+    draft = draft_on(
+        post(phone_a, "play-move", punto, {"card": "red-1", "version": old}, htmx=True)
+    )
+    post(
+        phone_a,
+        "play-move",
+        punto,
+        {"at": "0,0", "draft": draft.replace("&quot;", '"'), "version": old},
+        htmx=True,
+    )
+    assert punto.moves.count() == 1
+    before = db_state()
+    # Phone B taps a card: refused, and no draft is made of it (it would be "Ben plays …").
+    tapped = post(phone_b, "play-move", punto, {"card": "orange-1", "version": old}, htmx=htmx)
+    assert_refused_as_stale(tapped, htmx=htmx)
+    assert draft_on(tapped) == "" and "Ben plays" not in tapped.content.decode()
+    assert "Ben drew:" in tapped.content.decode()  # where the play stands now
+    # Phone B's next tap, with the draft its old page would have built: refused too.
+    for draft in ({"player": "Ben", "card": "orange-1"}, {"player": "Ana", "card": "red-2"}):
+        cell = post(
+            phone_b,
+            "play-move",
+            punto,
+            {"at": "0,1", "draft": json.dumps(draft), "version": old},
+            htmx=htmx,
+        )
+        assert_refused_as_stale(cell, htmx=htmx)
+    assert db_state() == before
+
+
+def first_taps():
+    """The first tap of each game's first move, as its form posts it."""
+    taps = {}
+    for game in ["punto", "buntherum", "three-high", "thricewise", "forget-venice"]:
+        log = json.loads((EXAMPLES / f"{game}-1.json").read_text())
+        move = log["moves"][0]
+        if game == "thricewise":
+            fields = {f"reveal_{n}": move["reveal"][p] for n, p in enumerate(log["players"])}
+            taps[game] = {**fields, "reveal": "1"}
+        elif game == "forget-venice":
+            taps[game] = {"dealer": move["dealer"]}
+        else:
+            taps[game] = {"card": move["card"]}
+    return taps
+
+
+@pytest.mark.parametrize("game", sorted(first_taps()))
+def test_a_first_tap_made_at_an_older_version_is_refused_in_every_game(member_client, club, game):
+    log = json.loads((EXAMPLES / f"{game}-1.json").read_text())
+    log["moves"] = log["moves"][:1]
+    play = services.import_log(club=club, log=log)
+    old = play.version
+    services.undo_last_move(play=play)  # the page made at ``old`` showed move 0 entered
+    before = db_state()
+    tap = first_taps()[game]
+    response = post(member_client, "play-move", play, {**tap, "version": old}, htmx=True)
+    assert_refused_as_stale(response, htmx=True)
+    assert draft_on(response) == ""
+    assert db_state() == before
+    # The same tap at the current version is taken: a draft, or the whole move.
+    play.refresh_from_db()
+    response = post(member_client, "play-move", play, {**tap, "version": play.version}, htmx=True)
+    assert STALE not in response.content.decode()
+    assert draft_on(response) != "" or play.moves.active().count() == 1
+
+
+# Abandoning and deleting --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_abandoning_from_a_page_made_before_a_move_is_refused(member_client, punto, htmx):
+    old = version_on(member_client.get(reverse("play", args=[punto.pk])))
+    services.record_move(play=punto, move=PUNTO["moves"][0])
+    before = db_state()
+    response = post(member_client, "play-abandon", punto, {"version": old}, htmx=htmx)
+    assert_refused_as_stale(response, htmx=htmx)
+    assert db_state() == before
+    punto.refresh_from_db()
+    assert punto.status == "in_progress"
+
+
+def test_abandoning_at_the_current_version_abandons(member_client, punto):
+    services.record_move(play=punto, move=PUNTO["moves"][0])
+    page = member_client.get(reverse("play", args=[punto.pk]))
+    response = post(member_client, "play-abandon", punto, {"version": version_on(page)}, htmx=False)
+    assert response.status_code == 302
+    punto.refresh_from_db()
+    assert punto.status == "abandoned" and punto.version == 2
+
+
+def test_the_abandon_form_follows_each_move_entered_with_htmx(member_client, punto):
+    """It sits in the fragment htmx replaces, so its version is never left behind."""
+    response = post(
+        member_client,
+        "play-move",
+        punto,
+        {"move_json": json.dumps(PUNTO["moves"][0]), "version": 0},
+        htmx=True,
+    )
+    html = response.content.decode()
+    abandon = html[html.index(reverse("play-abandon", args=[punto.pk])) :]
+    assert 'name="version" value="1"' in abandon
+
+
+def test_a_move_form_made_before_abandoning_is_refused(member_client, punto):
+    services.abandon_play(play=punto)
+    before = db_state()
+    response = post(
+        member_client,
+        "play-move",
+        punto,
+        {"move_json": json.dumps(PUNTO["moves"][0]), "version": 0},
+        htmx=True,
+    )
+    assert_refused_as_stale(response, htmx=True)
+    assert db_state() == before
+
+
+def test_deleting_a_play_that_changed_since_the_confirmation_is_refused(owner_client, punto):
+    url = reverse("play-delete", args=[punto.pk])
+    old = version_on(owner_client.get(url))
+    services.record_move(play=punto, move=PUNTO["moves"][0])
+    response = owner_client.post(url, {"version": old})
+    assert response.status_code == 409 and STALE in response.content.decode()
+    assert Play.objects.filter(pk=punto.pk).exists()
+    assert version_on(response) == 1  # confirming again deletes it
+    assert owner_client.post(url, {"version": 1}).status_code == 302
+    assert not Play.objects.filter(pk=punto.pk).exists()
+
+
+@pytest.fixture
+def owner_client(client, owner):
+    client.force_login(owner)
+    return client
+
+
+def test_the_refusal_is_in_french_for_a_french_table(member_client, punto):
+    member_client.cookies.load({"django_language": "fr"})
+    services.record_move(play=punto, move=PUNTO["moves"][0])
+    response = post(
+        member_client,
+        "play-move",
+        punto,
+        {"move_json": json.dumps(PUNTO["moves"][1]), "version": 0},
+        htmx=True,
+    )
+    assert "Quelqu'un d'autre a modifié cette partie — voici où elle en est." in (
+        response.content.decode().replace("&#x27;", "'")
+    )
+    assert punto.moves.count() == 1
