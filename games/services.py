@@ -19,7 +19,7 @@ from django.utils.translation import ngettext
 
 from referee import GAMES, Judgement, judge
 
-from . import ratings
+from . import ratings, userjson
 from .gamelog import play_to_log
 from .models import (
     INVITE_LIFETIME,
@@ -72,6 +72,10 @@ def create_club(*, name: str, owner: AbstractBaseUser) -> Club:
     return club
 
 
+def _name_taken(name: str) -> ServiceError:
+    return ServiceError(_("There is already a player named “%(name)s”.") % {"name": name})
+
+
 @transaction.atomic
 def add_player(*, club: Club, name: str, user: AbstractBaseUser | None = None) -> Player:
     name = " ".join(name.split())
@@ -80,8 +84,14 @@ def add_player(*, club: Club, name: str, user: AbstractBaseUser | None = None) -
     if len(name) > 60:
         raise ServiceError(_("A player's name is at most 60 characters."))
     if Player.objects.filter(club=club, name=name).exists():
-        raise ServiceError(_("There is already a player named “%(name)s”.") % {"name": name})
-    return Player.objects.create(club=club, name=name, user=user)
+        raise _name_taken(name)
+    try:
+        # Two people adding the same name at once both pass the check above: the unique
+        # constraint decides, and the loser is told, as if the name had been taken earlier.
+        with transaction.atomic():
+            return Player.objects.create(club=club, name=name, user=user)
+    except IntegrityError:
+        raise _name_taken(name)
 
 
 @transaction.atomic
@@ -120,6 +130,15 @@ def create_game_night(
 
 
 # Plays and moves ----------------------------------------------------------------------------
+
+
+def _storable(value: Any) -> None:
+    """Refuse a move, setup or log that nests too deeply or holds what no database stores
+    (NaN, ``\\u0000``, a lone surrogate…), whoever built it (games.userjson)."""
+    try:
+        userjson.check(value)
+    except userjson.UserJSONError as exc:
+        raise ServiceError(exc.message)
 
 
 def _seats(play: Play) -> list[Seat]:
@@ -178,6 +197,7 @@ def start_play(
         raise ServiceError(_("Every player must belong to the club."))
     if len({player.pk for player in players}) != len(players):
         raise ServiceError(_("A player can take only one seat."))
+    _storable(setup)
     names = [player.name for player in players]
     verdict = judge(
         {"format": "gamelog/1", "game": game, "players": names, "setup": setup, "moves": []}
@@ -258,6 +278,7 @@ def record_move(
 def _record_move(
     *, play: Play, move: Any, by: AbstractBaseUser | None, version: int | None
 ) -> tuple[Play, Judgement]:
+    _storable(move)
     play = _lock(play, version)
     if play.status == Play.Status.ABANDONED:
         raise ServiceError(_("This play was abandoned: no more moves can be entered."))
@@ -358,6 +379,7 @@ def import_log(
     """
     if night is not None and night.club_id != club.pk:
         raise ServiceError(_("That game night belongs to another club."))
+    _storable(log)
     judgement = judge(log)
     if not judgement.legal:
         raise IllegalMoveError(judgement.message)
@@ -374,7 +396,11 @@ def import_log(
                     )
                     % {"name": name}
                 )
-            player = Player.objects.create(club=club, name=name)
+            try:
+                with transaction.atomic():  # another import may be adding the same name
+                    player = Player.objects.create(club=club, name=name)
+            except IntegrityError:
+                player = Player.objects.get(club=club, name=name)
         players.append(player)
     if night is None:
         date = night_date or timezone.localdate()

@@ -121,7 +121,8 @@ def leaderboard(
     if scope not in SCOPES:
         raise ValueError(f"unknown scope {scope!r}")
     rows = RatingChange.objects.filter(player=OuterRef("pk"), scope=scope)
-    if as_of is not None:
+    # The calendar's last day (9999-12-31) has no end to compare with: "as of" it is everything.
+    if as_of is not None and as_of < datetime.date.max:
         rows = rows.filter(played_at__lt=end_of_day(as_of))
     last = Player.objects.filter(club=club).annotate(
         last=Subquery(rows.order_by("-played_at", "-id").values("id")[:1])

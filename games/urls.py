@@ -27,7 +27,8 @@ urlpatterns = [
     path("clubs/<int:club_id>/members/", members.club_members, name="club-members"),
     path("clubs/<int:club_id>/invites/new/", members.invite_create, name="invite-create"),
     path("invites/<int:invite_id>/revoke/", members.invite_revoke, name="invite-revoke"),
-    path("join/<str:token>/", members.invite_join, name="invite-join"),
+    # Tokens are URL-safe base64 (a slug): anything else, such as a NUL, is not looked up.
+    path("join/<slug:token>/", members.invite_join, name="invite-join"),
     path("memberships/<int:membership_id>/remove/", members.member_remove, name="member-remove"),
     path("clubs/<int:club_id>/audit/", audit.club_audit, name="club-audit"),
     path("plays/<int:play_id>/delete/", deletions.play_delete, name="play-delete"),

@@ -33,6 +33,8 @@ from django.utils.translation import gettext as _
 from referee import GAMES, Game, Judgement
 from referee.registry import module_name
 
+from .. import userjson
+
 #: what each game's templates folder holds
 TEMPLATES = ("setup", "board", "move_form", "sheet")
 
@@ -61,8 +63,8 @@ def read_draft(post: QueryDict) -> dict[str, Any]:
     if not raw:
         return {}
     try:
-        data = json.loads(raw)
-    except ValueError:
+        data = userjson.parse(raw)
+    except userjson.UserJSONError:
         raise FormError(_("The form was damaged: start the move again."))
     if not isinstance(data, dict):
         raise FormError(_("The form was damaged: start the move again."))
@@ -70,15 +72,14 @@ def read_draft(post: QueryDict) -> dict[str, Any]:
 
 
 def read_json_field(post: QueryDict, name: str) -> Any:
+    """The JSON typed in the box ``name``, read within the site's caps (games.userjson)."""
     raw = (post.get(name) or "").strip()
     if not raw:
         raise FormError(_("Enter the move as JSON."))
-    if len(raw) > 100_000:
-        raise FormError(_("That is far too long to be one move."))
     try:
-        return json.loads(raw)
-    except ValueError as exc:
-        raise FormError(_("That is not valid JSON: %(error)s") % {"error": exc})
+        return userjson.parse(raw)
+    except userjson.UserJSONError as exc:
+        raise FormError(exc.message)
 
 
 def read_cell(value: str, message: str) -> tuple[int, int]:

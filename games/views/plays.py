@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from referee import GAMES, Judgement
 
-from .. import selectors, services
+from .. import selectors, services, userjson
 from ..access import get_night, get_play, is_owner
 from ..gamelog import log_filename, play_to_log
 from ..models import Play, Player, game_menu
@@ -359,11 +359,14 @@ def log_upload(request: HttpRequest, night_id: int) -> HttpResponse:
         }
     else:
         try:
-            log = json.loads(upload.read().decode("utf-8-sig"))
+            text = upload.read().decode("utf-8-sig")
         except UnicodeDecodeError:
             problem = _("That file is not a text file.")
-        except (ValueError, RecursionError):
-            problem = _("That file is not valid JSON, so it is not a game log.")
+        else:
+            try:
+                log = userjson.parse(text, max_chars=settings.MAX_UPLOAD_BYTES)
+            except userjson.UserJSONError as exc:
+                problem = exc.message
     if problem is None:
         try:
             play = services.import_log(club=night.club, log=log, night=night, by=request.user)

@@ -1,0 +1,281 @@
+"""Input that used to crash a worker (a 500, each rolled back) gets a clear message or a 404,
+and changes nothing: JSON nested thousands of levels deep, NaN, Infinity, ``\\u0000`` and lone
+surrogates (which PostgreSQL refuses to store), a NUL in an invite link, a leaderboard as of
+the calendar's last day, a move racing the play's deletion, two people adding the same name.
+Run on SQLite and on PostgreSQL (CI runs both)."""
+
+import io
+import json
+
+import pytest
+from django.db.models import QuerySet
+from django.urls import reverse
+
+from games import selectors, services
+from games.models import AuditEntry, GameNight, Move, Play, Player, Seat
+from tests.examples import EXAMPLES
+
+PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
+HTMX = {"HX-Request": "true"}
+
+pytestmark = pytest.mark.django_db
+
+
+def deep(levels: int) -> str:
+    return "[" * levels + "]" * levels
+
+
+#: Values each of which crashed a worker somewhere, typed as JSON. A legal move (or setup)
+#: carrying one of them under an extra key reached the database, which refused it (PostgreSQL:
+#: DataError for NaN and \u0000, UnicodeEncodeError for a lone surrogate).
+POISON = {
+    "deep-9000": deep(9_000),
+    "deep-12000": deep(12_000),
+    "nan": "NaN",
+    "infinity": "-Infinity",
+    "huge": "1e999",
+    "nul": '"a\\u0000b"',
+    "surrogate": '"\\udead"',
+}
+MESSAGES = {
+    "deep-9000": "nested too deeply",
+    "deep-12000": "nested too deeply",
+    "nan": "not a number JSON allows",
+    "infinity": "not a number JSON allows",
+    "huge": "too big",
+    "nul": "null character",
+    "surrogate": "lone surrogate",
+}
+
+
+def with_extra(document: dict, poison: str) -> str:
+    """``document`` as JSON, with ``"note": <poison>`` added (poison is raw JSON text)."""
+    return json.dumps(document)[:-1] + f', "note": {poison}}}'
+
+
+def db_state():
+    return (
+        list(Move.objects.order_by("id").values_list("play_id", "seq", "undone_at")),
+        list(Seat.objects.order_by("id").values_list("score", "rank", "is_winner")),
+        list(Play.objects.order_by("id").values_list("status", "version")),
+        Player.objects.count(),
+        GameNight.objects.count(),
+        AuditEntry.objects.count(),
+    )
+
+
+@pytest.fixture
+def punto(night, players):
+    return services.start_play(night=night, game="punto", players=players[:2], setup=PUNTO["setup"])
+
+
+def page_text(response) -> str:
+    return response.content.decode()
+
+
+# JSON in the move box, the setup box, the draft field and uploads --------------------------
+
+
+@pytest.mark.parametrize("poison", sorted(POISON))
+@pytest.mark.parametrize("htmx", [True, False])
+def test_poison_in_the_move_box_is_refused_with_a_message(member_client, punto, poison, htmx):
+    before = db_state()
+    for raw in (POISON[poison], with_extra(PUNTO["moves"][0], POISON[poison])):
+        response = member_client.post(
+            reverse("play-move", args=[punto.pk]),
+            {"move_json": raw, "version": 0, "json": "1"},
+            headers=HTMX if htmx else {},
+        )
+        assert response.status_code == (200 if htmx else 422)
+        assert MESSAGES[poison] in page_text(response)
+        assert db_state() == before
+
+
+def test_a_move_9000_levels_deep_is_refused_and_not_stored(member_client, punto):
+    move = with_extra(PUNTO["moves"][0], deep(9_000))
+    response = member_client.post(
+        reverse("play-move", args=[punto.pk]), {"move_json": move, "version": 0}, headers=HTMX
+    )
+    assert "That JSON is nested too deeply (at most 20 levels)." in page_text(response)
+    assert not Move.objects.exists()
+    assert not AuditEntry.objects.filter(action="move.enter").exists()
+
+
+@pytest.mark.parametrize("poison", sorted(POISON))
+def test_poison_in_the_setup_box_is_refused_with_a_message(member_client, night, players, poison):
+    before = db_state()
+    for raw in (POISON[poison], with_extra(PUNTO["setup"], POISON[poison])):
+        response = member_client.post(
+            reverse("play-setup", args=[night.pk]),
+            {"game": "punto", "seat": [p.pk for p in players[:2]], "setup_json": raw},
+        )
+        assert response.status_code == 422
+        assert MESSAGES[poison] in page_text(response)
+        assert db_state() == before
+
+
+@pytest.mark.parametrize("poison", sorted(POISON))
+def test_poison_in_the_draft_field_is_a_damaged_form(member_client, punto, poison):
+    before = db_state()
+    draft = with_extra({"player": "Ana", "card": "red-1"}, POISON[poison])
+    response = member_client.post(
+        reverse("play-move", args=[punto.pk]),
+        {"draft": draft, "at": "0,0", "version": 0},
+        headers=HTMX,
+    )
+    assert response.status_code == 200
+    assert "The form was damaged" in page_text(response)
+    assert db_state() == before
+
+
+@pytest.mark.parametrize("poison", sorted(POISON))
+def test_poison_in_an_uploaded_log_is_refused_with_a_message(member_client, night, poison):
+    before = db_state()
+    upload = io.BytesIO(with_extra(PUNTO, POISON[poison]).encode())
+    upload.name = "log.json"
+    response = member_client.post(
+        reverse("log-upload", args=[night.pk]), {"log": upload}, follow=True
+    )
+    assert MESSAGES[poison] in page_text(response)
+    assert db_state() == before
+
+
+TOO_DEEP: list = []
+for _ in range(25):
+    TOO_DEEP = [TOO_DEEP]
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), "a\x00b", "\ud800", 2**80, TOO_DEEP])
+def test_the_services_refuse_unstorable_values_whoever_built_them(club, punto, night, value):
+    """A tap-built move, a command's log: the services check what they store themselves."""
+    before = db_state()
+    with pytest.raises(services.ServiceError):
+        services.record_move(play=punto, move={**PUNTO["moves"][0], "note": value})
+    with pytest.raises(services.ServiceError):
+        services.start_play(
+            night=night,
+            game="punto",
+            players=[seat.player for seat in punto.seats.order_by("position")],
+            setup={**PUNTO["setup"], "note": value},
+        )
+    with pytest.raises(services.ServiceError):
+        services.import_log(club=club, log={**PUNTO, "note": value})
+    assert db_state() == before
+
+
+# Addresses and query strings ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("token", ["%00", "a%00b", "%F0%9F%83%8F", "..%2F"])
+def test_an_invite_link_that_cannot_be_a_token_is_a_404(member_client, token):
+    assert member_client.get(f"/join/{token}/").status_code == 404
+
+
+def test_a_real_invite_link_still_opens(member_client, club, owner):
+    invite = services.create_invite(club=club, by=owner)
+    assert member_client.get(reverse("invite-join", args=[invite.token])).status_code == 302
+
+
+@pytest.mark.parametrize("day", ["9999-12-31", "9999-12-30", "0001-01-01"])
+def test_a_leaderboard_as_of_the_ends_of_the_calendar_answers(member_client, club, day):
+    log = json.loads((EXAMPLES / "punto-1.json").read_text())
+    services.import_log(club=club, log=log)
+    response = member_client.get(reverse("leaderboard", args=[club.pk]), {"as_of": day})
+    assert response.status_code == 200
+    if day.startswith("9999"):  # every play counts
+        assert "Ana" in page_text(response)
+
+
+# Races --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def deleted_meanwhile(monkeypatch, punto):
+    """The play is deleted by an owner between the page's checks and the change's lock."""
+    real = selectors.seat_names
+
+    def delete_then_read(play):
+        names = real(play)
+        Play.objects.filter(pk=play.pk).delete()
+        return names
+
+    monkeypatch.setattr(selectors, "seat_names", delete_then_read)
+    from games.views import plays
+
+    real_get = plays.get_play
+
+    def get_then_delete(request, play_id):
+        play = real_get(request, play_id)
+        if request.path.endswith(("/undo/", "/abandon/")):
+            Play.objects.filter(pk=play.pk).delete()
+        return play
+
+    monkeypatch.setattr(plays, "get_play", get_then_delete)
+    return punto
+
+
+@pytest.mark.parametrize("action", ["play-move", "play-undo", "play-abandon"])
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_change_racing_the_plays_deletion_says_it_was_deleted(
+    member_client, deleted_meanwhile, action, htmx
+):
+    play = deleted_meanwhile
+    data = {"version": 0, "move_json": json.dumps(PUNTO["moves"][0])}
+    response = member_client.post(
+        reverse(action, args=[play.pk]), data, headers=HTMX if htmx else {}
+    )
+    night = reverse("night", args=[play.night_id])
+    if htmx:
+        assert response.status_code == 204 and response["HX-Redirect"] == night
+    else:
+        assert response.status_code == 302 and response["Location"] == night
+    page = member_client.get(night)
+    assert "This play has been deleted: nothing was changed." in page_text(page)
+    assert not Move.objects.exists()
+
+
+@pytest.fixture
+def name_check_misses(monkeypatch):
+    """Two people add the same name at once: both pass the "already exists?" check."""
+    monkeypatch.setattr(QuerySet, "exists", lambda self: False)
+    monkeypatch.setattr(QuerySet, "first", lambda self: None)
+
+
+def test_two_people_adding_the_same_player_name_at_once_get_a_message(club, name_check_misses):
+    Player.objects.create(club=club, name="Zoé")  # the other person's, a moment earlier
+    with pytest.raises(services.ServiceError, match="already a player named “Zoé”"):
+        services.add_player(club=club, name="Zoé")
+    assert Player.objects.filter(name="Zoé").count() == 1
+
+
+def test_adding_the_same_player_name_at_once_through_the_form_is_a_message(
+    member_client, club, name_check_misses
+):
+    Player.objects.create(club=club, name="Zoé")
+    response = member_client.post(
+        reverse("player-create", args=[club.pk]), {"name": "Zoé"}, follow=True
+    )
+    assert response.status_code in (200, 422)
+    assert "already a player named" in page_text(response)
+
+
+def test_an_import_racing_another_for_a_new_name_uses_the_one_made(club, name_check_misses):
+    log = json.loads((EXAMPLES / "punto-1.json").read_text())
+    made = [Player.objects.create(club=club, name=name) for name in log["players"]]
+    play = services.import_log(club=club, log=log)
+    assert [s.player for s in play.seats.order_by("position")] == made
+
+
+def test_the_caps_are_explained_in_french_too(member_client, punto):
+    member_client.cookies.load({"django_language": "fr"})
+    for raw, message in [
+        (deep(9_000), "Ce JSON est imbriqué trop profondément (20 niveaux au plus)."),
+        ('"' + "x" * 10_001 + '"', "C'est bien trop long (10\xa0000 caractères au plus)."),
+        ('"\\u0000"', "caractère nul"),
+    ]:
+        response = member_client.post(
+            reverse("play-move", args=[punto.pk]),
+            {"move_json": raw, "version": 0, "json": "1"},
+            headers=HTMX,
+        )
+        assert message in page_text(response).replace("&#x27;", "'")
