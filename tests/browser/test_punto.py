@@ -123,3 +123,37 @@ def test_three_players_in_french_on_a_desktop(desktop_page, table):
     page.screenshot(path="/tmp/punto/desktop-fr.png", full_page=True)
     assert_no_horizontal_scroll(page)
     assert page.js_errors == []
+
+
+def test_two_phones_at_one_table_a_stale_tap_changes_nothing(browser, page, table, live_server):
+    """Phone B still shows "Ana drew:" when phone A enters Ana's move: B's tap is refused with
+    where the play stands now, and B can go on from there."""
+    from .conftest import PHONE
+
+    start_punto(page, table, ["Ana", "Ben"])
+    second = browser.new_context(base_url=live_server.url, locale="en-GB", **PHONE)
+    second.set_default_timeout(10_000)
+    phone_b = second.new_page()
+    errors: list[str] = []
+    phone_b.on("pageerror", lambda exc: errors.append(str(exc)))
+    play_url = page.url.replace(live_server.url, "")
+    log_in(phone_b)
+    phone_b.goto(play_url)
+    expect(phone_b.locator("#punto-turn")).to_have_text("Ana drew:")
+
+    tap_move(page, MATCH["moves"][0], 0)  # phone A: Ana's red 1 at the centre
+
+    phone_b.click("button[name=card][value=blue-4]")  # from Ana's hand, as B still sees it
+    expect(phone_b.locator("#move-error")).to_contain_text(
+        "Someone else changed this play — here is where it stands now."
+    )
+    expect(phone_b.locator("#punto-turn")).to_have_text("Ben drew:")
+    expect(phone_b.locator("#punto-drafted")).to_have_count(0)
+    expect(logged_moves(phone_b)).to_have_count(1)
+    # From the position it was shown, phone B enters Ben's move.
+    tap_move(phone_b, MATCH["moves"][1], 1)
+    expect(logged_moves(page)).to_have_count(1)  # A has not reloaded yet
+    page.reload()
+    expect(logged_moves(page)).to_have_count(2)
+    assert errors == []
+    second.close()
