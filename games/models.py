@@ -72,7 +72,11 @@ class Membership(models.Model):
 
 
 class Player(models.Model):
-    """A person at the table. Linked to a user account, or a guest (no account)."""
+    """A person at the table, maybe linked to a user account.
+
+    A guest is someone added at the table, from the start-a-play form, rather than on the club
+    page: a visitor, not one of the club's regular players (account or not).
+    """
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(_("name"), max_length=60)
@@ -83,6 +87,7 @@ class Player(models.Model):
         blank=True,
         related_name="players",
     )
+    is_guest = models.BooleanField(_("guest"), default=False)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -100,10 +105,6 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    @property
-    def is_guest(self) -> bool:
-        return self.user_id is None
 
 
 class GameNight(models.Model):

@@ -77,7 +77,10 @@ def _name_taken(name: str) -> ServiceError:
 
 
 @transaction.atomic
-def add_player(*, club: Club, name: str, user: AbstractBaseUser | None = None) -> Player:
+def add_player(
+    *, club: Club, name: str, user: AbstractBaseUser | None = None, guest: bool = False
+) -> Player:
+    """A new player of the club; ``guest`` for someone added at the table (start-a-play)."""
     name = " ".join(name.split())
     if not name:
         raise ServiceError(_("A player needs a name."))
@@ -89,7 +92,7 @@ def add_player(*, club: Club, name: str, user: AbstractBaseUser | None = None) -
         # Two people adding the same name at once both pass the check above: the unique
         # constraint decides, and the loser is told, as if the name had been taken earlier.
         with transaction.atomic():
-            return Player.objects.create(club=club, name=name, user=user)
+            return Player.objects.create(club=club, name=name, user=user, is_guest=guest)
     except IntegrityError:
         raise _name_taken(name)
 

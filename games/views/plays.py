@@ -73,7 +73,9 @@ def play_start(request: HttpRequest, night_id: int) -> HttpResponse:
     if request.method == "POST":
         try:
             if "add_guest" in request.POST:
-                guest = services.add_player(club=night.club, name=request.POST.get("guest", ""))
+                guest = services.add_player(
+                    club=night.club, name=request.POST.get("guest", ""), guest=True
+                )
                 seats.append(str(guest.pk))
                 messages.success(request, _("%(name)s joins the table.") % {"name": guest.name})
             else:
