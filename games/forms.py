@@ -17,6 +17,8 @@ class GameNightForm(forms.ModelForm):
         model = GameNight
         fields = ["date", "place", "notes"]
         widgets = {
-            "date": forms.DateInput(attrs={"type": "date"}),
+            # A date input takes and gives ISO dates whatever the page's language: rendered in
+            # the locale's format ("23/11/2026" in French) it would come up empty.
+            "date": forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
             "notes": forms.Textarea(attrs={"rows": 3}),
         }
