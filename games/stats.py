@@ -422,6 +422,55 @@ def _change(before: float | None, after: float | None) -> float | None:
 
 
 @dataclass
+class SeatChange:
+    """One player's rating (μ − 3σ) before and after a play, in its game and across games."""
+
+    player_id: int
+    player: str
+    game_before: float | None = None
+    game_after: float | None = None
+    all_before: float | None = None
+    all_after: float | None = None
+
+    @property
+    def game_change(self) -> float | None:
+        return _change(self.game_before, self.game_after)
+
+    @property
+    def all_change(self) -> float | None:
+        return _change(self.all_before, self.all_after)
+
+
+def play_rating_changes(play: Play) -> list[SeatChange]:
+    """The play page's rating changes: one line per rated player (in seat order), with both
+    scopes side by side, so that a phone shows two columns rather than a row per scope."""
+    changes: dict[int, SeatChange] = {}
+    for row in (
+        RatingChange.objects.filter(play=play, mu_after__isnull=False)
+        .order_by("id")
+        .values(
+            "player_id",
+            "player__name",
+            "scope",
+            "mu_before",
+            "sigma_before",
+            "mu_after",
+            "sigma_after",
+        )
+    ):
+        change = changes.setdefault(
+            row["player_id"], SeatChange(row["player_id"], row["player__name"])
+        )
+        before = ordinal(row["mu_before"], row["sigma_before"])
+        after = ordinal(row["mu_after"], row["sigma_after"])
+        if row["scope"] == ALL_GAMES:
+            change.all_before, change.all_after = before, after
+        else:
+            change.game_before, change.game_after = before, after
+    return list(changes.values())
+
+
+@dataclass
 class NightLine:
     player_id: int
     player: str

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from referee import GAMES, Judgement
 
-from .. import selectors, services, userjson
+from .. import selectors, services, stats, userjson
 from ..access import get_night, get_play, is_owner
 from ..gamelog import log_filename, play_to_log
 from ..models import Play, Player, game_menu
@@ -189,11 +189,9 @@ def _render_play(
         "error": error,
         "notice": notice,
         "can_enter": play.status == Play.Status.IN_PROGRESS and judgement.legal,
-        # Only finished plays are rated.
+        # Only finished plays are rated: each player's rating after it, in its game and overall.
         "rating_changes": (
-            list(play.rating_changes.select_related("player"))
-            if play.status == Play.Status.FINISHED
-            else []
+            stats.play_rating_changes(play) if play.status == Play.Status.FINISHED else []
         ),
         "board_template": ui.template("board"),
         "move_form_template": ui.template("move_form"),

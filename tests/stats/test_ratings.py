@@ -110,6 +110,19 @@ def test_the_play_shows_each_players_rating_change(night, club):
     assert changes[("Ben", "all")] < 0
 
 
+def test_the_play_page_gets_one_line_per_player_with_both_scopes(night, club):
+    play = services.import_log(club=club, log=example("forget-venice"), night_date=night.date)
+    rows = {(c.player.name, c.scope): c for c in play.rating_changes.select_related("player")}
+    lines = stats.play_rating_changes(play)
+    assert [line.player for line in lines] == ["Ana", "Ben", "Chloé"]  # seat order
+    for line in lines:
+        game, every = rows[(line.player, "forget-venice")], rows[(line.player, "all")]
+        assert (line.game_after, line.game_change) == (game.ordinal_after, game.ordinal_change)
+        assert (line.all_after, line.all_change) == (every.ordinal_after, every.ordinal_change)
+    cooperative = services.import_log(club=club, log=example("three-high"), night_date=night.date)
+    assert stats.play_rating_changes(cooperative) == []  # no rating, so no line
+
+
 def _openskill_rate(mus, sigmas, ranks):
     """The rebuild's update as it was: openskill's own ``rate()``."""
     model = ratings.MODEL
