@@ -10,6 +10,8 @@ page; on each page the layout is measured in the browser:
 - no element scrolls sideways inside the page, except the play page's board (the play page's
   own layout is tested with the games).
 
+Every <details> is opened first, so that folded forms and the audit's details are read too.
+
 A screenshot of every page is saved under test-results/layout/ for a person to look at.
 """
 
@@ -51,9 +53,15 @@ MEASURE = r"""
     else if (el.classList.length) text += '.' + [...el.classList].join('.');
     return text;
   };
+  // Seen on the screen: not hidden, nor inside a box clipped to a pixel (read to screen
+  // readers only, as a stacked table's head).
   const shown = (el) => {
-    const box = el.getBoundingClientRect();
-    return box.width > 1 && box.height > 1 && getComputedStyle(el).visibility !== 'hidden';
+    if (getComputedStyle(el).visibility === 'hidden') return false;
+    for (let box = el; box; box = box.parentElement) {
+      const rect = box.getBoundingClientRect();
+      if (rect.width <= 1 || rect.height <= 1) return false;
+    }
+    return true;
   };
   const words = /[^\s\-‐–—\/·,;:|]{2,}/g;
   const range = document.createRange();
@@ -265,6 +273,8 @@ def _read_pages(browser, live_server, pages, *, options, language, logged_in, la
             assert response is not None and response.status < 500, (name, url)
             assert page.url == live_server.url + url, f"{name}: {url} led to {page.url}"
             assert page.locator("html").get_attribute("lang") == language, (name, url)
+            # What is folded away (a form, the audit's details) is read too.
+            page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
             page.screenshot(path=str(folder / f"{label}-{language}-{name}.png"), full_page=True)
             found = page.evaluate(MEASURE)
             if found:
