@@ -155,10 +155,14 @@ STORAGES = {
     },
 }
 
-# Uploaded game logs are small JSON files; refuse anything bigger before reading it.
+# Uploaded game logs are small JSON files. The log upload view refuses a bigger body from its
+# Content-Length, before reading it; anywhere else the one upload handler keeps files in memory
+# and stops reading at the limit, so no upload is ever written to disk (games/uploads.py).
+# Form fields other than files are held to DATA_UPLOAD_MAX_MEMORY_SIZE (Django refuses more).
 MAX_UPLOAD_BYTES = 1024 * 1024
-DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+FILE_UPLOAD_HANDLERS = ["games.uploads.CappedMemoryUploadHandler"]
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
 # E-mail (password resets): printed to the console in development; in production through SMTP
 # (EMAIL_HOST, EMAIL_PORT), unless EMAIL_BACKEND names another backend.

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from referee import GAMES, Judgement
@@ -19,8 +20,9 @@ from referee import GAMES, Judgement
 from .. import selectors, services, stats, userjson
 from ..access import get_night, get_play, is_owner
 from ..gamelog import log_filename, play_to_log
-from ..models import Play, Player, game_menu
+from ..models import GameNight, Play, Player, game_menu
 from ..ui import Draft, FormError, ui_for
+from ..uploads import upload_too_big
 
 MAX_SEATS = 5
 
@@ -344,19 +346,37 @@ def play_download(request: HttpRequest, play_id: int) -> HttpResponse:
     return response
 
 
+@csrf_exempt  # so that nothing reads the body before its size is checked: see _log_upload
 @login_required
 @require_POST
 def log_upload(request: HttpRequest, night_id: int) -> HttpResponse:
-    """Create a play from an uploaded gamelog/1 file; the referee judges it first."""
+    """Create a play from an uploaded gamelog/1 file; the referee judges it first.
+
+    A body announced bigger than a game log can be is refused before anything reads it (the
+    CSRF check would otherwise parse the whole form first); only then is the form read, by the
+    capped upload handler, and the CSRF token checked.
+    """
     night = get_night(request, night_id)
+    if upload_too_big(request):
+        messages.error(request, _too_big())
+        return redirect("night", night_id=night.pk)
+    return _log_upload(request, night)
+
+
+def _too_big() -> str:
+    return _("That file is too big for a game log (at most %(kb)s KB).") % {
+        "kb": settings.MAX_UPLOAD_BYTES // 1024
+    }
+
+
+@csrf_protect
+def _log_upload(request: HttpRequest, night: GameNight) -> HttpResponse:
     upload = request.FILES.get("log")
     problem = None
-    if upload is None:
+    if upload_too_big(request):
+        problem = _too_big()
+    elif upload is None:
         problem = _("Choose a game log file to upload.")
-    elif upload.size > settings.MAX_UPLOAD_BYTES:
-        problem = _("That file is too big for a game log (at most %(kb)s KB).") % {
-            "kb": settings.MAX_UPLOAD_BYTES // 1024
-        }
     else:
         try:
             text = upload.read().decode("utf-8-sig")
