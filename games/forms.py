@@ -1,15 +1,15 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import GameNight
+from .models import CLUB_NAME_MAX, PLAYER_NAME_MAX, GameNight
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(label=_("Club name"), max_length=100)
+    name = forms.CharField(label=_("Club name"), max_length=CLUB_NAME_MAX)
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(label=_("Player name"), max_length=60)
+    name = forms.CharField(label=_("Player name"), max_length=PLAYER_NAME_MAX)
 
 
 class GameNightForm(forms.ModelForm):

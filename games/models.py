@@ -34,8 +34,16 @@ def game_menu() -> list[tuple[str, str]]:
     return [(name, engine.title) for name, engine in GAMES.items()]
 
 
+# How long free text may be (forms and services refuse more, with a message): enough for any
+# real name or note, and an edited night's audit entry keeps two copies of its notes at most.
+CLUB_NAME_MAX = 100
+PLAYER_NAME_MAX = 60
+PLACE_MAX = 120
+NOTES_MAX = 2000
+
+
 class Club(models.Model):
-    name = models.CharField(_("name"), max_length=100, unique=True)
+    name = models.CharField(_("name"), max_length=CLUB_NAME_MAX, unique=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="clubs"
@@ -79,7 +87,7 @@ class Player(models.Model):
     """
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=PLAYER_NAME_MAX)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -110,8 +118,8 @@ class Player(models.Model):
 class GameNight(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="nights")
     date = models.DateField(_("date"))
-    place = models.CharField(_("place"), max_length=120, blank=True)
-    notes = models.TextField(_("notes"), blank=True)
+    place = models.CharField(_("place"), max_length=PLACE_MAX, blank=True)
+    notes = models.TextField(_("notes"), max_length=NOTES_MAX, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

@@ -19,10 +19,14 @@ from django.utils.translation import ngettext
 
 from referee import GAMES, Judgement, judge
 
-from . import ratings, userjson
+from . import names, ratings, userjson
 from .gamelog import play_to_log
 from .models import (
+    CLUB_NAME_MAX,
     INVITE_LIFETIME,
+    NOTES_MAX,
+    PLACE_MAX,
+    PLAYER_NAME_MAX,
     AuditEntry,
     Club,
     ClubInvite,
@@ -60,11 +64,18 @@ class PlayGoneError(ServiceError):
 # Clubs, players, nights ---------------------------------------------------------------------
 
 
+def _limited(text: str, limit: int, message: str) -> str:
+    if len(text) > limit:
+        raise ServiceError(message % {"max": limit, "count": len(text)})
+    return text
+
+
 @transaction.atomic
 def create_club(*, name: str, owner: AbstractBaseUser) -> Club:
     name = name.strip()
     if not name:
         raise ServiceError(_("A club needs a name."))
+    _limited(name, CLUB_NAME_MAX, _("A club's name is at most %(max)d characters."))
     if Club.objects.filter(name=name).exists():
         raise ServiceError(_("A club named “%(name)s” already exists.") % {"name": name})
     club = Club.objects.create(name=name)
@@ -84,8 +95,7 @@ def add_player(
     name = " ".join(name.split())
     if not name:
         raise ServiceError(_("A player needs a name."))
-    if len(name) > 60:
-        raise ServiceError(_("A player's name is at most 60 characters."))
+    _limited(name, PLAYER_NAME_MAX, _("A player's name is at most %(max)d characters."))
     if Player.objects.filter(club=club, name=name).exists():
         raise _name_taken(name)
     try:
@@ -95,6 +105,15 @@ def add_player(
             return Player.objects.create(club=club, name=name, user=user, is_guest=guest)
     except IntegrityError:
         raise _name_taken(name)
+
+
+def _night_text(place: str, notes: str) -> tuple[str, str]:
+    """A game night's place (one line) and notes, cleaned and within their limits."""
+    place = " ".join(names.clean_text(place).split())
+    notes = names.clean_text(notes)
+    _limited(place, PLACE_MAX, _("The place is at most %(max)d characters."))
+    _limited(notes, NOTES_MAX, _("The notes are at most %(max)d characters (these are %(count)d)."))
+    return place, notes
 
 
 @transaction.atomic
@@ -107,9 +126,10 @@ def update_game_night(
     by: AbstractBaseUser | None = None,
 ) -> GameNight:
     """Change a game night's date, place or notes; the audit keeps what it was."""
+    place, notes = _night_text(place, notes)
     night = GameNight.objects.select_for_update().get(pk=night.pk)
     before = {"date": night.date.isoformat(), "place": night.place, "notes": night.notes}
-    night.date, night.place, night.notes = date, place.strip(), notes
+    night.date, night.place, night.notes = date, place, notes
     night.save(update_fields=["date", "place", "notes"])
     after = {"date": night.date.isoformat(), "place": night.place, "notes": night.notes}
     if after != before:
@@ -129,7 +149,8 @@ def update_game_night(
 def create_game_night(
     *, club: Club, date: datetime.date, place: str = "", notes: str = ""
 ) -> GameNight:
-    return GameNight.objects.create(club=club, date=date, place=place.strip(), notes=notes)
+    place, notes = _night_text(place, notes)
+    return GameNight.objects.create(club=club, date=date, place=place, notes=notes)
 
 
 # Plays and moves ----------------------------------------------------------------------------

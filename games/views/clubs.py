@@ -16,6 +16,15 @@ from ..forms import ClubForm, GameNightForm, PlayerForm
 from ..models import Club, game_menu
 
 
+def _form_errors(form) -> str:
+    """A refused form's errors as one message, each named by its field ("Notes: …")."""
+    parts = []
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else None
+        parts += [f"{label}: {error}" if label else error for error in errors]
+    return " ".join(parts)
+
+
 def home(request: HttpRequest) -> HttpResponse:
     clubs = (
         Club.objects.filter(memberships__user=request.user) if request.user.is_authenticated else []
@@ -62,7 +71,7 @@ def player_create(request: HttpRequest, club_id: int) -> HttpResponse:
         except services.ServiceError as exc:
             messages.error(request, exc.message)
     else:
-        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+        messages.error(request, _form_errors(form))
     return redirect("club", club_id=club.pk)
 
 
@@ -72,9 +81,14 @@ def night_create(request: HttpRequest, club_id: int) -> HttpResponse:
     club = get_club(request, club_id)
     form = GameNightForm(request.POST)
     if form.is_valid():
-        night = services.create_game_night(club=club, **form.cleaned_data)
-        return redirect("night", night_id=night.pk)
-    messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+        try:
+            night = services.create_game_night(club=club, **form.cleaned_data)
+        except services.ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            return redirect("night", night_id=night.pk)
+    else:
+        messages.error(request, _form_errors(form))
     return redirect("club", club_id=club.pk)
 
 
@@ -84,10 +98,14 @@ def night_edit(request: HttpRequest, night_id: int) -> HttpResponse:
     night = get_night(request, night_id)
     form = GameNightForm(request.POST)
     if form.is_valid():
-        services.update_game_night(night=night, by=request.user, **form.cleaned_data)
-        messages.success(request, _("The game night was saved."))
+        try:
+            services.update_game_night(night=night, by=request.user, **form.cleaned_data)
+        except services.ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("The game night was saved."))
     else:
-        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+        messages.error(request, _form_errors(form))
     return redirect("night", night_id=night.pk)
 
 
