@@ -72,11 +72,18 @@ def skeleton(name: str) -> str:
     return normalise(name).translate(_SKELETON)
 
 
-def looks_like(name: str, others: Iterable[str]) -> str | None:
-    """The first of ``others`` that renders like ``name`` without being spelt the same."""
-    shape = skeleton(name)
-    spelling = normalise(name)
+def looks_like(name: str, others: Iterable[str], *, casefold: bool = False) -> str | None:
+    """The first of ``others`` that renders like ``name`` without being spelt the same.
+
+    With ``casefold`` (usernames, unique whatever their case), "АNA" looks like "ana" too.
+    """
+
+    def fold(text: str) -> str:
+        return text.casefold() if casefold else text
+
+    shape = fold(skeleton(name))
+    spelling = fold(normalise(name))
     for other in others:
-        if normalise(other) != spelling and skeleton(other) == shape:
+        if fold(normalise(other)) != spelling and fold(skeleton(other)) == shape:
             return other
     return None

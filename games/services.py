@@ -19,7 +19,8 @@ from django.utils.translation import ngettext
 
 from referee import GAMES, Judgement, judge
 
-from . import names, ratings, userjson
+from . import names as naming
+from . import ratings, userjson
 from .gamelog import play_to_log
 from .models import (
     CLUB_NAME_MAX,
@@ -70,14 +71,28 @@ def _limited(text: str, limit: int, message: str) -> str:
     return text
 
 
+def _name(name: str, *, limit: int, missing: str, too_long: str) -> str:
+    """A name in its one spelling (``games.names.normalise``), within ``limit``; or refused."""
+    if len(name) > 4 * limit:  # not worth normalising: it cannot come down to the limit
+        raise ServiceError(too_long % {"max": limit})
+    if naming.has_lone_surrogate(name):
+        raise ServiceError(_("This name has a broken character in it: type it again."))
+    name = naming.normalise(name)
+    if not name:
+        raise ServiceError(missing)
+    return _limited(name, limit, too_long)
+
+
 @transaction.atomic
 def create_club(*, name: str, owner: AbstractBaseUser) -> Club:
-    name = name.strip()
-    if not name:
-        raise ServiceError(_("A club needs a name."))
-    _limited(name, CLUB_NAME_MAX, _("A club's name is at most %(max)d characters."))
-    if Club.objects.filter(name=name).exists():
-        raise ServiceError(_("A club named “%(name)s” already exists.") % {"name": name})
+    """A new club, owned by ``owner``. Club names need not be unique: a refusal would tell
+    anyone which clubs exist, and every club is found by its id."""
+    name = _name(
+        name,
+        limit=CLUB_NAME_MAX,
+        missing=_("A club needs a name."),
+        too_long=_("A club's name is at most %(max)d characters."),
+    )
     club = Club.objects.create(name=name)
     Membership.objects.create(club=club, user=owner, role=Membership.Role.OWNER)
     return club
@@ -87,17 +102,40 @@ def _name_taken(name: str) -> ServiceError:
     return ServiceError(_("There is already a player named “%(name)s”.") % {"name": name})
 
 
+def _player_name(name: str) -> str:
+    return _name(
+        name,
+        limit=PLAYER_NAME_MAX,
+        missing=_("A player needs a name."),
+        too_long=_("A player's name is at most %(max)d characters."),
+    )
+
+
+def _refuse_look_alike(name: str, others: Sequence[str]) -> None:
+    other = naming.looks_like(name, others)
+    if other is not None:
+        raise ServiceError(
+            _(
+                "“%(name)s” would look just like “%(other)s”, who is already a player here: "
+                "choose a name that reads differently."
+            )
+            % {"name": name, "other": other}
+        )
+
+
 @transaction.atomic
 def add_player(
     *, club: Club, name: str, user: AbstractBaseUser | None = None, guest: bool = False
 ) -> Player:
-    """A new player of the club; ``guest`` for someone added at the table (start-a-play)."""
-    name = " ".join(name.split())
-    if not name:
-        raise ServiceError(_("A player needs a name."))
-    _limited(name, PLAYER_NAME_MAX, _("A player's name is at most %(max)d characters."))
-    if Player.objects.filter(club=club, name=name).exists():
+    """A new player of the club; ``guest`` for someone added at the table (start-a-play).
+
+    Names are compared in their one spelling, and a name that would render like another
+    player's (Cyrillic "Аna" beside "Ana") is refused."""
+    name = _player_name(name)
+    existing = list(Player.objects.filter(club=club).values_list("name", flat=True))
+    if any(naming.normalise(other) == name for other in existing):
         raise _name_taken(name)
+    _refuse_look_alike(name, existing)
     try:
         # Two people adding the same name at once both pass the check above: the unique
         # constraint decides, and the loser is told, as if the name had been taken earlier.
@@ -109,8 +147,8 @@ def add_player(
 
 def _night_text(place: str, notes: str) -> tuple[str, str]:
     """A game night's place (one line) and notes, cleaned and within their limits."""
-    place = " ".join(names.clean_text(place).split())
-    notes = names.clean_text(notes)
+    place = " ".join(naming.clean_text(place).split())
+    notes = naming.clean_text(notes)
     _limited(place, PLACE_MAX, _("The place is at most %(max)d characters."))
     _limited(notes, NOTES_MAX, _("The notes are at most %(max)d characters (these are %(count)d)."))
     return place, notes
@@ -407,24 +445,33 @@ def import_log(
     judgement = judge(log)
     if not judgement.legal:
         raise IllegalMoveError(judgement.message)
-    names: list[str] = log["players"]
+    log_names: list[str] = log["players"]
+    existing = list(Player.objects.filter(club=club).values_list("name", flat=True))
     players = []
-    for name in names:
+    for name in log_names:
         player = Player.objects.filter(club=club, name=name).first()
         if player is None:
-            if len(name) > 60 or name != " ".join(name.split()):
+            # The log's names are its seats' names: a new player takes the name exactly as
+            # written, so it must already be in its one spelling.
+            if (
+                len(name) > PLAYER_NAME_MAX
+                or naming.has_lone_surrogate(name)
+                or name != naming.normalise(name)
+            ):
                 raise ServiceError(
                     _(
-                        "“%(name)s” cannot be a player's name here (at most 60 characters, "
-                        "no leading, trailing or double spaces)."
+                        "“%(name)s” cannot be a player's name here (at most %(max)d characters, "
+                        "no invisible characters, no leading, trailing or double spaces)."
                     )
-                    % {"name": name}
+                    % {"name": name, "max": PLAYER_NAME_MAX}
                 )
+            _refuse_look_alike(name, existing)
             try:
                 with transaction.atomic():  # another import may be adding the same name
                     player = Player.objects.create(club=club, name=name)
             except IntegrityError:
                 player = Player.objects.get(club=club, name=name)
+            existing.append(name)
         players.append(player)
     if night is None:
         date = night_date or timezone.localdate()

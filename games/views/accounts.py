@@ -5,14 +5,27 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import UserCreationForm, UsernameField
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
+from .. import names
 from ..models import Membership
+
+
+class NormalisedUsernameField(UsernameField):
+    """A username in its one spelling (NFKC, no invisible characters): "ana" + a zero-width
+    space is "ana", and so already taken if "ana" is."""
+
+    def to_python(self, value: str | None) -> str:
+        value = super().to_python(value)
+        if self.max_length is not None and len(value) > self.max_length:
+            return value  # refused by the length check: not worth normalising
+        return names.normalise(value)
 
 
 class SignUpForm(UserCreationForm):
@@ -25,6 +38,30 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+        field_classes = {"username": NormalisedUsernameField}
+
+    def clean_username(self) -> str | None:
+        username = super().clean_username()  # refuses a username taken in another case
+        if username:
+            other = names.looks_like(username, _usernames_like(username), casefold=True)
+            if other is not None:
+                raise forms.ValidationError(
+                    _("This username would look just like an existing one: choose another.")
+                )
+        return username
+
+
+def _usernames_like(username: str) -> list[str]:
+    """The usernames that could look like ``username``: the one spelt as its skeleton, and
+    every username with a character outside ASCII (few; the look-alikes are among them)."""
+    User = get_user_model()
+    field = User.USERNAME_FIELD
+    return list(
+        User.objects.filter(
+            Q(**{f"{field}__iexact": names.skeleton(username)})
+            | Q(**{f"{field}__regex": r"[^\x01-\x7f]"})
+        ).values_list(field, flat=True)
+    )
 
 
 @require_http_methods(["GET", "POST"])
