@@ -43,7 +43,7 @@ NOTES_MAX = 2000
 
 
 class Club(models.Model):
-    name = models.CharField(_("name"), max_length=CLUB_NAME_MAX, unique=True)
+    name = models.CharField(_("name"), max_length=CLUB_NAME_MAX)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="clubs"

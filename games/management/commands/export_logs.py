@@ -1,4 +1,4 @@
-"""python manage.py export_logs --club NAME DIR"""
+"""python manage.py export_logs --club CLUB DIR"""
 
 from __future__ import annotations
 
@@ -8,21 +8,19 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from games.gamelog import log_filename, play_to_log
-from games.models import Club
+from games.management.club_option import HELP as CLUB_HELP
+from games.management.club_option import club_from_option
 
 
 class Command(BaseCommand):
     help = "Write every play of a club as a gamelog/1 file into DIR."
 
     def add_arguments(self, parser):
-        parser.add_argument("--club", required=True, help="the club's name")
+        parser.add_argument("--club", required=True, metavar="CLUB", help=CLUB_HELP)
         parser.add_argument("directory", metavar="DIR")
 
     def handle(self, *args, club: str, directory: str, **options) -> None:
-        try:
-            the_club = Club.objects.get(name=club)
-        except Club.DoesNotExist:
-            raise CommandError(f"no club named {club!r}")
+        the_club = club_from_option(club)
         target = Path(directory)
         try:
             target.mkdir(parents=True, exist_ok=True)

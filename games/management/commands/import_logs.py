@@ -1,4 +1,4 @@
-"""python manage.py import_logs FILE... --club NAME [--night YYYY-MM-DD]"""
+"""python manage.py import_logs FILE... --club CLUB [--night YYYY-MM-DD]"""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import datetime
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.models import Club
+from games.management.club_option import HELP as CLUB_HELP
+from games.management.club_option import club_from_option
 from games.services import ServiceError, import_log
 from referee.cli import read_log
 
@@ -16,14 +17,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("files", nargs="+", metavar="FILE")
-        parser.add_argument("--club", required=True, help="the club's name")
+        parser.add_argument("--club", required=True, metavar="CLUB", help=CLUB_HELP)
         parser.add_argument("--night", help="the game night's date, YYYY-MM-DD (default: today)")
 
     def handle(self, *args, files: list[str], club: str, night: str | None, **options) -> None:
-        try:
-            the_club = Club.objects.get(name=club)
-        except Club.DoesNotExist:
-            raise CommandError(f"no club named {club!r}")
+        the_club = club_from_option(club)
         night_date = None
         if night:
             try:

@@ -1,4 +1,4 @@
-"""python manage.py leaderboard GAME --club NAME [--json] [--min-plays N] [--as-of DATE]"""
+"""python manage.py leaderboard GAME --club CLUB [--json] [--min-plays N] [--as-of DATE]"""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import ratings, stats
-from games.models import Club
+from games.management.club_option import HELP as CLUB_HELP
+from games.management.club_option import club_from_option
 
 
 class Command(BaseCommand):
@@ -19,7 +20,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game", metavar="GAME", help=f"one of: {', '.join(stats.SCOPES)}")
-        parser.add_argument("--club", required=True, help="the club's name")
+        parser.add_argument("--club", required=True, metavar="CLUB", help=CLUB_HELP)
         parser.add_argument("--json", action="store_true", help="print a JSON list")
         parser.add_argument("--min-plays", type=int, default=1, help="fewest plays to appear")
         parser.add_argument("--as-of", help="the leaderboard at the end of this day (YYYY-MM-DD)")
@@ -32,10 +33,7 @@ class Command(BaseCommand):
     def handle(self, *args, game: str, club: str, **options) -> None:
         if game not in stats.SCOPES:
             raise CommandError(f"unknown game {game!r}: use one of {', '.join(stats.SCOPES)}")
-        try:
-            the_club = Club.objects.get(name=club)
-        except Club.DoesNotExist:
-            raise CommandError(f"no club named {club!r}")
+        the_club = club_from_option(club)
         if options["min_plays"] < 0:
             raise CommandError("--min-plays must be 0 or more")
         as_of = None

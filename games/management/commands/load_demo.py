@@ -30,10 +30,17 @@ class Command(BaseCommand):
         if created:
             user.set_password(DEMO_PASSWORD)
             user.save()
-        club, _ = Club.objects.get_or_create(name=DEMO_CLUB)
-        Membership.objects.get_or_create(
-            club=club, user=user, defaults={"role": Membership.Role.OWNER}
+        # The demo login's own club: club names are not unique, and a club someone else named
+        # "Demo club" is theirs, not the demo's.
+        club = (
+            Club.objects.filter(
+                name=DEMO_CLUB, memberships__user=user, memberships__role=Membership.Role.OWNER
+            )
+            .order_by("pk")
+            .first()
         )
+        if club is None:
+            club = services.create_club(name=DEMO_CLUB, owner=user)
         for name in DEMO_PLAYERS:
             Player.objects.get_or_create(
                 club=club, name=name, defaults={"user": user if name == "Ana" else None}
