@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import itertools
 import json
 import tempfile
 import zipfile
@@ -136,6 +137,18 @@ class _Echo:
         return value
 
 
+#: A spreadsheet runs a cell that starts with one of these as a formula ("CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """A cell as a spreadsheet will show it and never run it: text that would start a formula
+    gets a leading single quote, as OWASP recommends. Numbers (a score of -3) stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 CSV_HEADER = [
     "play", "night", "game", "status", "started_at", "ended_at",
     "position", "player", "score", "rank", "winner",
@@ -189,8 +202,10 @@ def export_csv(request: HttpRequest, club_id: int) -> StreamingHttpResponse:
     rank and a rating change)."""
     club = get_club(request, club_id)
     writer = csv.writer(_Echo())
+    # The byte-order mark first, so that spreadsheets read UTF-8 ("Chloé", not "ChloÃ©").
+    lines = (writer.writerow([csv_cell(value) for value in row]) for row in _csv_rows(club.pk))
     response = StreamingHttpResponse(
-        (writer.writerow(row) for row in _csv_rows(club.pk)), content_type="text/csv"
+        itertools.chain(["\ufeff"], lines), content_type="text/csv; charset=utf-8"
     )
     response["Content-Disposition"] = f'attachment; filename="club-{club.pk}-plays.csv"'
     return response
