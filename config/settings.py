@@ -108,6 +108,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The cache holds the throttles' counts: a table in the database, so that every app server
+# counts the same (`migrate` creates it, see games/apps.py). Big enough that counts are not
+# culled while they matter.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "referee_cache",
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    }
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -120,13 +131,23 @@ AUTHENTICATION_BACKENDS = [
     "games.auth_backends.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# Slow a guesser down rather than lock the owner out: five wrong passwords pause that username
+# from that address only, for a quarter of an hour (each new try while paused restarts it); a
+# successful login or a password reset by e-mail lifts the pause.
 AXES_FAILURE_LIMIT = 5
-AXES_COOLOFF_TIME = datetime.timedelta(hours=1)
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
 AXES_RESET_ON_SUCCESS = True
-# Lock the pair (username, address): a stranger cannot lock a member out from elsewhere. Behind
-# the HTTPS proxy the address is the proxy's, so this amounts to a lock on the username.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+# The client's address, for the lockout and the throttles (games/throttles.py): behind
+# TRUSTED_PROXY_COUNT reverse proxies, the address the outermost one saw (X-Forwarded-For).
+# Left at 0 behind a proxy, every visitor shares the proxy's address.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+AXES_CLIENT_IP_CALLABLE = "games.throttles.client_address"
+# Per client address and per hour: accounts created, and password-reset mails asked for (the
+# latter per mailbox too).
+SIGNUPS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_HOUR", "20"))
+PASSWORD_RESETS_PER_HOUR = int(os.environ.get("PASSWORD_RESETS_PER_HOUR", "5"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from axes.utils import reset as axes_reset
 from django import forms
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm, UsernameField
+from django.contrib.auth.forms import (
+    PasswordResetForm,
+    SetPasswordForm,
+    UserCreationForm,
+    UsernameField,
+)
+from django.contrib.auth.views import PasswordResetConfirmView, PasswordResetView
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -13,7 +20,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from .. import names
+from .. import names, throttles
 from ..models import Membership
 
 
@@ -75,12 +82,51 @@ def signup(request: HttpRequest) -> HttpResponse:
         next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         next_url = ""
+    status = 200
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        # Signed in at once: the new password was just typed twice, nothing to throttle.
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect(next_url or "home")
-    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+        if throttles.allow_sign_up(request):
+            user = form.save()
+            # Signed in at once: the new password was just typed twice, nothing to throttle.
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(next_url or "home")
+        form.add_error(
+            None,
+            _(
+                "Too many accounts were created from your network in the last hour: "
+                "please try again later."
+            ),
+        )
+        status = 429
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url}, status=status)
+
+
+class PasswordReset(PasswordResetView):
+    """Django's reset form, with reset mails limited per client address and per mailbox.
+
+    The refusal reads the same whether or not an account has that e-mail address."""
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        if throttles.allow_password_reset(self.request, form.cleaned_data["email"]):
+            return super().form_valid(form)
+        form.add_error(
+            None,
+            _(
+                "Too many password-reset mails were asked for in the last hour: please try "
+                "again later, and look for the mails already sent."
+            ),
+        )
+        return self.render_to_response(self.get_context_data(form=form), status=429)
+
+
+class PasswordResetConfirm(PasswordResetConfirmView):
+    """Django's "set a new password" page; a new password set this way also lifts any login
+    lockout on the username. Whoever can read the account's mail is its owner, and must not
+    stay locked out by somebody else's wrong guesses."""
+
+    def form_valid(self, form: SetPasswordForm) -> HttpResponse:
+        response = super().form_valid(form)
+        axes_reset(username=form.user.get_username())
+        return response
 
 
 @login_required

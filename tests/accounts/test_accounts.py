@@ -143,7 +143,7 @@ def _fail(client, username="mahmoud"):
     return client.post(reverse("login"), {"username": username, "password": "wrong"})
 
 
-def test_five_failed_logins_lock_the_username_out_for_an_hour(client, member):
+def test_five_failed_logins_pause_the_username_from_that_address(client, member):
     for _ in range(4):
         assert _fail(client).status_code == 200
     locked = _fail(client)
