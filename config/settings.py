@@ -54,6 +54,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A page hit by a database outage answers 503 with Retry-After, not a 500.
+    "games.views.health.DatabaseOutageMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -161,17 +163,18 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
+        # Production: `collectstatic` writes hashed, compressed files and their manifest, and
+        # whitenoise serves them cached for a year (games/static_storage.py). Development: the
+        # files as they are in static/.
         "BACKEND": (
-            # Hashed, compressed names once `collectstatic` has run (production); plain names
-            # before that (development, tests).
-            "whitenoise.storage.CompressedManifestStaticFilesStorage"
-            if not DEBUG and (STATIC_ROOT / "staticfiles.json").exists()
-            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "games.static_storage.ManifestStaticFilesStorage"
         )
     },
 }

@@ -5,6 +5,7 @@ from .views import accounts, audit, clubs, deletions, health, members, plays, ru
 urlpatterns = [
     path("", clubs.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path("favicon.ico", health.favicon, name="favicon"),
     path("rules/<slug:game>/", rulings.rules, name="rules"),
     path("clubs/new/", clubs.club_create, name="club-create"),
     path("clubs/<int:club_id>/", clubs.club_detail, name="club"),

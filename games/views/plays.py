@@ -12,8 +12,10 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from referee import GAMES, Judgement
 
@@ -206,6 +208,7 @@ def _render_play(
     return render(request, template, context, status=status)
 
 
+@vary_on_headers("HX-Request")  # the main fragment for htmx, else the page
 @login_required
 @require_GET
 def play_detail(request: HttpRequest, play_id: int) -> HttpResponse:
@@ -243,6 +246,7 @@ def play_gone(request: HttpRequest, play: Play, message: str) -> HttpResponse:
     return redirect(night)
 
 
+@vary_on_headers("HX-Request")  # the main fragment for htmx, else the page
 @login_required
 @require_POST
 def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
@@ -282,6 +286,7 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
     return _render_play(request, play, judgement=judgement)  # record_move updated ``play``
 
 
+@vary_on_headers("HX-Request")  # the main fragment for htmx, else the page
 @login_required
 @require_POST
 def play_undo(request: HttpRequest, play_id: int) -> HttpResponse:
@@ -338,6 +343,7 @@ def play_sheet(request: HttpRequest, play_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
+@cache_control(private=True)
 def play_download(request: HttpRequest, play_id: int) -> HttpResponse:
     play = get_play(request, play_id)
     body = json.dumps(play_to_log(play), ensure_ascii=False, indent=2) + "\n"

@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
 
 from referee import GAMES
 
@@ -197,6 +198,7 @@ def _csv_rows(club_id: int) -> Iterator[list[object]]:
 
 
 @login_required
+@cache_control(private=True)  # a club's data: no shared cache may keep it
 def export_csv(request: HttpRequest, club_id: int) -> StreamingHttpResponse:
     """One row per player per play (every play, with its status; only finished ones have a
     rank and a rating change)."""
@@ -212,6 +214,7 @@ def export_csv(request: HttpRequest, club_id: int) -> StreamingHttpResponse:
 
 
 @login_required
+@cache_control(private=True)  # a club's data: no shared cache may keep it
 def export_logs(request: HttpRequest, club_id: int) -> FileResponse:
     """A zip of the club's plays as ``gamelog/1`` files."""
     club = get_club(request, club_id)

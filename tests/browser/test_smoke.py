@@ -22,3 +22,26 @@ def test_switch_to_french(page, table):
     page.click("button[name=language][value=fr]")
     page.wait_for_selector("text=Vos clubs")
     assert page.locator("html").get_attribute("lang") == "fr"
+
+
+def test_no_console_error_on_page_loads_and_htmx_swaps(page, table):
+    # A CSP violation (htmx's inline indicator styles) or a missing favicon shows up here.
+    from .test_punto import MATCH, start_punto, tap_move
+
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type in ("error", "warning") else 0)
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation', e => "
+        "console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI))"
+    )
+    start_punto(page, table, ["Ana", "Ben"])
+    for index, move in enumerate(MATCH["moves"][:3]):
+        tap_move(page, move, index)
+    page.click("#undo")
+    page.wait_for_selector("#move-log li.undone")
+    page.goto(f"/clubs/{table['club'].pk}/")
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(1000)  # the browser asks for the favicon late, at low priority
+    assert console == [] and page.js_errors == []
+    favicon = page.request.get("/favicon.ico")  # what browsers ask for without a <link rel=icon>
+    assert favicon.ok and favicon.headers["content-type"] == "image/svg+xml"
