@@ -132,8 +132,11 @@ def add_player(
     Names are compared in their one spelling, and a name that would render like another
     player's (Cyrillic "Аna" beside "Ana") is refused."""
     name = _player_name(name)
+    if Player.objects.filter(club=club, name=name).exists():
+        raise _name_taken(name)
     existing = list(Player.objects.filter(club=club).values_list("name", flat=True))
-    if any(naming.normalise(other) == name for other in existing):
+    # A name stored before names were normalised ("Ana" + a zero-width space) is "Ana" too.
+    if any(other != name and naming.normalise(other) == name for other in existing):
         raise _name_taken(name)
     _refuse_look_alike(name, existing)
     try:
