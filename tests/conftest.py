@@ -66,6 +66,12 @@ def _plain_http(request):
         # Production settings redirect to HTTPS; the test client speaks plain HTTP.
         settings.SECURE_SSL_REDIRECT = False
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+        # Every test starts in English: a request in French leaves French active in this
+        # thread (LocaleMiddleware does not switch back), and a service called next would
+        # answer in French.
+        from django.utils import translation
+
+        translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(scope="session", autouse=True)
