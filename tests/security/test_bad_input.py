@@ -279,3 +279,21 @@ def test_the_caps_are_explained_in_french_too(member_client, punto):
             headers=HTMX,
         )
         assert message in page_text(response).replace("&#x27;", "'")
+
+
+@pytest.mark.parametrize("name", ["Zo\x00é", "Zoé\u200b"])
+def test_a_guest_name_with_an_unstorable_character_gets_a_message_or_is_cleaned(
+    member_client, night, players, name
+):
+    # The guest field of "start a play" is not a Django form: the service cleans it (NUL and
+    # invisible characters go) — never a 500 on PostgreSQL. (A lone surrogate cannot be sent as
+    # form data; the service's refusal of one is tested with the names.)
+    response = member_client.post(
+        reverse("play-start", args=[night.pk]),
+        {"game": "punto", "seat": [players[0].pk], "guest": name, "add_guest": "1"},
+    )
+    assert response.status_code == 200
+    guests = list(night.club.players.filter(is_guest=True).values_list("name", flat=True))
+    assert guests in (["Zoé"], [])
+    if not guests:
+        assert "name" in page_text(response).lower()
