@@ -171,3 +171,30 @@ def _check_text(text: str) -> None:
                 "\\ud800), which cannot be stored."
             )
         )
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests more than ``limit`` levels, without recursion (a stored value may
+    predate the caps)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def readable(value: Any, *, indent: int) -> str:
+    """``value`` as JSON for people to read: indented when it is as shallow as anything the site
+    accepts today, compact otherwise. Indentation repeats each level's prefix on every line below
+    it, so a value stored before the caps, nested thousands of levels deep, would come out
+    thousands of times larger; compact, the text stays as long as what was stored."""
+    if not _deeper_than(value, MAX_DEPTH):
+        return json.dumps(value, ensure_ascii=False, indent=indent)
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except RecursionError:
+        return json.dumps(_("(nested too deeply to show)"), ensure_ascii=False)

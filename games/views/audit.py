@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from .. import userjson
 from ..access import get_club, require_owner
 from ..models import AuditEntry
 
@@ -23,5 +22,5 @@ def club_audit(request: HttpRequest, club_id: int) -> HttpResponse:
         request.GET.get("page")
     )
     for entry in page:
-        entry.data_text = json.dumps(entry.data, ensure_ascii=False, indent=1)
+        entry.data_text = userjson.readable(entry.data, indent=1)
     return render(request, "clubs/audit.html", {"club": club, "page": page})

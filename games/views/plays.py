@@ -3,8 +3,6 @@ the printable score sheet, and game-log download and upload."""
 
 from __future__ import annotations
 
-import json
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -346,7 +344,7 @@ def play_sheet(request: HttpRequest, play_id: int) -> HttpResponse:
 @cache_control(private=True)
 def play_download(request: HttpRequest, play_id: int) -> HttpResponse:
     play = get_play(request, play_id)
-    body = json.dumps(play_to_log(play), ensure_ascii=False, indent=2) + "\n"
+    body = userjson.readable(play_to_log(play), indent=2) + "\n"
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{log_filename(play)}"'
     return response

@@ -297,3 +297,42 @@ def test_a_guest_name_with_an_unstorable_character_gets_a_message_or_is_cleaned(
     assert guests in (["Zoé"], [])
     if not guests:
         assert "name" in page_text(response).lower()
+
+
+# What was stored before the caps still shows in linear size ----------------------------------
+
+
+def nested(levels: int) -> dict:
+    value: dict = {}
+    for _ in range(levels):
+        value = {"k": value}
+    return value
+
+
+def test_a_deep_move_stored_before_the_caps_downloads_and_audits_in_linear_size(
+    owner_client, club, punto
+):
+    # Rows written before moves were capped and stored canonical can hold anything; indented,
+    # 300 levels come out ~100 times larger than stored. Shown compact, they stay their size.
+    deep = {"player": "Ana", "card": "red-1", "at": [0, 0], "extra": nested(300)}
+    stored = len(json.dumps(deep))
+    Move.objects.create(play=punto, seq=punto.moves.count(), data=deep)
+    AuditEntry.objects.create(
+        club=club,
+        action=AuditEntry.Action.choices[0][0],
+        object_kind="play",
+        summary="old",
+        data={"move": deep},
+    )
+    download = owner_client.get(reverse("play-download", args=[punto.pk]))
+    assert download.status_code == 200
+    assert len(download.content) < stored + 5_000
+    assert json.loads(download.content)["moves"][-1] == deep  # still the log, only compact
+    audit = owner_client.get(reverse("club-audit", args=[club.pk]))
+    assert audit.status_code == 200
+    assert len(audit.content) < 2 * stored + 30_000
+
+
+def test_a_shallow_log_still_downloads_indented_for_people(owner_client, punto):
+    download = owner_client.get(reverse("play-download", args=[punto.pk])).content.decode()
+    assert '\n  "game": "punto"' in download

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games import userjson
 from games.gamelog import log_filename, play_to_log
 from games.management.club_option import HELP as CLUB_HELP
 from games.management.club_option import club_from_option
@@ -30,6 +30,6 @@ class Command(BaseCommand):
         count = 0
         for play in plays.order_by("started_at", "id"):
             path = target / log_filename(play)
-            path.write_text(json.dumps(play_to_log(play), ensure_ascii=False, indent=2) + "\n")
+            path.write_text(userjson.readable(play_to_log(play), indent=2) + "\n")
             count += 1
         self.stdout.write(f"wrote {count} log(s) to {target}")
