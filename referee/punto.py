@@ -6,6 +6,12 @@ value, inside a floating 6 × 6 box. A round is won by N cards of one of the pla
 in a row, column or diagonal (N = 5 for 2 players, 4 for 3 or 4), or, when a player records that
 their card has no legal cell, by counting series. The first player to win 2 rounds wins the match.
 
+The sheet's two variants are optional setup fields: ``rounds_to_win`` (another number of rounds,
+1 to 5) and ``teams`` (four players as two teams of two partners seated opposite, each team
+holding two colours and needing 5 in a row). The engine plays both through *sides*: a side is a
+player on their own, or a team; colours, lines, series and round wins belong to a side, and a
+round's ``winner`` is still the player who played the deciding card.
+
 Rulings this engine applies where docs/gamelog.md §5 leaves a detail open:
 
 - *Segment / series.* A segment is a maximal run of consecutive cells along one of the four
@@ -22,10 +28,15 @@ Rulings this engine applies where docs/gamelog.md §5 leaves a detail open:
   both ``"blocked": true`` and a cell is illegal. ``"blocked": false`` means an ordinary move.
 - *The drawn card of a blocked move* is not placed and does not count against the copies of
   the round (the round ends with it).
+- *A variant named is a variant played.* ``"rounds_to_win"`` or ``"teams"`` present in the setup
+  must be valid, ``null`` included: a setup that does not play a variant leaves its field out.
+- *Team colours.* Each partner's own list keeps its order in ``details.colours``; only the order
+  of the partner named first in ``teams`` decides a blocked round's removal.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +51,7 @@ from .base import (
     expect_cell,
     expect_dict,
     expect_player,
+    is_int,
     norm,
 )
 
@@ -47,7 +59,9 @@ COLOURS = ("red", "orange", "blue", "green")
 VALUES = range(1, 10)
 COPIES = 2  # each colour and value is printed twice
 BOX = 6  # the cards stay inside a 6 × 6 grid
-ROUNDS_TO_WIN = 2
+ROUNDS_TO_WIN = 2  # "the first player to win 2 rounds", unless the setup agrees on another number
+MAX_ROUNDS_TO_WIN = 5
+TEAM_LINE = 5  # a team needs 5 in a row, whatever the number of players
 
 #: the four line directions: row, column, diagonal, anti-diagonal
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
@@ -55,6 +69,7 @@ NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or d
 
 Card = tuple[str, int]  # (colour, value)
 Cell = tuple[int, int]  # (column, row)
+Teams = tuple[tuple[str, str], tuple[str, str]]  # the teams as the setup names them
 
 
 def card_name(card: Card) -> str:
@@ -108,7 +123,55 @@ class CardPlay(Plan):
         return move
 
 
-def _read_colours(players: Sequence[str], given: Any) -> dict[str, tuple[str, ...]]:
+def _read_rounds_to_win(setup: dict[str, Any]) -> int | None:
+    """``"rounds_to_win"``: a JSON integer from 1 to 5, or None when the setup does not say."""
+    if "rounds_to_win" not in setup:
+        return None
+    value = setup["rounds_to_win"]
+    if not is_int(value) or not 1 <= value <= MAX_ROUNDS_TO_WIN:
+        raise SetupError(
+            f'"rounds_to_win" must be a whole number from 1 to {MAX_ROUNDS_TO_WIN}, '
+            f"not {describe(value)}"
+        )
+    return value
+
+
+def _read_teams(players: Sequence[str], setup: dict[str, Any]) -> Teams | None:
+    """``"teams"``: "4 players only ... two teams of two, partners seated opposite
+    (``players[0]`` and ``players[2]`` form one team, ``players[1]`` and ``players[3]`` the
+    other); the order of the two teams, and of the partners within a team, is free." None when
+    the setup does not say."""
+    if "teams" not in setup:
+        return None
+    if len(players) != 4:
+        raise SetupError(f"team play is for 4 players, not {len(players)}")
+    given = setup["teams"]
+    if not (
+        isinstance(given, list)
+        and len(given) == 2
+        and all(isinstance(team, list) and len(team) == 2 for team in given)
+    ):
+        pairs = [[players[0], players[2]], [players[1], players[3]]]
+        example = json.dumps(pairs, ensure_ascii=False)
+        raise SetupError(f'"teams" must be two teams of two players, like {example}')
+    for team in given:
+        for name in team:
+            expect_player(name, players, "the team member", SetupError)
+    if len({name for team in given for name in team}) != 4:
+        raise SetupError("each player must be in exactly one team")
+    opposite = ({players[0], players[2]}, {players[1], players[3]})
+    for first, second in given:
+        if {first, second} not in opposite:
+            raise SetupError(
+                f"{first} and {second} cannot be partners: partners sit opposite each other "
+                f"({players[0]} with {players[2]}, {players[1]} with {players[3]})"
+            )
+    return ((given[0][0], given[0][1]), (given[1][0], given[1][1]))
+
+
+def _read_colours(
+    players: Sequence[str], given: Any, teams: Teams | None = None
+) -> dict[str, tuple[str, ...]]:
     """Each player's colours, in the order the setup lists them (see ``Punto.from_setup``)."""
     if not isinstance(given, dict):
         raise SetupError('the setup must give each player\'s colours in "colours"')
@@ -118,8 +181,14 @@ def _read_colours(players: Sequence[str], given: Any) -> dict[str, tuple[str, ..
                 f"colours are given for {describe(key)}, who is not one of the players "
                 f"({', '.join(players)})"
             )
-    each = 2 if len(players) == 2 else 1
-    wanted = "two colours" if each == 2 else "one colour"
+    each = 2 if len(players) == 2 or teams else 1
+    if teams:
+        wanted = "in team play each player lists their team's two colours"
+    else:
+        wanted = f"with {len(players)} players each player holds " + (
+            "two colours" if each == 2 else "one colour"
+        )
+    partner = {a: b for a, b in teams or ()} | {b: a for a, b in teams or ()}
     colours: dict[str, tuple[str, ...]] = {}
     taken: dict[str, str] = {}
     for player in players:
@@ -131,26 +200,30 @@ def _read_colours(players: Sequence[str], given: Any) -> dict[str, tuple[str, ..
                 has = f"{len(names)} colour{'' if len(names) == 1 else 's'}"
             else:
                 has = describe(names)
-            raise SetupError(
-                f"with {len(players)} players each player holds {wanted} (a list of "
-                f"colour names): {player} has {has}"
-            )
-        own = []
+            raise SetupError(f"{wanted} (a list of colour names): {player} has {has}")
+        own: list[str] = []
         for name in names:
             colour = norm(name)
             if colour not in COLOURS:
                 raise SetupError(
                     f"{describe(name)} is not a Punto colour (red, orange, blue, green)"
                 )
-            if taken.get(colour) == player:
+            if colour in own:
                 raise SetupError(f"{player} is given {colour} twice")
-            if colour in taken:
-                raise SetupError(
-                    f"{colour} is given twice ({taken[colour]} and {player}): "
-                    "every colour belongs to one player at most"
-                )
-            taken[colour] = player
             own.append(colour)
+        mate = partner.get(player)
+        if mate in colours and set(colours[mate]) != set(own):
+            raise SetupError(
+                f"{mate} and {player} are partners: both list their team's two colours "
+                f"({mate}: {_names(colours[mate])}; {player}: {_names(own)})"
+            )
+        for colour in own:
+            holder = taken.setdefault(colour, player)
+            if holder != player and holder != mate:
+                raise SetupError(
+                    f"{colour} is given twice ({holder} and {player}): every colour belongs to "
+                    + ("one team at most" if teams else "one player at most")
+                )
         colours[player] = tuple(own)
     return colours
 
@@ -167,17 +240,37 @@ class Punto(Game):
     cooperative = False
     has_points = False
 
-    def __init__(self, players: Sequence[str], colours: dict[str, tuple[str, ...]]):
+    def __init__(
+        self,
+        players: Sequence[str],
+        colours: dict[str, tuple[str, ...]],
+        teams: Teams | None = None,
+        rounds_to_win: int | None = None,
+    ):
         super().__init__(players)
-        #: each player's own colours, in the order the setup lists them
+        #: each player's own colours, in the order the setup lists them (partners list the same
+        #: two, in any order)
         self.colours: dict[str, tuple[str, ...]] = colours
-        self.owner: dict[str, str] = {c: p for p, cs in colours.items() for c in cs}
+        #: the teams as the setup names them, or None: every player for themselves
+        self.teams: Teams | None = teams
+        #: who wins rounds together: the teams, or each player alone, in seat order
+        self.sides: tuple[tuple[str, ...], ...] = teams or tuple((p,) for p in self.players)
+        self.side_of: dict[str, int] = {p: i for i, side in enumerate(self.sides) for p in side}
+        #: each side's colours in order: "the order of the partner named first in teams is the
+        #: team's colour order", used when a blocked round's removal has to choose a colour
+        self.side_colours: tuple[tuple[str, ...], ...] = tuple(
+            colours[side[0]] for side in self.sides
+        )
+        #: the side each colour belongs to
+        self.owner: dict[str, int] = {c: i for i, cs in enumerate(self.side_colours) for c in cs}
         #: the neutral colour (3 players only): anyone may play it, it never wins
         self.neutral: str | None = next((c for c in COLOURS if c not in self.owner), None)
         #: cards in a row that win a round
-        self.line = 5 if len(players) == 2 else 4
-        #: round wins that end the match
-        self.rounds_to_win = ROUNDS_TO_WIN
+        self.line = TEAM_LINE if teams else 5 if len(players) == 2 else 4
+        #: round wins that end the match, and whether the setup said so
+        self.rounds_to_win = rounds_to_win or ROUNDS_TO_WIN
+        self._rounds_to_win_given = rounds_to_win is not None
+        #: rounds won by each player's side (partners have equal scores)
         self.wins: dict[str, int] = dict.fromkeys(self.players, 0)
         self.rounds: list[dict[str, Any]] = []
         #: copies removed from the game by round winners, in the order they were removed
@@ -192,6 +285,8 @@ class Punto(Game):
         self.board: dict[Cell, Card] = {}
         self._played: dict[Card, int] = {}
         self._box: tuple[int, int, int, int] | None = None  # min x, max x, min y, max y
+        # Each side's member who played last in the current round (a blocked draw counts).
+        self._played_last: dict[int, str] = {}
         #: the visible table at the end of the last completed round (for the score sheet)
         self.last_round_board: dict[Cell, Card] = {}
 
@@ -201,12 +296,26 @@ class Punto(Game):
     def from_setup(cls, players: Sequence[str], setup: Any) -> Punto:
         """``{"colours": {player: [colour, ...]}}``: "2 players hold two colours each; 3 or 4
         players one colour each, all distinct. With 3 players the fourth colour is neutral."
+        Optionally ``"rounds_to_win": N`` and, for 4 players, ``"teams": [[A, C], [B, D]]``:
+        "in colours both partners list the same two colours ... and the teams' colours are
+        distinct".
         """
         setup = expect_dict(setup, "the setup", SetupError)
-        return cls(players, _read_colours(players, setup.get("colours")))
+        rounds_to_win = _read_rounds_to_win(setup)
+        teams = _read_teams(players, setup)
+        colours = _read_colours(players, setup.get("colours"), teams)
+        return cls(players, colours, teams, rounds_to_win)
 
     def canonical_setup(self) -> dict[str, Any]:
-        return {"colours": {player: list(self.colours[player]) for player in self.players}}
+        # The variants only when the setup gave them: a log without them stays as it was.
+        setup: dict[str, Any] = {
+            "colours": {player: list(self.colours[player]) for player in self.players}
+        }
+        if self.teams:
+            setup["teams"] = [list(team) for team in self.teams]
+        if self._rounds_to_win_given:
+            setup["rounds_to_win"] = self.rounds_to_win
+        return setup
 
     # ------------------------------------------------------------------ queries
 
@@ -259,11 +368,13 @@ class Punto(Game):
         return (x0, y0), rows
 
     def scores(self) -> dict[str, int]:
-        """ "``scores`` = rounds won"."""
+        """ "``scores`` = rounds won"; in team play "each player's team's rounds won (partners
+        have equal scores)"."""
         return dict(self.wins)
 
     def winners(self) -> list[str]:
-        """ "The game ends when a player has won 2 rounds. Winners: that player"."""
+        """ "The game ends when a player has won 2 rounds (or N). Winners: that player", or
+        "both partners of the team that reached N round wins"."""
         return [p for p in self.players if self.wins[p] >= self.rounds_to_win]
 
     def details(self) -> dict[str, Any]:
@@ -278,7 +389,18 @@ class Punto(Game):
             "board": _board_json(self.board),
             "last_round_board": _board_json(self.last_round_board),
             "removed": [card_name(c) for c in self.removed],
-        }
+        } | self._variant_details()
+
+    def _variant_details(self) -> dict[str, Any]:
+        """ "``details.teams`` echoes the teams", and the number of rounds to win when the setup
+        agreed on one: only what the setup gave, so the details of a log without them stay as
+        they were."""
+        details: dict[str, Any] = {}
+        if self.teams:
+            details["teams"] = [list(team) for team in self.teams]
+        if self._rounds_to_win_given:
+            details["rounds_to_win"] = self.rounds_to_win
+        return details
 
     # ------------------------------------------------------------------ moves
 
@@ -315,6 +437,7 @@ class Punto(Game):
     def commit(self, play: CardPlay) -> None:
         """Place the card (a round may be won by a line), or end the round by counting series
         when it is blocked."""
+        self._played_last[self.side_of[play.player]] = play.player
         if play.cell is None:
             self._end_blocked_round()
         else:
@@ -327,6 +450,8 @@ class Punto(Game):
             plays = _names(self.colours[player])
             if self.neutral:
                 plays += f" (or the neutral {self.neutral})"
+            if self.teams:
+                plays += " (their team's colours)"
             raise IllegalMove(
                 f"{player} plays {plays}, not {colour}: {card_name(card)} is not theirs"
             )
@@ -412,7 +537,9 @@ class Punto(Game):
     def _place(self, player: str, card: Card, cell: Cell) -> None:
         """Put the card on the table, then look for a winning line: "after a play, its player has
         N cards of one of their own colours (visible, top cards) consecutive in a row, column or
-        diagonal ... Two-player lines are single-coloured."
+        diagonal ... Two-player lines are single-coloured." In team play: "5 visible cards of one
+        of the team's colours ... cards played by either partner count. The round's winner is
+        the player who played that card."
         """
         self.board[cell] = card
         self._played[card] = self._played.get(card, 0) + 1
@@ -423,7 +550,7 @@ class Punto(Game):
             x0, x1, y0, y1 = self._box
             self._box = (min(x0, x), max(x1, x), min(y0, y), max(y1, y))
         colour = card[0]
-        if self.owner.get(colour) != player:
+        if self.owner.get(colour) != self.side_of[player]:
             # a neutral card never wins, and no other line can appear: the only new visible
             # card is this one
             self._next_turn()
@@ -454,13 +581,19 @@ class Punto(Game):
 
     def series(self) -> dict[str, list[list[Card]]]:
         """Each player's series on the table now: "maximal single-coloured segments, in their own
-        colours, of at least N−1 cards". Segments are maximal per direction (module docstring).
+        colours, of at least N−1 cards" (in team play, the team's: partners share them).
+        Segments are maximal per direction (module docstring).
         """
+        found = self._series_by_side()
+        return {p: found[self.side_of[p]] for p in self.players}
+
+    def _series_by_side(self) -> list[list[list[Card]]]:
+        """Each side's series, in the order of ``sides``."""
         board = self.board
-        found: dict[str, list[list[Card]]] = {p: [] for p in self.players}
+        found: list[list[list[Card]]] = [[] for _ in self.sides]
         for (x, y), (colour, _) in board.items():
-            owner = self.owner.get(colour)
-            if owner is None:
+            side = self.owner.get(colour)
+            if side is None:
                 continue
             for dx, dy in DIRECTIONS:
                 before = board.get((x - dx, y - dy))
@@ -472,7 +605,7 @@ class Punto(Game):
                     cards.append(top)
                     cx, cy = cx + dx, cy + dy
                 if len(cards) >= self.line - 1:
-                    found[owner].append(cards)
+                    found[side].append(cards)
         return found
 
     def _end_blocked_round(self) -> None:
@@ -481,21 +614,26 @@ class Punto(Game):
         winner. The winner removes the highest card of their lowest-valued series (if several
         series share that lowest sum, the highest card among them; equal values in two colours:
         the colour listed first in the setup)."
+
+        In team play "series are counted per team ... with the same tie-breaks; the round's
+        winner is the winning team's member who played last in that round (the blocked draw
+        counts as a play)".
         """
-        found = self.series()
-        most = max(len(s) for s in found.values())
+        found = self._series_by_side()
+        most = max(len(s) for s in found)
         winner: str | None = None
         removed: Card | None = None
         if most:
-            tied = [p for p in self.players if len(found[p]) == most]
-            lowest = {p: min(sum(v for _, v in s) for s in found[p]) for p in tied}
+            tied = [side for side, series in enumerate(found) if len(series) == most]
+            lowest = {side: min(sum(v for _, v in s) for s in found[side]) for side in tied}
             best = min(lowest.values())
-            leaders = [p for p in tied if lowest[p] == best]
+            leaders = [side for side in tied if lowest[side] == best]
             if len(leaders) == 1:
-                winner = leaders[0]
-                cards = [c for s in found[winner] if sum(v for _, v in s) == best for c in s]
+                side = leaders[0]
+                winner = self._played_last[side]
+                cards = [c for s in found[side] if sum(v for _, v in s) == best for c in s]
                 top = max(v for _, v in cards)
-                order = self.colours[winner]
+                order = self.side_colours[side]
                 colour = min((c for c, v in cards if v == top), key=order.index)
                 removed = (colour, top)
         self._end_round(winner, "blocked", removed)
@@ -503,7 +641,8 @@ class Punto(Game):
     def _end_round(self, winner: str | None, how: str, removed: Card | None) -> None:
         """Record the round; "each later round starts with the player left of the previous
         round's winner (after a round with no winner, with the player left of the one who started
-        it)". "The game ends when a player has won 2 rounds."
+        it)". "The game ends when a player (or a team) has won N rounds": the round counts for
+        the winner's whole side.
         """
         self.rounds.append(
             {"winner": winner, "how": how, "removed": card_name(removed) if removed else None}
@@ -515,9 +654,11 @@ class Punto(Game):
         self.board = {}
         self._played = {}
         self._box = None
+        self._played_last = {}
         n = len(self.players)
         if winner is not None:
-            self.wins[winner] += 1
+            for member in self.sides[self.side_of[winner]]:
+                self.wins[member] += 1
             if self.wins[winner] >= self.rounds_to_win:
                 self._over = True
                 return

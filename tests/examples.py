@@ -9,7 +9,7 @@ EXAMPLES = Path(__file__).resolve().parent / "fixtures" / "examples"
 
 #: Public cases of rules not built yet, each with the open issue that builds it. Their tests are
 #: strict expected failures, so they start failing (and must be moved out of here) once it lands.
-NOT_YET = {"punto-3": "Punto team play (issue 18)"}
+NOT_YET: dict[str, str] = {}
 
 
 def example_paths(game: str) -> list[Path]:

@@ -65,15 +65,17 @@ def interleave(players, *sequences):
     return moves
 
 
-def grid_moves(players, colours, rows, starter=0):
+def grid_moves(players, colours, rows, starter=0, teams=None):
     """Moves that fill a 6 × 6 table exactly as ``rows`` shows it ("r2 o9 ..." per row, row 0
-    first), taking turns in seat order from ``starter`` and always touching a card."""
-    owner = {c: p for p, cs in colours.items() for c in cs}
+    first), taking turns in seat order from ``starter`` and always touching a card (with
+    ``teams``, a partner plays any card of the team's colours)."""
+    side = {p: tuple(t) for t in teams for p in t} if teams else {p: p for p in players}
+    owner = {c: side[p] for p, cs in colours.items() for c in cs}
     cells = {}
     for y, row in enumerate(rows):
         for x, token in enumerate(row.split()):
             cells[(x, y)] = f"{LETTERS[token[0]]}-{token[1:]}"
-    remaining = {p: set() for p in players}
+    remaining = {s: set() for s in side.values()}
     for cell, card in cells.items():
         remaining[owner[card.split("-")[0]]].add(cell)
     order: list = []
@@ -85,18 +87,18 @@ def grid_moves(players, colours, rows, starter=0):
     def search(k):
         if not any(remaining.values()):
             return True
-        player = players[(starter + k) % len(players)]
-        for cell in sorted(remaining[player], key=lambda c: (c[1], c[0])):
+        mine = remaining[side[players[(starter + k) % len(players)]]]
+        for cell in sorted(mine, key=lambda c: (c[1], c[0])):
             if placed and not touches(cell):
                 continue
-            remaining[player].discard(cell)
+            mine.discard(cell)
             placed.add(cell)
             order.append(cell)
             if search(k + 1):
                 return True
             order.pop()
             placed.discard(cell)
-            remaining[player].add(cell)
+            mine.add(cell)
         return False
 
     assert search(0), "no order of turns fills this grid"
@@ -151,9 +153,23 @@ def grid_with(top_row, left_column):
     return [" ".join(row) for row in rows]
 
 
-def line_count(board, players, colours, line):
-    """Independent check: which players have ``line`` own-coloured visible cards in a row."""
-    owner = {c: p for p, cs in colours.items() for c in cs}
+def sides_of(players, setup):
+    """Independent of the engine: each player's side (who wins rounds with them), each colour's
+    side, and the cards in a row that win."""
+    teams = setup.get("teams")
+    side = (
+        {p: frozenset(t) for t in teams for p in t}
+        if teams
+        else {p: frozenset([p]) for p in players}
+    )
+    owner = {c: side[p] for p, cs in setup["colours"].items() for c in cs}
+    line = 5 if len(players) == 2 or teams else 4
+    return side, owner, line
+
+
+def line_count(board, owner, line):
+    """Independent check: whose ``line`` own-coloured visible cards are in a row (``owner``:
+    colour → side)."""
     cells = {tuple(map(int, k.split(","))): v.split("-")[0] for k, v in board.items()}
     found = set()
     for (x, y), colour in cells.items():
@@ -651,6 +667,261 @@ def test_series_ignore_the_neutral_colour_and_mixed_colours():
     assert [len(series[p]) for p in THREE] == [1, 0, 0]
 
 
+# ---------------------------------------------------------------- variant: rounds to win
+
+
+def test_rounds_to_win_defaults_to_two_and_is_only_kept_when_given():
+    log = example_cases("punto")[0][0]  # Ana wins rounds 1 and 2
+    assert judge(log).status == "finished"
+    assert "rounds_to_win" not in judge(log).setup
+    assert "rounds_to_win" not in judge(log).details
+    agreed = {**log, "setup": {**log["setup"], "rounds_to_win": 2}}
+    assert judge(agreed).setup["rounds_to_win"] == 2
+    assert judge(agreed).as_dict() | {"details": None} == judge(log).as_dict() | {"details": None}
+
+
+def test_rounds_to_win_ends_the_match_at_that_many_round_wins():
+    log = example_cases("punto")[0][0]  # Ana wins round 1 at move 8, round 2 at the last move
+    one = judge({**log, "setup": {**log["setup"], "rounds_to_win": 1}})
+    assert one.status == "illegal" and one.error["move"] == 9
+    assert one.message == "move 9: the game has already ended"
+    assert one.scores == {"Ana": 1, "Ben": 0} and one.winners == []
+    one = judge({**log, "setup": {**log["setup"], "rounds_to_win": 1}, "moves": log["moves"][:9]})
+    assert one.status == "finished" and one.winners == ["Ana"]
+    three = judge({**log, "setup": {**log["setup"], "rounds_to_win": 3}})
+    assert three.status == "in_progress" and three.winners == []
+    assert three.scores == {"Ana": 2, "Ben": 0} and three.details["to_play"] == "Ben"
+
+
+@pytest.mark.parametrize("value", [None, "3", 3.0, True, False, 0, 6, -1, [3], {"n": 3}])
+def test_rounds_to_win_is_a_json_integer_from_1_to_5(value):
+    setup = {"colours": COLOURS_2, "rounds_to_win": value}
+    result = judge({**make_log(TWO, COLOURS_2, []), "setup": setup})
+    assert result.status == "illegal" and result.error["move"] is None
+    assert '"rounds_to_win" must be a whole number from 1 to 5' in result.message
+    for good in (1, 5):
+        setup = {"colours": COLOURS_2, "rounds_to_win": good}
+        assert judge({**make_log(TWO, COLOURS_2, []), "setup": setup}).status == "in_progress"
+
+
+# ---------------------------------------------------------------- variant: team play
+
+TEAMS = [["Ana", "Chloé"], ["Ben", "Dev"]]
+# Both partners list the team's two colours, in any order: Ana's order is the team's.
+COLOURS_TEAMS = {
+    "Ana": ["red", "blue"],
+    "Ben": ["orange", "green"],
+    "Chloé": ["blue", "red"],
+    "Dev": ["green", "orange"],
+}
+
+
+def team_log(moves, teams=TEAMS, colours=COLOURS_TEAMS, **variants):
+    log = make_log(FOUR, colours, moves)
+    log["setup"] |= {"teams": teams, **variants}
+    return log
+
+
+def judge_teams(moves, **kwargs):
+    return judge(team_log(moves, **kwargs))
+
+
+# Four reds in row 0, played by Ana and Chloé in turn; Ben and Dev fill row 1.
+FOUR_REDS = [
+    mv("Ana", "red-1", 0, 0), mv("Ben", "orange-1", 0, 1),
+    mv("Chloé", "red-2", 1, 0), mv("Dev", "green-1", 1, 1),
+    mv("Ana", "red-3", 2, 0), mv("Ben", "orange-2", 2, 1),
+    mv("Chloé", "red-4", 3, 0), mv("Dev", "green-2", 3, 1),
+]  # fmt: skip
+# Then Ana plays elsewhere and Chloé lays the fifth red: her line.
+CHLOE_LINE = [
+    *FOUR_REDS,
+    mv("Ana", "blue-5", 0, 2), mv("Ben", "orange-3", 1, 2), mv("Chloé", "red-9", 4, 0),
+]  # fmt: skip
+
+
+def test_teams_are_for_four_players_only():
+    assert judge_teams([]).status == "in_progress"
+    for players, colours in ((TWO, COLOURS_2), (THREE, COLOURS_3)):
+        log = make_log(players, colours, [])
+        log["setup"]["teams"] = [players[:1], players[1:2]]
+        result = judge(log)
+        assert result.status == "illegal" and result.error["move"] is None
+        assert f"team play is for 4 players, not {len(players)}" in result.message
+
+
+SHAPE = '"teams" must be two teams of two players, like [["Ana", "Chloé"], ["Ben", "Dev"]]'
+
+
+@pytest.mark.parametrize(
+    ("teams", "message"),
+    [
+        (None, SHAPE), ([], SHAPE), ("Ana & Chloé", SHAPE), ([["Ana", "Chloé"]], SHAPE),
+        ([["Ana", "Chloé"], ["Ben"]], SHAPE), ([["Ana", "Chloé", "Ben"], ["Dev"]], SHAPE),
+        ([["Ana", "Chloé"], ["Ben", "dev"]], 'the team member "dev" is not one of the players'),
+        ([["Ana", "Chloé"], ["Ben", 3]], "the team member 3 is not one of the players"),
+        ([["Ana", "Chloé"], ["Ana", "Chloé"]], "each player must be in exactly one team"),
+        ([["Ana", "Ana"], ["Ben", "Dev"]], "each player must be in exactly one team"),
+    ],
+)  # fmt: skip
+def test_teams_are_two_teams_of_two_of_the_players(teams, message):
+    result = judge_teams([], teams=teams)
+    assert result.status == "illegal" and result.error["move"] is None
+    assert result.message.startswith(f"bad setup: {message}")
+
+
+def test_partners_sit_opposite_in_any_order():
+    for teams in ([["Ana", "Ben"], ["Chloé", "Dev"]], [["Ana", "Dev"], ["Ben", "Chloé"]]):
+        result = judge_teams([], teams=teams)
+        assert result.status == "illegal" and "partners sit opposite each other" in result.message
+    for teams in ([["Dev", "Ben"], ["Chloé", "Ana"]], [["Ben", "Dev"], ["Ana", "Chloé"]]):
+        assert judge_teams([], teams=teams).status == "in_progress"
+
+
+def test_partners_list_the_same_two_colours_in_any_order():
+    for chloe in (["red"], ["red", "blue", "green"]):
+        result = judge_teams([], colours=COLOURS_TEAMS | {"Chloé": chloe})
+        assert result.status == "illegal" and "lists their team's two colours" in result.message
+    result = judge_teams([], colours=COLOURS_TEAMS | {"Chloé": ["red", "orange"]})
+    assert result.status == "illegal"
+    assert "Ana and Chloé are partners: both list their team's two colours" in result.message
+    # one colour each, as four players without teams hold, is not a team's
+    assert judge_teams([], colours=COLOURS_4).status == "illegal"
+    assert judge_teams([], colours=COLOURS_TEAMS | {"Chloé": ["Red ", "BLUE"]}).status == (
+        "in_progress"
+    )
+
+
+def test_the_teams_colours_are_distinct():
+    colours = {"Ana": ["red", "blue"], "Ben": ["red", "green"],
+               "Chloé": ["red", "blue"], "Dev": ["red", "green"]}  # fmt: skip
+    result = judge_teams([], colours=colours)
+    assert result.status == "illegal" and result.error["move"] is None
+    assert "red is given twice (Ana and Ben): every colour belongs to one team at most" in (
+        result.message
+    )
+
+
+def test_details_teams_echo_the_teams_as_the_setup_names_them():
+    teams = [["Dev", "Ben"], ["Chloé", "Ana"]]
+    result = judge_teams([], teams=teams)
+    assert result.details["teams"] == teams
+    assert result.setup["teams"] == teams
+    assert "teams" not in judge(make_log(FOUR, COLOURS_4, [])).details
+    assert "teams" not in judge(make_log(FOUR, COLOURS_4, [])).setup
+
+
+def test_a_partner_plays_any_card_of_the_teams_colours():
+    moves = [
+        mv("Ana", "blue-5", 0, 0), mv("Ben", "green-1", 1, 0),
+        mv("Chloé", "red-7", 2, 0), mv("Dev", "orange-1", 3, 0),
+        mv("Ana", "red-3", 0, 1), mv("Ben", "orange-2", 1, 1),
+        mv("Chloé", "blue-2", 2, 1),
+    ]  # fmt: skip
+    assert judge_teams(moves).status == "in_progress"
+    result = judge_teams([*moves[:2], mv("Chloé", "green-3", 2, 0)])
+    assert result.error["move"] == 2
+    assert "Chloé plays blue and red (their team's colours), not green" in result.message
+
+
+def test_partners_share_the_per_round_copy_limit():
+    moves = [
+        mv("Ana", "red-5", 0, 0), mv("Ben", "green-1", 1, 0),
+        mv("Chloé", "red-5", 2, 0), mv("Dev", "orange-1", 3, 0),
+        mv("Ana", "red-5", 0, 1),
+    ]  # fmt: skip
+    result = judge_teams(moves)
+    assert result.error["move"] == 4 and "both copies are already played" in result.message
+
+
+def test_team_line_needs_five_cards_four_are_not_enough():
+    result = judge_teams(FOUR_REDS)
+    assert result.status == "in_progress" and result.details["rounds"] == []
+    assert result.details["line"] == 5
+    # the fifth red wins it
+    won = judge_teams([*FOUR_REDS, mv("Ana", "red-5", 4, 0)])
+    assert won.details["rounds"] == [{"winner": "Ana", "how": "line", "removed": "red-5"}]
+
+
+def test_team_line_counts_either_partners_cards_and_goes_to_who_played_the_fifth():
+    result = judge_teams(CHLOE_LINE)
+    assert result.details["rounds"] == [{"winner": "Chloé", "how": "line", "removed": "red-9"}]
+    assert result.scores == {"Ana": 1, "Ben": 0, "Chloé": 1, "Dev": 0}
+
+
+def test_team_line_is_single_coloured():
+    mixed = copy.deepcopy(CHLOE_LINE)
+    mixed[4] = mv("Ana", "blue-3", 2, 0)  # red red blue red red
+    result = judge_teams(mixed)
+    assert result.status == "in_progress" and result.details["rounds"] == []
+
+
+def test_team_next_round_starts_left_of_the_rounds_winner():
+    result = judge_teams(CHLOE_LINE)
+    assert result.details["to_play"] == "Dev"  # left of Chloé, not of Ana
+    assert judge_teams([*CHLOE_LINE, mv("Dev", "green-1", 0, 0)]).status == "in_progress"
+    assert judge_teams([*CHLOE_LINE, mv("Ben", "green-1", 0, 0)]).error["move"] == 11
+
+
+def test_team_scores_are_the_teams_rounds_and_both_partners_win():
+    result = judge_teams(CHLOE_LINE, rounds_to_win=1)
+    assert result.status == "finished"
+    assert result.scores == {"Ana": 1, "Ben": 0, "Chloé": 1, "Dev": 0}
+    assert result.winners == ["Ana", "Chloé"]
+    assert result.ranks == {"Ana": 1, "Ben": 3, "Chloé": 1, "Dev": 3}
+    # by default the team needs a second round
+    assert judge_teams(CHLOE_LINE).status == "in_progress"
+
+
+def team_grid(rows, teams=TEAMS, colours=COLOURS_TEAMS):
+    return grid_moves(FOUR, colours, rows, teams=teams)
+
+
+def test_team_blocked_round_counts_series_of_four_per_team():
+    # Ana and Chloé: red row 0 and blue column 0; Ben and Dev: green column 5 and the three
+    # oranges of row 4 (a series for four players without teams, not for a team)
+    moves = [*team_grid(GRID_MOST_SERIES), blocked("Ana", "red-1")]
+    result = judge_teams(moves)
+    assert result.details["rounds"] == [{"winner": "Ana", "how": "blocked", "removed": "red-5"}]
+    assert result.scores == {"Ana": 1, "Ben": 0, "Chloé": 1, "Dev": 0}
+    series = judge_teams(moves[:-1]).state.series()  # the full table, partners' shared
+    assert [len(series[p]) for p in FOUR] == [2, 1, 2, 1]
+
+
+def test_team_blocked_round_goes_to_the_blocked_player_when_their_team_wins():
+    # Chloé and Ana both laid the red row; Ana, blocked, is the team's last to play
+    moves = [*team_grid(GRID_MOST_SERIES), blocked("Ana", "red-1")]
+    assert judge_teams(moves).details["rounds"][0]["winner"] == "Ana"
+
+
+def test_team_blocked_round_otherwise_goes_to_who_played_just_before():
+    # Ben and Dev's green 1-2-3-4 is lower than the red 2-3-4-5: Ana is blocked, Dev played
+    # just before her; the next round starts left of Dev
+    moves = [*team_grid(GRID_LOWEST_SERIES), blocked("Ana", "red-1")]
+    result = judge_teams(moves)
+    assert result.details["rounds"] == [{"winner": "Dev", "how": "blocked", "removed": "green-4"}]
+    assert result.scores == {"Ana": 0, "Ben": 1, "Chloé": 0, "Dev": 1}
+    assert result.details["to_play"] == "Ana"
+
+
+def test_team_blocked_round_still_tied_has_no_winner():
+    moves = [*team_grid(GRID_STILL_TIED), blocked("Ana", "red-1")]
+    result = judge_teams(moves)
+    assert result.details["rounds"] == [{"winner": None, "how": "blocked", "removed": None}]
+    assert result.details["to_play"] == "Ben"  # left of the round's starter
+
+
+@pytest.mark.parametrize(
+    ("teams", "removed"),
+    [(TEAMS, "red-5"), ([["Chloé", "Ana"], ["Ben", "Dev"]], "blue-5")],
+)
+def test_team_blocked_removal_takes_the_colour_of_the_partner_named_first(teams, removed):
+    # the team's red and blue series are both 2-3-4-5: Ana lists red first, Chloé blue
+    moves = [*team_grid(grid_with((2, 3, 4, 5), (2, 3, 4, 5)), teams), blocked("Ana", "red-1")]
+    result = judge_teams(moves, teams=teams)
+    assert result.details["rounds"] == [{"winner": "Ana", "how": "blocked", "removed": removed}]
+
+
 # ---------------------------------------------------------------- reading any JSON
 
 
@@ -708,11 +979,11 @@ def test_legal_cells_respect_the_box():
 # ---------------------------------------------------------------- property tests
 
 
-def random_match(rng: random.Random, players, colours, max_moves=400):
+def random_match(rng: random.Random, players, setup, max_moves=400):
     """A random legal match, played through the engine; checks invariants as it goes."""
-    state = GAME.start(players, {"colours": colours})
+    state = GAME.start(players, setup)
     moves = []
-    line = 5 if len(players) == 2 else 4
+    side, owner, line = sides_of(players, setup)
     while not state.finished and len(moves) < max_moves:
         player = state.to_play
         cards = [
@@ -740,46 +1011,68 @@ def random_match(rng: random.Random, players, colours, max_moves=400):
             assert max(xs) - min(xs) < 6 and max(ys) - min(ys) < 6
         if len(state.rounds) > rounds_before:
             last = state.rounds[-1]
-            lines = line_count(state.details()["last_round_board"], players, colours, line)
+            lines = line_count(state.details()["last_round_board"], owner, line)
             if last["how"] == "line":
-                assert lines == {last["winner"]}
+                assert lines == {side[last["winner"]]}
             else:
                 assert lines == set()
     return moves
 
 
-SEATINGS = [(TWO, COLOURS_2), (THREE, COLOURS_3), (FOUR, COLOURS_4)]
+SEATINGS = [
+    (TWO, {"colours": COLOURS_2}),
+    (THREE, {"colours": COLOURS_3}),
+    (FOUR, {"colours": COLOURS_4}),
+    (FOUR, {"colours": COLOURS_TEAMS, "teams": TEAMS}),
+    (FOUR, {"colours": COLOURS_TEAMS, "teams": [["Dev", "Ben"], ["Chloé", "Ana"]]}),
+]
+
+
+def setup_log(players, setup, moves):
+    return {**make_log(players, setup["colours"], moves), "setup": setup}
 
 
 def test_ranks_put_the_winner_first_then_the_others_by_rounds_won():
     (log, _), *_ = example_cases("punto")  # Ana 2 rounds, Ben 0
     assert judge(log).ranks == {"Ana": 1, "Ben": 2}
     # four players: Chloé and Dev won a round each and share second place; Ana comes fourth
-    result = judge(make_log(FOUR, COLOURS_4, random_match(random.Random(1), FOUR, COLOURS_4)))
+    moves = random_match(random.Random(1), FOUR, {"colours": COLOURS_4})
+    result = judge(make_log(FOUR, COLOURS_4, moves))
     assert result.status == "finished"
     assert result.scores == {"Ana": 0, "Ben": 2, "Chloé": 1, "Dev": 1}
     assert result.ranks == {"Ana": 4, "Ben": 1, "Chloé": 2, "Dev": 2}
     assert judge(make_log(THREE, COLOURS_3, [])).ranks == {}
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), seating=st.sampled_from(SEATINGS))
-def test_random_legal_matches_keep_the_rules(seed, seating):
-    players, colours = seating
-    moves = random_match(random.Random(seed), players, colours)
-    result = judge(make_log(players, colours, moves))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    seating=st.sampled_from(SEATINGS),
+    rounds_to_win=st.sampled_from([None, 1, 2, 3, 5]),
+)
+def test_random_legal_matches_keep_the_rules(seed, seating, rounds_to_win):
+    players, setup = seating
+    if rounds_to_win is not None:
+        setup = {**setup, "rounds_to_win": rounds_to_win}
+    target = rounds_to_win or 2
+    moves = random_match(random.Random(seed), players, setup)
+    result = judge(setup_log(players, setup, moves))
     assert result.status in ("finished", "in_progress")
+    side, _, _ = sides_of(players, setup)
     rounds = result.details["rounds"]
     assert all(r["winner"] in (None, *players) for r in rounds)
-    assert sum(result.scores.values()) == sum(r["winner"] is not None for r in rounds)
-    # the match ends exactly when someone has two wins
-    two = [p for p, s in result.scores.items() if s == 2]
-    assert max(result.scores.values()) <= 2
-    assert (result.status == "finished") == bool(two)
-    assert result.winners == (two if result.status == "finished" else [])
+    # a round won counts for every member of the winner's side: partners have equal scores
+    won = sum(len(side[r["winner"]]) for r in rounds if r["winner"] is not None)
+    assert sum(result.scores.values()) == won
+    assert all(result.scores[p] == result.scores[q] for p in players for q in side[p])
+    # the match ends exactly when a side has ``target`` wins; its members are the winners
+    reached = [p for p, s in result.scores.items() if s == target]
+    assert max(result.scores.values()) <= target
+    assert (result.status == "finished") == bool(reached)
+    assert result.winners == (reached if result.status == "finished" else [])
     if result.status == "finished":
-        assert rounds[-1]["winner"] == two[0]
-        extra = judge(make_log(players, colours, [*moves, mv(players[0], "red-1", 0, 0)]))
+        assert set(reached) == side[rounds[-1]["winner"]]
+        extra = judge(setup_log(players, setup, [*moves, mv(players[0], "red-1", 0, 0)]))
         assert extra.error["move"] == len(moves)
 
 
@@ -787,18 +1080,29 @@ json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10, 10) | st.floats(allow_nan=False)
     | st.text(max_size=8) | st.sampled_from(["Ana", "Ben", "red-1", "blue-9", "punto"]),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        st.sampled_from(["player", "card", "at", "blocked", "colours", "x"]) | st.text(max_size=4),
+        st.sampled_from(["player", "card", "at", "blocked", "colours", "teams", "rounds_to_win"])
+        | st.text(max_size=4),
         inner, max_size=4),
     max_leaves=12,
 )  # fmt: skip
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), seating=st.sampled_from(SEATINGS))
-def test_random_matches_judge_the_same_from_what_the_referee_understood(seed, seating):
-    players, colours = seating
-    log = make_log(players, colours, random_match(random.Random(seed), players, colours))
-    assert assert_canonical_round_trip(log)["moves"] == log["moves"]
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    seating=st.sampled_from(SEATINGS),
+    rounds_to_win=st.sampled_from([None, 1, 3]),
+)
+def test_random_matches_judge_the_same_from_what_the_referee_understood(
+    seed, seating, rounds_to_win
+):
+    players, setup = seating
+    if rounds_to_win is not None:
+        setup = {**setup, "rounds_to_win": rounds_to_win}
+    log = setup_log(players, setup, random_match(random.Random(seed), players, setup))
+    canonical = assert_canonical_round_trip(log)
+    assert canonical["moves"] == log["moves"]
+    assert canonical["setup"] == setup  # the variants kept exactly when given
 
 
 @settings(max_examples=100, deadline=None)
@@ -808,6 +1112,10 @@ def test_judge_never_raises_on_arbitrary_json(value):
         value,
         make_log(TWO, COLOURS_2, [value]),
         {**make_log(TWO, COLOURS_2, []), "setup": value},
+        team_log([value]),
+        team_log([], teams=value),
+        team_log([], rounds_to_win=value),
+        team_log([], colours=value),
     ):
         result = judge(log)
         assert result.status in ("finished", "in_progress", "illegal")
