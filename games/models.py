@@ -188,6 +188,9 @@ class Seat(models.Model):
     score = models.IntegerField(_("score"), default=0)
     rank = models.PositiveSmallIntegerField(_("rank"), null=True, blank=True)
     is_winner = models.BooleanField(_("winner"), default=False)
+    #: Partners share a team number (their seats also share a rank and the win); a seat without
+    #: one plays for itself. Set from the referee's reading of the setup (Judgement.teams).
+    team = models.PositiveSmallIntegerField(_("team"), null=True, blank=True)
 
     class Meta:
         ordering = ["play", "position"]

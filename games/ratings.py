@@ -8,6 +8,8 @@ order total, so the same plays always give the same ratings.
 **Scopes.** Each competitive play updates two ratings of each seated player: the one for its game
 and the one across all games (``"all"``). Each player is a team of one; the ranks are the seats'
 derived ranks (winners share rank 1, so a tie for first is a win for each tied player).
+Partners (seats sharing ``Seat.team``: Punto's team play) are rated as one team of several
+players, by openskill's own ``rate()`` (``rate_partners``).
 A cooperative game (3-High) is never rated: the whole table wins or loses together, there is no
 opponent to beat. Its rows carry only the team's running totals, in the game's own scope, and
 it never enters ``"all"``.
@@ -126,6 +128,28 @@ def plackett_luce(
     return new_mu, new_sigma
 
 
+def rate_partners(
+    mus: list[float], sigmas: list[float], ranks: list[float], teams: list[int | None]
+) -> tuple[list[float], list[float]]:
+    """One update of a play with partners: seats sharing a team number (``Seat.team``) form one
+    team, every other seat a team of its own, and a team's rank is its seats' (partners share
+    theirs). Rated by openskill's own ``rate()`` with those teams; returns each seat's new μ and
+    σ, in seat order, as ``plackett_luce`` does."""
+    groups: dict[object, list[int]] = {}
+    for index, team in enumerate(teams):
+        groups.setdefault(("alone", index) if team is None else team, []).append(index)
+    members = list(groups.values())
+    rated = MODEL.rate(
+        [[MODEL.rating(mu=mus[i], sigma=sigmas[i]) for i in team] for team in members],
+        ranks=[ranks[team[0]] for team in members],
+    )
+    new_mus, new_sigmas = list(mus), list(sigmas)
+    for team, ratings in zip(members, rated, strict=True):
+        for index, rating in zip(team, ratings, strict=True):
+            new_mus[index], new_sigmas[index] = rating.mu, rating.sigma
+    return new_mus, new_sigmas
+
+
 def ordinal(mu: float, sigma: float) -> float:
     """The displayed rating: a conservative estimate, μ − 3σ."""
     return mu - 3 * sigma
@@ -174,7 +198,7 @@ def rebuild_club(
         stream = (
             seats.order_by("play__ended_at", "play__started_at", "play_id", "position")
             .values_list(
-                "play_id", "play__game", "play__ended_at", "player_id", "rank", "is_winner"
+                "play_id", "play__game", "play__ended_at", "player_id", "rank", "is_winner", "team"
             )
             .iterator(chunk_size=BATCH_SIZE)
         )
@@ -292,7 +316,7 @@ def _rate(
         _, game, played_at = seats[0][:3]
         rows = []
         if game in COOPERATIVE_GAMES:
-            for _, _, _, player, _, won in seats:
+            for _, _, _, player, _, won, _ in seats:
                 state = states.get((game, player))
                 if state is None:
                     state = states[(game, player)] = [INITIAL_MU, INITIAL_SIGMA, 0, 0]
@@ -305,6 +329,8 @@ def _rate(
             yield rows
             continue
         ranks = [seat[4] for seat in seats]
+        teams = [seat[6] for seat in seats]
+        partners = any(team is not None for team in teams)
         for scope in (game, ALL_GAMES):
             current = []
             for seat in seats:
@@ -314,7 +340,12 @@ def _rate(
                 current.append(state)
             mus = [state[0] for state in current]
             sigmas = [state[1] for state in current]
-            new_mus, new_sigmas = rate(mus, sigmas, ranks) if len(seats) > 1 else (mus, sigmas)
+            if partners:
+                new_mus, new_sigmas = rate_partners(mus, sigmas, ranks, teams)
+            elif len(seats) > 1:
+                new_mus, new_sigmas = rate(mus, sigmas, ranks)
+            else:
+                new_mus, new_sigmas = mus, sigmas
             for seat, state, mu, sigma, mu_after, sigma_after in zip(
                 seats, current, mus, sigmas, new_mus, new_sigmas, strict=True
             ):

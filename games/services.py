@@ -219,17 +219,20 @@ def refresh_results(play: Play, judgement: Judgement, seats: list[Seat] | None =
     finished = judgement.status == "finished"
     winners = set(judgement.winners)
     scores = judgement.scores
+    # Partners (the setup's teams, numbered from 1 in its order) share a team number.
+    teams = {name: number for number, team in enumerate(judgement.teams, 1) for name in team}
     if seats is None:
         seats = _seats(play)
-    before = {seat.pk: (seat.score, seat.rank, seat.is_winner) for seat in seats}
+    before = {seat.pk: (seat.score, seat.rank, seat.is_winner, seat.team) for seat in seats}
     for seat in seats:
         seat.score = int(scores.get(seat.player.name, 0))
         seat.is_winner = finished and seat.player.name in winners
         # The referee ranks a finished game (ties share a rank); no rank before the end.
         seat.rank = judgement.ranks.get(seat.player.name)
-    changed = [s for s in seats if before[s.pk] != (s.score, s.rank, s.is_winner)]
+        seat.team = teams.get(seat.player.name)
+    changed = [s for s in seats if before[s.pk] != (s.score, s.rank, s.is_winner, s.team)]
     if changed:
-        Seat.objects.bulk_update(changed, ["score", "rank", "is_winner"])
+        Seat.objects.bulk_update(changed, ["score", "rank", "is_winner", "team"])
     was_finished = play.status == Play.Status.FINISHED
     if play.status != Play.Status.ABANDONED:
         play.status = Play.Status.FINISHED if finished else Play.Status.IN_PROGRESS

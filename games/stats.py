@@ -11,6 +11,9 @@ Only finished plays count, anywhere; plays in progress and abandoned plays count
   Buntherum's counts cards turned; they measure progress toward the win, not points, and 3-High
   has no per-player score.
 - **Head-to-head** (pairwise): in a play you beat everyone ranked below you.
+- **Partners** (seats sharing ``Seat.team``: Punto's team play) win or lose together: a team's
+  win is a win for both, they are never each other's opponents (head-to-head, nemesis), and
+  each beats both opponents when their team wins. Pages name a player's partners.
 - **Nemesis and victim**, among opponents sharing at least ``NEMESIS_MIN_PLAYS`` plays: the
   nemesis is the opponent who has beaten you most often; on a tie, the one you have beaten least
   often; still tied, the first by name. The victim ("beaten most") mirrors it: the opponent you
@@ -82,6 +85,8 @@ class Standing:
     wins: int
     mu: float | None
     sigma: float | None
+    #: the partners of the player's team plays in this scope: (name, plays together)
+    partners: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def losses(self) -> int:
@@ -104,6 +109,7 @@ class Standing:
             "mu": self.mu,
             "sigma": self.sigma,
             "ordinal": self.ordinal,
+            "partners": [{"player": name, "plays": plays} for name, plays in self.partners],
         }
 
 
@@ -128,6 +134,7 @@ def leaderboard(
         last=Subquery(rows.order_by("-played_at", "-id").values("id")[:1])
     )
     last_ids = [pk for pk in last.values_list("last", flat=True) if pk is not None]
+    partners = _partners_in(club, scope, as_of)
     standings = [
         Standing(
             player_id=row["player_id"],
@@ -136,12 +143,42 @@ def leaderboard(
             wins=row["wins"],
             mu=row["mu_after"],
             sigma=row["sigma_after"],
+            partners=partners.get(row["player_id"], []),
         )
         for row in RatingChange.objects.filter(id__in=last_ids, plays__gte=max(min_plays, 1))
         .order_by()
         .values("player_id", "player__name", "plays", "wins", "mu_after", "sigma_after")
     ]
     return sort_standings(standings, sort)
+
+
+def _partners_in(
+    club: Club, scope: str, as_of: datetime.date | None
+) -> dict[int, list[tuple[str, int]]]:
+    """Each player's partners in the finished team plays of ``scope`` (before the end of
+    ``as_of``): player id → [(partner's name, plays together)], most plays first."""
+    seats = Seat.objects.filter(
+        # One filter, so that every condition on play__seats is about the same partner's seat.
+        Q(play__seats__position__lt=F("position")) | Q(play__seats__position__gt=F("position")),
+        play__seats__team=F("team"),
+        play__club=club,
+        play__status=Play.Status.FINISHED,
+        play__game__in=COMPETITIVE_GAMES if scope == ALL_GAMES else [scope],
+    )
+    if as_of is not None and as_of < datetime.date.max:  # the last day has no end to compute
+        seats = seats.filter(play__ended_at__lt=end_of_day(as_of))
+    rows = (
+        seats.order_by()
+        .values("player_id", "play__seats__player__name")
+        .annotate(plays=Count("id"))
+        .values_list("player_id", "play__seats__player__name", "plays")
+    )
+    found: dict[int, list[tuple[str, int]]] = {}
+    for player_id, name, plays in rows:
+        found.setdefault(player_id, []).append((name, plays))
+    for partners in found.values():
+        partners.sort(key=lambda partner: (-partner[1], partner[0].casefold()))
+    return found
 
 
 def sort_standings(standings: list[Standing], sort: str) -> list[Standing]:
@@ -225,6 +262,16 @@ class Rivalry:
 
 
 @dataclass
+class Partnership:
+    """A partner of a player's team plays (finished ones): plays together, wins together."""
+
+    player_id: int
+    player: str
+    plays: int = 0
+    wins: int = 0
+
+
+@dataclass
 class PlayerSummary:
     player: Player
     games: list[GameRecord]  # most played first
@@ -236,6 +283,7 @@ class PlayerSummary:
     longest_streak: int
     last_played: datetime.datetime | None
     rivals: list[Rivalry]  # most shared plays first
+    partners: list[Partnership]  # most plays together first
     nemesis: Rivalry | None
     victim: Rivalry | None
     rating: GameRecord | None  # across all games: mu, sigma
@@ -300,6 +348,7 @@ def player_summary(player: Player) -> PlayerSummary:
             .first()
         ),
         rivals=rivals,
+        partners=partnerships(player),
         nemesis=nemesis if nemesis and nemesis.lost else None,
         victim=victim if victim and victim.won else None,
         rating=overall,
@@ -323,9 +372,15 @@ def latest_ratings(player: Player, scopes: list[str] | None = None) -> list[dict
 
 def head_to_head(player: Player) -> list[Rivalry]:
     """Pairwise results against every opponent met in a competitive finished play: in a play
-    you beat everyone ranked below you. Counted by the database (one row per opponent)."""
+    you beat everyone ranked below you; a partner is no opponent. Counted by the database (one
+    row per opponent)."""
     rows = (
         Seat.objects.filter(
+            # One filter, so that every condition on play__seats is about the player's own seat.
+            Q(team__isnull=True)
+            | Q(play__seats__team__isnull=True)
+            | Q(team__lt=F("play__seats__team"))
+            | Q(team__gt=F("play__seats__team")),
             play__seats__player=player,
             play__status=Play.Status.FINISHED,
             play__game__in=COMPETITIVE_GAMES,
@@ -344,6 +399,27 @@ def head_to_head(player: Player) -> list[Rivalry]:
         for row in rows
     ]
     return sorted(rivals, key=lambda r: (-r.plays, r.player.casefold()))
+
+
+def partnerships(player: Player) -> list[Partnership]:
+    """The player's partners in finished team plays (seats sharing ``Seat.team``), with the plays
+    and the wins they shared. Counted by the database (one row per partner)."""
+    rows = (
+        Seat.objects.filter(
+            play__seats__player=player,
+            play__seats__team=F("team"),  # never true without a team: NULL equals nothing
+            play__status=Play.Status.FINISHED,
+        )
+        .exclude(player=player)
+        .order_by()
+        .values("player_id", "player__name")
+        .annotate(plays=Count("id"), wins=Count("id", filter=Q(is_winner=True)))
+    )
+    partners = [
+        Partnership(row["player_id"], row["player__name"], row["plays"], row["wins"])
+        for row in rows
+    ]
+    return sorted(partners, key=lambda p: (-p.plays, p.player.casefold()))
 
 
 @dataclass

@@ -69,6 +69,11 @@ class Game(ABC):
     #: a score is a points total (not rounds won nor cards turned): best and average mean something
     has_points: ClassVar[bool]
 
+    #: Partners who win or lose together, as the setup names them (Punto's team play), or None
+    #: when every player plays for themselves. Partners share their scores and their win; the
+    #: site never counts them as each other's opponents.
+    teams: tuple[tuple[str, ...], ...] | None = None
+
     def __init__(self, players: Sequence[str]):
         self.players: tuple[str, ...] = tuple(players)
 

@@ -28,6 +28,9 @@ class Judgement:
     #: the setup as the referee understood it, in canonical JSON (None when the envelope or the
     #: setup is wrong)
     setup: dict[str, Any] | None = None
+    #: the teams of partners the setup names (``Game.teams``), empty when every player plays for
+    #: themselves
+    teams: list[list[str]] = field(default_factory=list)
     #: the plan of every legal move, in order (see ``moves``)
     plans: list[Plan] = field(default_factory=list, repr=False, compare=False)
     #: the game state after the last legal move (None when the envelope or setup is wrong)
@@ -134,6 +137,7 @@ def judge(log: Any) -> Judgement:
         details=state.details(),
         ranks=competition_ranks(scores, winners) if finished else {},
         setup=understood,
+        teams=[list(team) for team in state.teams or ()],
         plans=plans,
         state=state,
     )

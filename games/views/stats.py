@@ -153,7 +153,7 @@ def csv_cell(value: object) -> object:
 CSV_HEADER = [
     "play", "night", "game", "status", "started_at", "ended_at",
     "position", "player", "score", "rank", "winner",
-    "mu_before", "sigma_before", "mu_after", "sigma_after",
+    "mu_before", "sigma_before", "mu_after", "sigma_after", "partners",
 ]  # fmt: skip
 
 
@@ -167,6 +167,14 @@ def _csv_rows(club_id: int) -> Iterator[list[object]]:
         .values_list("play_id", "player_id", "mu_before", "sigma_before", "mu_after", "sigma_after")
         .iterator(chunk_size=5000)
     }
+    # The names of each team of each play (team plays only: few rows), to name a seat's partners.
+    teams: dict[tuple[int, int], list[str]] = {}
+    for play_id, team, name in (
+        Seat.objects.filter(play__club_id=club_id, team__isnull=False)
+        .order_by("play_id", "position")
+        .values_list("play_id", "team", "player__name")
+    ):
+        teams.setdefault((play_id, team), []).append(name)
     seats = (
         Seat.objects.filter(play__club_id=club_id)
         .order_by("play__started_at", "play_id", "position")
@@ -183,17 +191,20 @@ def _csv_rows(club_id: int) -> Iterator[list[object]]:
             "score",
             "rank",
             "is_winner",
+            "team",
         )  # fmt: skip
         .iterator(chunk_size=5000)
     )
     for play_id, date, game, status, started, ended, position, player_id, name, *result in seats:
-        score, rank, winner = result
+        score, rank, winner, team = result
         finished = status == Play.Status.FINISHED
+        partners = [other for other in teams.get((play_id, team), ()) if other != name]
         yield [
             play_id, date.isoformat(), game, status, started.isoformat(),
             ended.isoformat() if ended else "", position + 1, name,
             score, rank if finished else "", int(winner),
             *ratings.get((play_id, player_id), ("", "", "", "")),
+            " & ".join(partners),
         ]  # fmt: skip
 
 
@@ -201,7 +212,7 @@ def _csv_rows(club_id: int) -> Iterator[list[object]]:
 @cache_control(private=True)  # a club's data: no shared cache may keep it
 def export_csv(request: HttpRequest, club_id: int) -> StreamingHttpResponse:
     """One row per player per play (every play, with its status; only finished ones have a
-    rank and a rating change)."""
+    rank and a rating change), naming the seat's partners in a team play."""
     club = get_club(request, club_id)
     writer = csv.writer(_Echo())
     # The byte-order mark first, so that spreadsheets read UTF-8 ("Chloé", not "ChloÃ©").

@@ -53,3 +53,25 @@ def test_export_then_import_gives_the_same_judgements(club, owner, tmp_path):
     after = sorted(json.dumps(judge(json.loads(p.read_text())).as_dict()) for p in exported)
     assert before == after
     assert Play.objects.filter(club=other).count() == len(FINISHED)
+
+
+def test_a_team_log_keeps_its_teams_through_import_and_export(club, owner, tmp_path):
+    team_log = EXAMPLES / "punto-3.json"  # Ana and Chloé against Ben and Dan, one round to win
+    call_command("import_logs", str(team_log), "--club", club.name)
+    seats = {s.player.name: s for s in Play.objects.get(club=club).seats.all()}
+    assert seats["Ana"].team == seats["Chloé"].team != seats["Ben"].team == seats["Dan"].team
+    assert [n for n, s in seats.items() if s.is_winner] == ["Ana", "Chloé"]
+    call_command("export_logs", "--club", club.name, str(tmp_path / "out"))
+    (exported,) = (tmp_path / "out").glob("*.json")
+    log = json.loads(exported.read_text())
+    assert log["setup"]["teams"] == [["Ana", "Chloé"], ["Ben", "Dan"]]
+    assert log["setup"]["rounds_to_win"] == 1
+    from games import services
+
+    other = services.create_club(name="Elsewhere", owner=owner)
+    call_command("import_logs", str(exported), "--club", other.name)
+    again = {s.player.name: s for s in Play.objects.get(club=other).seats.all()}
+    assert {n: (s.team, s.is_winner, s.rank) for n, s in again.items()} == {
+        n: (s.team, s.is_winner, s.rank) for n, s in seats.items()
+    }
+    assert judge(log).as_dict() == judge(json.loads(team_log.read_text())).as_dict()

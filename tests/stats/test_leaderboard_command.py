@@ -19,7 +19,10 @@ def test_json_leaderboard_sorted_by_ordinal(record, players):
     record("thricewise", [(ana, 3, False), (chloe, 9, True)], day=2)
     record("punto", [(ana, 2, True), (chloe, 1, False)], day=3)
     board = json.loads(run("all", "--club", "Les Joueurs", "--json"))
-    assert set(board[0]) == {"player", "plays", "wins", "win_rate", "mu", "sigma", "ordinal"}
+    assert set(board[0]) == {
+        "player", "plays", "wins", "win_rate", "mu", "sigma", "ordinal", "partners"
+    }  # fmt: skip
+    assert board[0]["partners"] == []  # nobody played in a team
     assert [row["ordinal"] for row in board] == sorted(
         (row["ordinal"] for row in board), reverse=True
     )

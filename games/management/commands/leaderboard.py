@@ -53,6 +53,8 @@ class Command(BaseCommand):
             return
         for place, s in enumerate(standings, 1):
             rating = "–" if s.ordinal is None else f"{s.ordinal:6.2f} ±{s.sigma:.2f}"
+            partners = ", ".join(f"{name} ×{plays}" for name, plays in s.partners)
             self.stdout.write(
                 f"{place:3d}. {s.player:<30} {rating:>14} {s.plays:5d} plays {s.wins:5d} wins"
+                + (f"  (partners: {partners})" if partners else "")
             )
