@@ -1,5 +1,6 @@
-"""Punto at the table: colours per player, then each move in two taps — the card drawn, then a
-cell on the board (or "blocked" when the card has no legal cell).
+"""Punto at the table: colours per player (or, for four, per team of partners seated opposite)
+and the rounds that win the match, then each move in two taps — the card drawn, then a cell on
+the board (or "blocked" when the card has no legal cell). A partner's hand is the team's colours.
 
 The board shows the visible top cards inside the floating 6 × 6 box: the cards' bounding box and
 the ring of cells around it where the box may still grow. Only the engine's legal cells are
@@ -15,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from referee import Judgement
-from referee.punto import BOX, COLOURS, ROUNDS_TO_WIN, VALUES
+from referee.punto import BOX, COLOURS, MAX_ROUNDS_TO_WIN, ROUNDS_TO_WIN, VALUES
 
 from . import Draft, FormError, GameUI, read_cell, read_draft
 
@@ -27,6 +28,21 @@ COLOUR_LABELS = {
 }
 
 Cell = tuple[int, int]
+
+
+#: the setup's choice of "each for themselves" or teams (four players only)
+SOLO, TEAMS = "solo", "teams"
+#: the colours each team is offered first: red and blue against orange and green, as two players
+TEAM_COLOURS = (("red", "blue"), ("orange", "green"))
+
+
+def opposite_teams(players: list[str]) -> list[list[str]]:
+    """The only pairing the rules allow: partners seated opposite each other."""
+    return [[players[0], players[2]], [players[1], players[3]]]
+
+
+def _labels(colours: Any) -> list[dict[str, Any]]:
+    return [{"colour": c, "label": COLOUR_LABELS[c]} for c in colours]
 
 
 def _card(name: str) -> dict[str, Any]:
@@ -121,32 +137,72 @@ class PuntoUI(GameUI):
     def setup_context(self, players: list[str], post: QueryDict | None) -> dict[str, Any]:
         default = self.default_setup(players)["colours"]
         each = 2 if len(players) == 2 else 1
+
+        def chosen(field: str, default: str) -> str:
+            return post.get(field, "") if post is not None else default
+
         rows = []
         for index, name in enumerate(players):
             picks = []
             for k in range(each):
                 field = f"colour-{index}-{k}"
-                chosen = post.get(field, "") if post is not None else default[name][k]
-                picks.append({"field": field, "chosen": chosen})
+                picks.append({"field": field, "chosen": chosen(field, default[name][k])})
             rows.append({"name": name, "picks": picks})
+        team_rows = []
+        if len(players) == 4:
+            for index, members in enumerate(opposite_teams(players)):
+                picks = []
+                for k in range(2):
+                    field = f"team-{index}-{k}"
+                    picks.append({"field": field, "chosen": chosen(field, TEAM_COLOURS[index][k])})
+                team_rows.append({"index": index, "members": members, "picks": picks})
         options = [(colour, COLOUR_LABELS[colour]) for colour in COLOURS]
         return {
             "colour_rows": rows,
             "colour_options": options,
             "two_each": each == 2,
             "has_neutral": len(players) == 3,
+            "team_rows": team_rows,
+            "mode": chosen("mode", SOLO),
+            "rounds_options": range(1, MAX_ROUNDS_TO_WIN + 1),
+            "rounds_chosen": chosen("rounds_to_win", str(ROUNDS_TO_WIN)),
         }
 
     def parse_setup(self, post: QueryDict, players: list[str]) -> Any:
-        each = 2 if len(players) == 2 else 1
-        colours = {}
-        for index, name in enumerate(players):
-            picked = [post.get(f"colour-{index}-{k}", "") for k in range(each)]
-            if any(colour not in COLOURS for colour in picked):
-                raise FormError(_("Choose %(player)s's colours.") % {"player": name})
-            colours[name] = picked
-        # Whether each colour belongs to one player at most is the referee's to judge.
-        return {"colours": colours}
+        rounds = post.get("rounds_to_win", str(ROUNDS_TO_WIN))
+        if rounds not in {str(n) for n in range(1, MAX_ROUNDS_TO_WIN + 1)}:
+            raise FormError(_("Choose how many rounds win the match."))
+        mode = post.get("mode", SOLO)
+        if mode not in (SOLO, TEAMS) or (mode == TEAMS and len(players) != 4):
+            raise FormError(_("The form was damaged: choose the setup again."))
+        setup: dict[str, Any] = {}
+        if mode == TEAMS:
+            teams = opposite_teams(players)
+            colours = {}
+            for index, members in enumerate(teams):
+                picked = [post.get(f"team-{index}-{k}", "") for k in range(2)]
+                if any(colour not in COLOURS for colour in picked):
+                    raise FormError(
+                        _("Choose the colours of %(first)s and %(second)s's team.")
+                        % {"first": members[0], "second": members[1]}
+                    )
+                for name in members:
+                    colours[name] = picked
+            setup = {"colours": {name: colours[name] for name in players}, "teams": teams}
+        else:
+            each = 2 if len(players) == 2 else 1
+            colours = {}
+            for index, name in enumerate(players):
+                picked = [post.get(f"colour-{index}-{k}", "") for k in range(each)]
+                if any(colour not in COLOURS for colour in picked):
+                    raise FormError(_("Choose %(player)s's colours.") % {"player": name})
+                colours[name] = picked
+            setup = {"colours": colours}
+        # The default number of rounds stays out of the log, as a log without the variant.
+        if rounds != str(ROUNDS_TO_WIN):
+            setup["rounds_to_win"] = int(rounds)
+        # Whether each colour belongs to one player (or team) at most is the referee's to judge.
+        return setup
 
     # Moves --------------------------------------------------------------------------------------
 
@@ -190,16 +246,30 @@ class PuntoUI(GameUI):
         seats = [
             {
                 "name": name,
-                "colours": [{"colour": c, "label": COLOUR_LABELS[c]} for c in state.colours[name]],
+                "colours": _labels(state.colours[name]),
                 "wins": state.wins[name],
                 "to_play": name == to_play,
             }
             for name in state.players
         ]
+        # The standing counts per side: a team (partners win together), or each player.
+        teams = [
+            {
+                "members": [{"name": name, "to_play": name == to_play} for name in team],
+                "colours": _labels(colours),
+                "wins": state.wins[team[0]],
+                "to_play": to_play in team,
+            }
+            for team, colours in zip(state.teams or (), state.side_colours, strict=False)
+        ]
+        team_of = {name: team for team in state.teams or () for name in team}
         rounds = [
             {
                 "number": number,
                 "winner": entry["winner"],
+                "partner": next(
+                    (n for n in team_of.get(entry["winner"], ()) if n != entry["winner"]), None
+                ),
                 "how": entry["how"],
                 "removed": _card(entry["removed"]) if entry["removed"] else None,
             }
@@ -213,9 +283,13 @@ class PuntoUI(GameUI):
                 "finished": state.finished,
                 "line": state.line,
                 "box": BOX,
-                "rounds_to_win": ROUNDS_TO_WIN,
+                "rounds_to_win": state.rounds_to_win,
                 "to_play": to_play,
+                "to_play_partner": next(
+                    (n for n in team_of.get(to_play, ()) if n != to_play), None
+                ),
                 "seats": seats,
+                "teams": teams,
                 "neutral": (
                     {"colour": state.neutral, "label": COLOUR_LABELS[state.neutral]}
                     if state.neutral

@@ -1,4 +1,5 @@
-"""Punto in a real browser: setup colours, each move as two taps (card, cell), undo, the sheet."""
+"""Punto in a real browser: setup colours, each move as two taps (card, cell), undo, the sheet;
+team play for four and another number of rounds to win."""
 
 import json
 import re
@@ -7,7 +8,7 @@ from playwright.sync_api import expect
 
 from tests.examples import EXAMPLES
 
-from .conftest import assert_no_horizontal_scroll, log_in, start_play
+from .conftest import RESULTS, assert_no_horizontal_scroll, log_in, start_play
 
 MATCH = json.loads((EXAMPLES / "punto-1.json").read_text())
 
@@ -157,3 +158,119 @@ def test_two_phones_at_one_table_a_stale_tap_changes_nothing(browser, page, tabl
     expect(logged_moves(page)).to_have_count(2)
     assert errors == []
     second.close()
+
+
+# Team play (issue 18): Chloé lays the fifth red of her team's line.
+TEAM_MATCH = [
+    {"player": p, "card": c, "at": [x, y]}
+    for p, c, x, y in [
+        ("Ana", "red-1", 0, 0), ("Ben", "orange-1", 0, 1), ("Chloé", "red-2", 1, 0),
+        ("Dev", "green-1", 1, 1), ("Ana", "blue-5", 0, 2), ("Ben", "orange-2", 2, 1),
+        ("Chloé", "red-3", 2, 0), ("Dev", "green-2", 3, 1), ("Ana", "red-4", 3, 0),
+        ("Ben", "orange-3", 1, 2), ("Chloé", "red-5", 4, 0),
+    ]
+]  # fmt: skip
+FOUR = ["Ana", "Ben", "Chloé", "Dev"]
+
+
+def tap_choice(page, selector: str) -> None:
+    """Tap a setup choice: its label, as a finger would (the radio itself is not drawn)."""
+    page.click(f"label:has({selector})")
+
+
+def test_a_team_match_set_up_and_tapped_in_on_a_phone(page, table):
+    log_in(page)
+    start_play(page, table["night"], "punto", FOUR)
+    # each for themselves until "Teams" is tapped: then the teams' colours, not the players'
+    expect(page.locator("#punto-team-colours")).to_be_hidden()
+    expect(page.locator("#punto-mode")).to_contain_text("Teams: Ana & Chloé against Ben & Dev")
+    taps = 0
+    tap_choice(page, "#punto-mode-teams")
+    taps += 1
+    expect(page.locator("#punto-team-colours")).to_be_visible()
+    expect(page.locator("#punto-colours")).to_be_hidden()
+    tap_choice(page, "input[name=rounds_to_win][value='1']")
+    taps += 1
+    expect(page.locator("input[name=rounds_to_win][value='1']")).to_be_checked()
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=str(RESULTS / "punto-teams-phone-setup.png"), full_page=True)
+    page.click("#start-play")
+    taps += 1
+    page.wait_for_url(re.compile(r".*/plays/\d+/$"))
+    assert taps == 3  # "Teams", "1 round", "Start": the proposed colours as they are
+
+    standing = page.locator("#punto-standing .punto-team")
+    expect(standing).to_have_count(2)
+    expect(standing.nth(0)).to_contain_text("Ana & Chloé")
+    expect(standing.nth(1)).to_contain_text("Ben & Dev")
+    expect(page.locator("#punto-goal")).to_contain_text("5 in a row of a team's colour")
+    for index, move in enumerate(TEAM_MATCH[:2]):
+        tap_move(page, move, index)
+    # Chloé's hand is her team's two colours, Ana's red 1 already down once
+    expect(page.locator("#punto-turn")).to_have_text("Chloé drew:")
+    expect(page.locator(".punto-hand legend")).to_have_text(["Red", "Blue"])
+    expect(page.locator("#punto-partner-hint")).to_contain_text("With Ana")
+    expect(page.locator("button[name=card][value=red-1] small")).to_have_text("×1")
+    page.screenshot(path=str(RESULTS / "punto-teams-phone-hand.png"), full_page=True)
+    for index, move in enumerate(TEAM_MATCH[2:], start=2):
+        tap_move(page, move, index)  # two taps each: the card, then the cell
+        if index == 7:  # four reds in a row do not win a team's round
+            expect(page.locator("#punto-round")).to_contain_text("Round 1")
+
+    expect(page.locator("#result")).to_have_text("Winners: Ana, Chloé")
+    expect(page.locator("#scores [data-player=Chloé] .score")).to_have_text("1")
+    expect(page.locator("#scores [data-player=Ana] .score")).to_have_text("1")
+    expect(page.locator("#scores [data-player=Ben] .score")).to_have_text("0")
+    expect(standing.nth(0).locator(".punto-wins")).to_have_text("1 round won")
+    expect(page.locator("#punto-rounds tbody tr").nth(0)).to_contain_text("Chloé (with Ana)")
+    expect(page.locator("#punto-won [data-team='0']")).to_contain_text("Ana & Chloé")
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=str(RESULTS / "punto-teams-phone-finished.png"), full_page=True)
+
+    # history: the leaderboard and Ana's page name her partner
+    club = table["club"]
+    page.goto(f"/clubs/{club.pk}/leaderboard/punto/")
+    expect(page.locator(".leaderboard .partners").first).to_contain_text("Team plays with")
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=str(RESULTS / "punto-teams-phone-leaderboard.png"), full_page=True)
+    ana = next(player for player in table["players"] if player.name == "Ana")
+    page.goto(f"/players/{ana.pk}/")
+    expect(page.locator("#partners [data-player=Chloé]")).to_contain_text("Chloé")
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=str(RESULTS / "punto-teams-phone-player.png"), full_page=True)
+    assert page.js_errors == []
+
+
+def test_teams_in_french_on_a_desktop(desktop_page, table):
+    page = desktop_page
+    log_in(page)
+    page.click("button[name=language][value=fr]")
+    page.wait_for_selector("text=Vos clubs")
+    start_play(page, table["night"], "punto", FOUR)
+    expect(page.locator("#punto-mode")).to_contain_text("En équipes : Ana & Chloé contre Ben & Dev")
+    tap_choice(page, "#punto-mode-teams")
+    # both teams red: the referee refuses, the form comes back with the teams chosen
+    page.select_option("select[name=team-1-0]", "red")
+    page.click("#start-play")
+    expect(page.locator("#setup-error")).to_contain_text("red is given twice")
+    expect(page.locator("#punto-team-colours")).to_be_visible()
+    page.select_option("select[name=team-1-0]", "green")
+    page.select_option("select[name=team-1-1]", "orange")
+    tap_choice(page, "input[name=rounds_to_win][value='3']")
+    page.screenshot(path=str(RESULTS / "punto-teams-desktop-fr-setup.png"), full_page=True)
+    page.click("#start-play")
+    page.wait_for_url(re.compile(r".*/plays/\d+/$"))
+
+    expect(page.locator("#punto-goal")).to_contain_text("3 manches gagnent la partie")
+    expect(page.locator("#punto-standing .punto-team").nth(1)).to_contain_text("Ben & Dev")
+    for index, move in enumerate(TEAM_MATCH):
+        tap_move(page, move, index)
+    # Chloé won round 1 for her team: Dev, on her left, starts round 2
+    expect(page.locator("#punto-round")).to_have_text("Manche 2 · À Dev de jouer")
+    teams = page.locator("#punto-standing .punto-team .punto-wins")
+    expect(teams).to_have_text(["1 manche gagnée", "0 manche gagnée"])
+    expect(page.locator("#punto-won thead")).to_contain_text("Équipe")
+    expect(page.locator("#punto-rounds tbody tr").nth(0)).to_contain_text("Chloé (avec Ana)")
+    page.screenshot(path=str(RESULTS / "punto-teams-desktop-fr.png"), full_page=True)
+    assert_no_horizontal_scroll(page)
+    assert page.js_errors == []

@@ -145,6 +145,21 @@ def test_upload_creates_a_play_in_the_night(member_client, night):
     assert play.night == night and play.status == "finished"
 
 
+def test_uploading_a_team_log_seats_the_partners_together(member_client, night):
+    log = json.loads((EXAMPLES / "punto-3.json").read_text())  # Ana & Chloé beat Ben & Dan
+    upload = io.BytesIO(json.dumps(log).encode())
+    upload.name = "punto-teams.json"
+    response = member_client.post(reverse("log-upload", args=[night.pk]), {"log": upload})
+    play = Play.objects.get()
+    assert response["Location"] == reverse("play", args=[play.pk])
+    assert play.setup["teams"] == [["Ana", "Chloé"], ["Ben", "Dan"]]
+    seats = {seat.player.name: seat for seat in play.seats.all()}
+    assert seats["Ana"].team == seats["Chloé"].team != seats["Ben"].team == seats["Dan"].team
+    assert {name for name, seat in seats.items() if seat.is_winner} == {"Ana", "Chloé"}
+    page = member_client.get(response["Location"]).content.decode()
+    assert "Ana &amp; Chloé" in page
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

@@ -355,3 +355,156 @@ def test_the_six_by_six_limit_is_shown(member_client, punto):
         enter(member_client, punto, move)
     body = member_client.get(reverse("play", args=[punto.pk])).content.decode()
     assert "The cards span 3 × 2 of at most 6 × 6." in body
+
+
+# Team play and rounds to win (issue 18) --------------------------------------------------------
+
+TEAMS = [["Ana", "Chloé"], ["Ben", "Dev"]]
+#: Chloé lays the fifth red of her team's line; one round wins the match.
+TEAM_MATCH = [
+    {"player": p, "card": c, "at": [x, y]}
+    for p, c, x, y in [
+        ("Ana", "red-1", 0, 0), ("Ben", "orange-1", 0, 1), ("Chloé", "red-2", 1, 0),
+        ("Dev", "green-1", 1, 1), ("Ana", "blue-5", 0, 2), ("Ben", "orange-2", 2, 1),
+        ("Chloé", "red-3", 2, 0), ("Dev", "green-2", 3, 1), ("Ana", "red-4", 3, 0),
+        ("Ben", "orange-3", 1, 2), ("Chloé", "red-5", 4, 0),
+    ]
+]  # fmt: skip
+
+
+@pytest.fixture
+def four(players):
+    return [*players, services.add_player(club=players[0].club, name="Dev")]
+
+
+def team_defaults(**changes):
+    """What the setup form posts for four players when "Teams" is tapped and nothing else."""
+    data = {
+        "mode": "teams", "rounds_to_win": "2",
+        "team-0-0": "red", "team-0-1": "blue", "team-1-0": "orange", "team-1-1": "green",
+        "colour-0-0": "red", "colour-1-0": "orange", "colour-2-0": "blue", "colour-3-0": "green",
+    }  # fmt: skip
+    return data | changes
+
+
+def test_setup_for_four_proposes_opposite_teams_and_their_colours(member_client, night, four):
+    body = member_client.get(setup_url(night, four)).content.decode()
+    assert "Teams: Ana & Chloé against Ben & Dev" in body
+    assert 'value="solo" id="punto-mode-solo" checked' in body
+    for field, colour in [("team-0-0", "red"), ("team-0-1", "blue"),
+                          ("team-1-0", "orange"), ("team-1-1", "green")]:  # fmt: skip
+        select = body.split(f'name="{field}"')[1].split("</select>")[0]
+        assert f'<option value="{colour}" selected>' in select
+    # two or three players: no teams
+    assert 'name="mode"' not in member_client.get(setup_url(night, four[:3])).content.decode()
+
+
+def test_setup_offers_one_to_five_rounds_to_win_two_chosen(member_client, night, players):
+    body = member_client.get(setup_url(night, players[:2])).content.decode()
+    assert body.count('name="rounds_to_win"') == 5
+    assert 'name="rounds_to_win" value="2" checked' in body
+    assert 'name="rounds_to_win" value="3" checked' not in body
+
+
+def test_setup_starts_a_team_play_with_the_teams_colours(member_client, night, four):
+    response = post_setup(
+        member_client, night, four, team_defaults(**{"team-1-0": "green", "team-1-1": "orange"})
+    )
+    play = Play.objects.get()
+    assert response["Location"] == reverse("play", args=[play.pk])
+    assert play.setup == {
+        "colours": {"Ana": ["red", "blue"], "Ben": ["green", "orange"],
+                    "Chloé": ["red", "blue"], "Dev": ["green", "orange"]},
+        "teams": TEAMS,
+    }  # fmt: skip
+    seats = {seat.player.name: seat.team for seat in play.seats.all()}
+    assert seats["Ana"] == seats["Chloé"] != seats["Ben"] == seats["Dev"]
+
+
+def test_setup_each_for_themselves_ignores_the_team_fields(member_client, night, four):
+    post_setup(member_client, night, four, team_defaults(mode="solo"))
+    assert Play.objects.get().setup == {
+        "colours": {"Ana": ["red"], "Ben": ["orange"], "Chloé": ["blue"], "Dev": ["green"]}
+    }
+
+
+@pytest.mark.parametrize(("tapped", "kept"), [("1", 1), ("2", None), ("5", 5)])
+def test_setup_keeps_rounds_to_win_unless_it_is_the_default(
+    member_client, night, players, tapped, kept
+):
+    data = {"colour-0-0": "red", "colour-0-1": "blue", "colour-1-0": "orange",
+            "colour-1-1": "green", "rounds_to_win": tapped}  # fmt: skip
+    post_setup(member_client, night, players[:2], data)
+    assert Play.objects.get().setup.get("rounds_to_win") == kept
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"rounds_to_win": "6"}, "Choose how many rounds win the match."),
+        ({"rounds_to_win": "two"}, "Choose how many rounds win the match."),
+        ({"mode": "pairs"}, "The form was damaged"),
+        ({"team-1-1": "pink"}, "Choose the colours of Ben and Dev&#x27;s team."),
+        ({"team-1-0": "red"}, "red is given twice (Ana and Ben)"),
+    ],
+)
+def test_a_wrong_team_setup_says_why_and_starts_nothing(member_client, night, four, data, message):
+    response = post_setup(member_client, night, four, team_defaults(**data))
+    assert response.status_code == 422
+    assert message in response.content.decode()
+    assert Play.objects.count() == 0
+    # the form comes back as it was posted (a tampered choice as "each for themselves")
+    mode = "teams" if "mode" not in data else "solo"
+    assert f'value="{mode}" id="punto-mode-{mode}" checked' in response.content.decode()
+
+
+def test_teams_for_three_players_are_refused(member_client, night, four):
+    response = post_setup(member_client, night, four[:3], team_defaults())
+    assert response.status_code == 422 and Play.objects.count() == 0
+
+
+@pytest.fixture
+def team_punto(night, four):
+    setup = {
+        "colours": {"Ana": ["red", "blue"], "Ben": ["orange", "green"],
+                    "Chloé": ["blue", "red"], "Dev": ["green", "orange"]},
+        "teams": TEAMS,
+        "rounds_to_win": 1,
+    }  # fmt: skip
+    return services.start_play(night=night, game="punto", players=four, setup=setup)
+
+
+def test_a_partner_picks_any_card_of_the_teams_colours(member_client, team_punto):
+    for move in TEAM_MATCH[:2]:
+        enter(member_client, team_punto, move)
+    body = member_client.get(reverse("play", args=[team_punto.pk])).content.decode()
+    assert "Chloé drew:" in body
+    hand = body.split('id="punto-turn"')[1].split("</fieldset>\n  <p")[0]
+    assert 'value="blue-1"' in hand and 'value="red-1"' in hand and 'value="green-1"' not in hand
+    assert "With Ana: either partner may play any card of the team's colours." in body
+    # red-1 is down once (Ana's): Chloé, her partner, has one copy left
+    assert 'value="red-1" class="punto-pick punto-red" aria-label="red 1, 1 copy left"' in body
+
+
+def test_a_team_match_tapped_in_counts_rounds_per_team(member_client, team_punto):
+    body = member_client.get(reverse("play", args=[team_punto.pk])).content.decode()
+    standing = body.split('id="punto-standing"')[1].split("</ul>")[0]
+    assert standing.count('class="punto-team') == 2 and "data-player=" in standing
+    assert "5 in a row of a team's colour, laid by either partner, wins the round; " in body
+    assert "1 round wins the match." in body
+    for move in TEAM_MATCH:
+        assert enter(member_client, team_punto, move).status_code == 200
+    team_punto.refresh_from_db()
+    assert team_punto.status == "finished"
+    body = member_client.get(reverse("play", args=[team_punto.pk])).content.decode()
+    assert "Winners: Ana, Chloé" in body
+    standing = body.split('id="punto-standing"')[1].split("</ul>")[0]
+    assert '<li class="punto-team" data-team="0">' in standing
+    assert standing.count('data-wins="1"') == 1 and standing.count('data-wins="0"') == 1
+    sheet = member_client.get(reverse("play-sheet", args=[team_punto.pk])).content.decode()
+    rounds = sheet.split('id="punto-rounds"')[1].split("</table>")[0]
+    assert "Chloé <small>(with Ana)</small>" in rounds
+    won = sheet.split('id="punto-won"')[1].split("</table>")[0]
+    assert '<td>Ana &amp; Chloé</td><td>red, blue</td><td class="punto-wins">1</td>' in won
+    assert '<td>Ben &amp; Dev</td><td>orange, green</td><td class="punto-wins">0</td>' in won
+    assert "Played to 1 round won." in sheet
