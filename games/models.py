@@ -396,6 +396,7 @@ class AuditEntry(models.Model):
         MOVE_UNDO = "move.undo", _("undid a move")
         PLAY_IMPORT = "play.import", _("imported a play")
         PLAY_ABANDON = "play.abandon", _("abandoned a play")
+        PLAY_RESUME = "play.resume", _("resumed an abandoned play")
         PLAY_DELETE = "play.delete", _("deleted a play")
         PLAYER_DELETE = "player.delete", _("deleted a player")
         MEMBER_INVITE = "member.invite", _("made an invite link")

@@ -418,6 +418,23 @@ def abandon_play(
     return play
 
 
+@transaction.atomic
+def resume_play(
+    *, play: Play, by: AbstractBaseUser | None = None, version: int | None = None
+) -> Judgement:
+    """Take back abandoning a play (the owner's call: the view checks it): moves can be entered
+    again. Its results are judged again from its log, so the status, and the ratings should the
+    log be finished, follow the log rather than whatever the play said when it was abandoned."""
+    play = _lock(play, version)
+    if play.status != Play.Status.ABANDONED:
+        raise ServiceError(_("Only an abandoned play can be resumed."))
+    play.status = Play.Status.IN_PROGRESS  # rejudge then sets it, and ended_at, from the log
+    _advance(play)
+    judgement = rejudge(play)
+    _audit_play(play, AuditEntry.Action.PLAY_RESUME, by=by)
+    return judgement
+
+
 # Game logs ----------------------------------------------------------------------------------
 
 

@@ -20,6 +20,7 @@ urlpatterns = [
     path("plays/<int:play_id>/move/", plays.play_move, name="play-move"),
     path("plays/<int:play_id>/undo/", plays.play_undo, name="play-undo"),
     path("plays/<int:play_id>/abandon/", plays.play_abandon, name="play-abandon"),
+    path("plays/<int:play_id>/resume/", plays.play_resume, name="play-resume"),
     path("plays/<int:play_id>/sheet/", plays.play_sheet, name="play-sheet"),
     path("plays/<int:play_id>/log.json", plays.play_download, name="play-download"),
     # Trust: accounts, members and invites, the audit, deletions

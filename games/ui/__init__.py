@@ -42,9 +42,11 @@ TEMPLATES = ("setup", "board", "move_form", "sheet")
 class FormError(Exception):
     """What the user typed or tapped cannot make a setup or a move: say what is wrong."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, draft: Draft | None = None):
         super().__init__(message)
         self.message = message
+        #: what to show again of the refused input, so that fixing it is one tap
+        self.draft = draft
 
 
 @dataclass
@@ -142,6 +144,18 @@ class GameUI(ABC):
         Raise ``FormError`` when the input cannot make a move at all (the referee judges the
         rest: a well-formed but illegal move goes to it and is refused with its message).
         """
+
+    def kept_after_refusal(
+        self, move: Any, judgement: Judgement, players: list[str]
+    ) -> Draft | None:
+        """The choices to show again when the referee refuses ``move`` (None: the draft shown
+        before the last tap, which is what a game whose last tap completes the move needs)."""
+        return None
+
+    def events(self, before: Judgement, after: Judgement, players: list[str]) -> list[str]:
+        """What a move just did beyond the board's change, in the players' words (a round won,
+        a player out): said next to the controls, where the players look."""
+        return []
 
 
 def find_uis(engines: Iterable[type[Game]]) -> dict[str, GameUI]:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from referee import Judgement
-from referee.punto import BOX, COLOURS, MAX_ROUNDS_TO_WIN, ROUNDS_TO_WIN, VALUES
+from referee.punto import BOX, COLOURS, DIRECTIONS, MAX_ROUNDS_TO_WIN, ROUNDS_TO_WIN, VALUES
 
 from . import Draft, FormError, GameUI, read_cell, read_draft
 
@@ -65,8 +65,14 @@ def _span(low: int, high: int) -> range:
     return range(max(low - 1, high - BOX + 1), min(high + 1, low + BOX - 1) + 1)
 
 
-def _board(cells: dict[Cell, str], legal: set[Cell]) -> dict[str, Any]:
-    """Rows of cells to draw, with the cards' extent and whether it reached the 6 × 6 limit."""
+def _board(
+    cells: dict[Cell, str],
+    legal: set[Cell],
+    last: Cell | None = None,
+    line: frozenset[Cell] = frozenset(),
+) -> dict[str, Any]:
+    """Rows of cells to draw, with the cards' extent and whether it reached the 6 × 6 limit;
+    ``last`` is the cell of the last card played, ``line`` the cells of a winning line."""
     if not cells:
         return {"rows": [[_cell(x, y, None, legal, True) for x, y in sorted(legal)]]}
     xs = [x for x, _y in cells]
@@ -75,6 +81,7 @@ def _board(cells: dict[Cell, str], legal: set[Cell]) -> dict[str, Any]:
     rows = [
         [
             _cell(x, y, cells.get((x, y)), legal, x0 <= x <= x1 and y0 <= y <= y1)
+            | {"last": (x, y) == last, "win": (x, y) in line}
             for x in _span(x0, x1)
         ]
         for y in _span(y0, y1)
@@ -112,6 +119,37 @@ def _cells_of(state: Any) -> dict[Cell, str]:
         for dx, name in enumerate(row)
         if name is not None
     }
+
+
+def _winning_line(cells: dict[Cell, str], colours: list[str], length: int) -> frozenset[Cell]:
+    """The cells of the runs of ``length`` or more cards of one of ``colours`` on a round's last
+    table. A round ends on the first such run, so on the table it left they are the winner's
+    line (several only when the last card completed more than one)."""
+    found: set[Cell] = set()
+    for (x, y), name in cells.items():
+        colour = name.split("-")[0]
+        if colour not in colours:
+            continue
+        for dx, dy in DIRECTIONS:
+            before = cells.get((x - dx, y - dy))
+            if before is not None and before.split("-")[0] == colour:
+                continue  # not the start of the run
+            run = [(x, y)]
+            while (nxt := cells.get((run[-1][0] + dx, run[-1][1] + dy))) and nxt.startswith(
+                colour + "-"
+            ):
+                run.append((run[-1][0] + dx, run[-1][1] + dy))
+            if len(run) >= length:
+                found.update(run)
+    return frozenset(found)
+
+
+def _last_cell(judgement: Judgement) -> Cell | None:
+    """Where the last card was played (None before the first move, or after "blocked")."""
+    if not judgement.plans:
+        return None
+    at = judgement.plans[-1].canonical().get("at")
+    return (at[0], at[1]) if at else None
 
 
 def _parse_cells(board: dict[str, str]) -> dict[Cell, str]:
@@ -220,10 +258,17 @@ class PuntoUI(GameUI):
             legal = {(0, 0)} if cells is None else set(cells)
             blocked = cells == []
         current = _cells_of(state)
-        board = _board(current, legal) if current or legal else None
+        last = _last_cell(judgement)
+        board = _board(current, legal, last) if current or legal else None
         last_board = None
         if not current and details.get("last_round_board"):
-            last_board = _board(_parse_cells(details["last_round_board"]), set())
+            # The round just ended: its last table, with the winning line if there was one.
+            ended = _parse_cells(details["last_round_board"])
+            round_won = (details.get("rounds") or [{}])[-1]
+            line = frozenset()
+            if round_won.get("how") == "line" and round_won.get("winner"):
+                line = _winning_line(ended, state.colours[round_won["winner"]], state.line)
+            last_board = _board(ended, set(), last, line)
         to_play = state.to_play
         hand = []
         if to_play is not None and not drafted:
@@ -303,6 +348,27 @@ class PuntoUI(GameUI):
                 "empty_table": not current,
             }
         }
+
+    def events(self, before: Judgement, after: Judgement, players: list[str]) -> list[str]:
+        """A round that just ended: who won it and how."""
+        rounds = after.details.get("rounds", [])
+        if len(rounds) <= len(before.details.get("rounds", [])):
+            return []
+        ended = rounds[-1]
+        number = len(rounds)
+        if ended["winner"] is None:
+            said = _("Round %(number)s ends blocked: nobody wins it.") % {"number": number}
+        elif ended["how"] == "line":
+            said = _("%(player)s wins round %(number)s with a line.") % {
+                "player": ended["winner"],
+                "number": number,
+            }
+        else:
+            said = _("%(player)s wins round %(number)s on series.") % {
+                "player": ended["winner"],
+                "number": number,
+            }
+        return [said]
 
     def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
         state = judgement.state

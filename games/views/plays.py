@@ -18,7 +18,7 @@ from django.views.decorators.vary import vary_on_headers
 from referee import GAMES, Judgement
 
 from .. import selectors, services, stats, userjson
-from ..access import get_night, get_play, is_owner
+from ..access import get_night, get_play, is_owner, require_owner
 from ..gamelog import log_filename, play_to_log
 from ..models import GameNight, Play, Player, game_menu
 from ..ui import Draft, FormError, ui_for
@@ -168,6 +168,36 @@ def _play_context(
     }
 
 
+def _draft_key(play: Play) -> str:
+    return f"play-draft-{play.pk}"
+
+
+def _saved_draft(request: HttpRequest, play: Play) -> Draft | None:
+    """The move this browser was building on the play, kept on the server so that it survives
+    a reload or a dropped connection. Only drafts the server made are kept (never what a form
+    posted), and only for the version they were built on: a move entered since makes it moot."""
+    saved = request.session.get(_draft_key(play))
+    if isinstance(saved, dict) and saved.get("version") == play.version:
+        data = saved.get("data")
+        if isinstance(data, dict) and data:
+            return Draft(data)
+    return None
+
+
+def _keep_draft(request: HttpRequest, play: Play, draft: Draft | None) -> None:
+    key = _draft_key(play)
+    wanted = {"version": play.version, "data": draft.data} if draft and draft.data else None
+    if request.session.get(key) != wanted:  # a session write only when the draft changed
+        if wanted is None:
+            request.session.pop(key, None)
+        else:
+            request.session[key] = wanted
+
+
+def _forget_draft(request: HttpRequest, play: Play) -> None:
+    _keep_draft(request, play, None)
+
+
 def _render_play(
     request: HttpRequest,
     play: Play,
@@ -176,6 +206,7 @@ def _render_play(
     draft: Draft | None = None,
     error: str | None = None,
     notice: str | None = None,
+    events: list[str] | None = None,
     status: int = 200,
 ) -> HttpResponse:
     """The whole play page, or only its main fragment for an htmx request."""
@@ -183,6 +214,8 @@ def _render_play(
     context = _play_context(play, moves, judgement, draft)
     ui = ui_for(play.game)
     judgement = context["judgement"]
+    can_enter = play.status == Play.Status.IN_PROGRESS and judgement.legal
+    _keep_draft(request, play, draft if can_enter else None)
     context |= {
         "moves": moves,
         "active_moves": sum(1 for m in moves if m.undone_at is None),
@@ -190,7 +223,8 @@ def _render_play(
         "draft_json": draft.as_json() if draft else "",
         "error": error,
         "notice": notice,
-        "can_enter": play.status == Play.Status.IN_PROGRESS and judgement.legal,
+        "events": events or [],
+        "can_enter": can_enter,
         # Only finished plays are rated: each player's rating after it, in its game and overall.
         "rating_changes": (
             stats.play_rating_changes(play) if play.status == Play.Status.FINISHED else []
@@ -198,7 +232,7 @@ def _render_play(
         "board_template": ui.template("board"),
         "move_form_template": ui.template("move_form"),
     }
-    if not request.htmx:
+    if not request.htmx or play.status == Play.Status.ABANDONED:
         context["is_owner"] = is_owner(request, play.club)
     template = "plays/play.html#main" if request.htmx else "plays/play.html"
     if not request.htmx and status == 200 and error:
@@ -210,7 +244,8 @@ def _render_play(
 @login_required
 @require_GET
 def play_detail(request: HttpRequest, play_id: int) -> HttpResponse:
-    return _render_play(request, get_play(request, play_id))
+    play = get_play(request, play_id)
+    return _render_play(request, play, draft=_saved_draft(request, play))
 
 
 def posted_version(request: HttpRequest) -> int | None:
@@ -264,11 +299,15 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
     if version != play.version:
         return _render_stale(request, play)
     names = selectors.seat_names(play)
+    ui = ui_for(play.game)
+    # A refused tap keeps the choices made so far (fixing one costs one tap): the draft the
+    # server last showed this browser, or what the game kept of the refused input.
+    kept = _saved_draft(request, play)
     try:
         current = selectors.judge_moves(play, names, selectors.log_moves(play))
-        move = ui_for(play.game).read_move(request.POST, current, names)
+        move = ui.read_move(request.POST, current, names)
     except FormError as exc:
-        return _render_play(request, play, error=exc.message)
+        return _render_play(request, play, draft=exc.draft or kept, error=exc.message)
     if isinstance(move, Draft):
         return _render_play(request, play, judgement=current, draft=move)
     try:
@@ -278,10 +317,13 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
     except services.PlayGoneError as exc:
         return play_gone(request, play, exc.message)
     except services.ServiceError as exc:
-        return _render_play(request, play, judgement=current, error=exc.message)
+        kept = ui.kept_after_refusal(move, current, names) or kept
+        return _render_play(request, play, judgement=current, draft=kept, error=exc.message)
     if not request.htmx:
         return redirect("play", play_id=play.pk)
-    return _render_play(request, play, judgement=judgement)  # record_move updated ``play``
+    # record_move updated ``play``; what the move changed is said next to the controls
+    events = ui.events(current, judgement, names)
+    return _render_play(request, play, judgement=judgement, events=events)
 
 
 @vary_on_headers("HX-Request")  # the main fragment for htmx, else the page
@@ -309,9 +351,16 @@ def play_undo(request: HttpRequest, play_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def play_abandon(request: HttpRequest, play_id: int) -> HttpResponse:
+    """Abandoning asks first (a page of its own: no script is needed to confirm), then stops
+    the play; its owner can resume it."""
     play = get_play(request, play_id)
+    if request.method == "GET":
+        if play.status != Play.Status.IN_PROGRESS:
+            return redirect("play", play_id=play.pk)
+        context = {"play": play, "club": play.club, "move_count": len(selectors.log_moves(play))}
+        return render(request, "plays/confirm_abandon.html", context)
     version = posted_version(request)
     if version is None:
         messages.error(request, _("The form was damaged: try again."))
@@ -324,6 +373,31 @@ def play_abandon(request: HttpRequest, play_id: int) -> HttpResponse:
         return play_gone(request, play, exc.message)
     except services.ServiceError as exc:
         messages.error(request, exc.message)
+    else:
+        _forget_draft(request, play)
+    return redirect("play", play_id=play.pk)
+
+
+@login_required
+@require_POST
+def play_resume(request: HttpRequest, play_id: int) -> HttpResponse:
+    """The owner takes back abandoning a play."""
+    play = get_play(request, play_id)
+    require_owner(request, play.club)
+    version = posted_version(request)
+    if version is None:
+        messages.error(request, _("The form was damaged: try again."))
+        return redirect("play", play_id=play.pk)
+    try:
+        services.resume_play(play=play, by=request.user, version=version)
+    except services.StalePlayError:
+        return _render_stale(request, play)
+    except services.PlayGoneError as exc:
+        return play_gone(request, play, exc.message)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The play is resumed: moves can be entered again."))
     return redirect("play", play_id=play.pk)
 
 

@@ -280,18 +280,13 @@ def test_abandoning_at_the_current_version_abandons(member_client, punto):
     assert punto.status == "abandoned" and punto.version == 2
 
 
-def test_the_abandon_form_follows_each_move_entered_with_htmx(member_client, punto):
-    """It sits in the fragment htmx replaces, so its version is never left behind."""
-    response = post(
-        member_client,
-        "play-move",
-        punto,
-        {"move_json": json.dumps(PUNTO["moves"][0]), "version": 0},
-        htmx=True,
-    )
-    html = response.content.decode()
-    abandon = html[html.index(reverse("play-abandon", args=[punto.pk])) :]
-    assert 'name="version" value="1"' in abandon
+def test_the_abandon_page_asks_at_the_current_version(member_client, punto):
+    """Abandoning asks first, on a page of its own made at the play's version of that moment."""
+    services.record_move(play=punto, move=PUNTO["moves"][0])
+    before = db_state()
+    page = member_client.get(reverse("play-abandon", args=[punto.pk]))
+    assert page.status_code == 200 and db_state() == before
+    assert version_on(page) == 1 and 'id="confirm-abandon"' in page.content.decode()
 
 
 def test_a_move_form_made_before_abandoning_is_refused(member_client, punto):

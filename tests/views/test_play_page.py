@@ -1,0 +1,143 @@
+"""The play page at the table: the verdict next to the controls, the input kept after a refusal,
+a move being built kept on the server, abandoning asked first and reversible by the owner."""
+
+import html
+import json
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import AuditEntry, Play
+from tests.examples import EXAMPLES
+
+PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
+HTMX = {"HX-Request": "true"}
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def punto(night, players):
+    """Ana and Ben at Punto; Ana plays first."""
+    return services.start_play(night=night, game="punto", players=players[:2], setup=PUNTO["setup"])
+
+
+def tap(client, play, data):
+    """One tap of the move form, with the draft the page shows now (as the browser sends it)."""
+    play.refresh_from_db()
+    page = client.get(reverse("play", args=[play.pk])).content.decode()
+    data = {"version": play.version, "draft": html.unescape(draft_on(page)), **data}
+    return client.post(reverse("play-move", args=[play.pk]), data, headers=HTMX).content.decode()
+
+
+def draft_on(page: str) -> str:
+    marker = 'name="draft" value="'
+    start = page.index(marker) + len(marker)
+    return page[start : page.index('"', start)]
+
+
+def panel(html: str) -> str:
+    """The move panel: the verdict and the controls."""
+    start = html.index('id="move-panel"')
+    return html[start : html.index('class="play-record"', start)]
+
+
+def test_a_refused_cell_keeps_the_card_drawn_and_says_why_next_to_the_controls(
+    member_client, punto
+):
+    for move in PUNTO["moves"][:2]:
+        services.record_move(play=punto, move=move)
+    tap(member_client, punto, {"card": "red-4"})
+    page = tap(member_client, punto, {"at": "9,9"})
+    here = panel(page)
+    assert "red-4 cannot go at (9, 9)" in here and 'aria-live="polite"' in here
+    assert 'id="punto-drafted"' in here  # the red 4 is still in hand: one tap to fix it
+    assert "red-4" in html.unescape(draft_on(page))
+
+
+def test_a_move_being_built_survives_a_reload(member_client, punto):
+    tap(member_client, punto, {"card": "blue-3"})
+    page = member_client.get(reverse("play", args=[punto.pk])).content.decode()
+    assert 'id="punto-drafted"' in page and "blue-3" in page
+
+
+def test_a_kept_draft_is_dropped_once_the_play_moved_on(member_client, punto):
+    tap(member_client, punto, {"card": "blue-3"})
+    services.record_move(play=punto, move=PUNTO["moves"][0])  # someone else's phone
+    page = member_client.get(reverse("play", args=[punto.pk])).content.decode()
+    assert 'id="punto-drafted"' not in page and 'id="punto-turn"' in page
+
+
+def test_a_round_won_is_said_next_to_the_controls_and_its_line_marked(member_client, punto):
+    moves = PUNTO["moves"]
+    for move in moves[:8]:  # move 8 (Ana's) completes her line and ends round 1
+        services.record_move(play=punto, move=move)
+    last = moves[8]
+    tap(member_client, punto, {"card": last["card"]})
+    page = tap(member_client, punto, {"at": "{},{}".format(*last["at"])})
+    assert "Ana wins round 1 with a line." in panel(page)
+    assert page.count(" win-line") == 5  # two players: five in a row
+    assert page.count(" last-move") == 1
+
+
+def test_the_last_card_played_is_marked(member_client, punto):
+    services.record_move(play=punto, move=PUNTO["moves"][0])
+    page = member_client.get(reverse("play", args=[punto.pk])).content.decode()
+    x, y = PUNTO["moves"][0]["at"]
+    marked = page[: page.index(f'data-at="{x},{y}"')]
+    assert marked.rindex("last-move") > marked.rindex("<span")
+
+
+def test_abandoning_asks_first_then_the_owner_resumes_it(member_client, owner_client, punto):
+    page = member_client.get(reverse("play", args=[punto.pk])).content.decode()
+    assert reverse("play-abandon", args=[punto.pk]) in page
+    confirm = member_client.get(reverse("play-abandon", args=[punto.pk]))
+    punto.refresh_from_db()
+    assert punto.status == "in_progress" and 'id="confirm-abandon"' in confirm.content.decode()
+    member_client.post(reverse("play-abandon", args=[punto.pk]), {"version": punto.version})
+    punto.refresh_from_db()
+    assert punto.status == "abandoned"
+
+    abandoned = member_client.get(reverse("play", args=[punto.pk])).content.decode()
+    assert 'id="abandon"' not in abandoned and 'id="resume"' not in abandoned  # not the owner
+    assert (
+        member_client.post(
+            reverse("play-resume", args=[punto.pk]), {"version": punto.version}
+        ).status_code
+        == 404
+    )
+    assert 'id="resume"' in owner_client.get(reverse("play", args=[punto.pk])).content.decode()
+    owner_client.post(reverse("play-resume", args=[punto.pk]), {"version": punto.version})
+    punto.refresh_from_db()
+    assert punto.status == "in_progress" and punto.ended_at is None and punto.version == 2
+    assert AuditEntry.objects.filter(action="play.resume").count() == 1
+
+
+def test_a_finished_play_offers_neither_abandon_nor_undo_nor_resume(owner_client, punto):
+    for move in PUNTO["moves"]:
+        services.record_move(play=punto, move=move)
+    punto.refresh_from_db()
+    assert punto.status == Play.Status.FINISHED
+    page = owner_client.get(reverse("play", args=[punto.pk])).content.decode()
+    for button in ('id="abandon"', 'id="undo"', 'id="resume"', 'id="move-form"'):
+        assert button not in page
+    assert owner_client.get(reverse("play-abandon", args=[punto.pk])).status_code == 302
+
+
+def test_resuming_a_play_that_is_not_abandoned_is_refused(punto):
+    with pytest.raises(services.ServiceError, match="Only an abandoned play"):
+        services.resume_play(play=punto)
+
+
+def test_a_stale_resume_is_refused(punto):
+    services.abandon_play(play=punto)
+    with pytest.raises(services.StalePlayError):
+        services.resume_play(play=punto, version=0)
+
+
+def test_the_game_stylesheet_is_in_the_head_never_in_a_fragment(member_client, punto):
+    page = member_client.get(reverse("play", args=[punto.pk])).content.decode()
+    head = page[: page.index("</head>")]
+    assert "css/games/punto.css" in head and page.count("css/games/punto.css") == 1
+    assert "stylesheet" not in tap(member_client, punto, {"card": "blue-3"})
