@@ -262,6 +262,7 @@ class BuntherumUI(GameUI):
             for colour in COLOURS
         ]
         return {
+            "verdict_template": "plays/games/buntherum/verdict.html",
             "bh": {
                 "series": [
                     {"side": side, "cards": [make_card(c) for c in state.series[side]]}
@@ -281,7 +282,7 @@ class BuntherumUI(GameUI):
                 "sides": SIDES,
                 "deck": DECK,
                 "max_crashes": CRASHES_TO_ELIMINATE,
-            }
+            },
         }
 
     def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:

@@ -215,6 +215,13 @@ class ForgetVeniceUI(GameUI):
             raise FormError(_("Tap a card, a pile or a player."))
         return Draft(deal)
 
+    def events(self, before: Judgement, after: Judgement, players: list[str]) -> list[str]:
+        """A half completed: it is scored."""
+        deals = after.details.get("deals_played", 0)
+        if deals and deals % 6 == 0 and deals != before.details.get("deals_played"):
+            return [_("Half %(half)s is over and scored.") % {"half": deals // 6}]
+        return []
+
     def move_context(self, judgement: Judgement, players: list[str], draft: Draft | None) -> dict:
         state = judgement.state
         context: dict[str, Any] = {"fv_sheet": _sheet(judgement.details, players)}

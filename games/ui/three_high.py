@@ -228,6 +228,9 @@ class ThreeHighUI(GameUI):
             tops = {square: stack[-1] for square, stack in board.items() if stack}
         if piece and piece not in tops.values():
             piece = None
+        # The piece the last move moved, marked where it stands now (nowhere if it left).
+        last = judgement.plans[-1].canonical() if judgement.plans else {}
+        last_piece = last.get("piece")
 
         landing: str | None = None
         off_board = False
@@ -255,6 +258,7 @@ class ThreeHighUI(GameUI):
                         "tree": _tree_in(stack, trees),
                         "selected": bool(piece) and bool(stack) and stack[-1] == piece,
                         "landing": name == landing,
+                        "last": bool(stack) and stack[-1] == last_piece,
                         "file_label": file if rank == 1 else "",
                         "rank_label": str(rank) if file == "a" else "",
                         "description": ", ".join(piece_label(p) for p in stack),
@@ -310,6 +314,20 @@ class ThreeHighUI(GameUI):
             "th_ready": bool(card and side and piece),
             "th_empty_hand": bool(to_play) and hands.get(to_play) == 0,
         }
+
+    def events(self, before: Judgement, after: Judgement, players: list[str]) -> list[str]:
+        """A tree that now stands, or the end of the game."""
+        said = []
+        new = [
+            c for c in after.details.get("trees", []) if c not in before.details.get("trees", [])
+        ]
+        for colour in new:
+            said.append(_("The %(colour)s tree stands.") % {"colour": colour_name(colour)})
+        if after.details.get("outcome") == "won":
+            said.append(_("Every tree stands: the table wins!"))
+        elif after.details.get("outcome") == "lost":
+            said.append(_("The game is lost."))
+        return said
 
     def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
         state = judgement.state if isinstance(judgement.state, ThreeHigh) else None

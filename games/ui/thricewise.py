@@ -272,8 +272,10 @@ class ThricewiseUI(GameUI):
         }
         if turn is None:
             unseen = [card_info(name) for name in state.unseen_cards()]
+            picked = (draft.data.get("picked") if draft else None) or {}
             context["tw_reveal"] = [
-                {"number": n, "player": p, "unseen": unseen} for n, p in enumerate(players)
+                {"number": n, "player": p, "unseen": unseen, "picked": picked.get(str(n))}
+                for n, p in enumerate(players)
             ]
         else:
             context["tw_draft"] = {
@@ -324,6 +326,14 @@ class ThricewiseUI(GameUI):
             return []
         return [{"player": p, "points": n} for p, n in state.turn_points[-1].items()]
 
+    def events(self, before: Judgement, after: Judgement, players: list[str]) -> list[str]:
+        """A turn completed: what each player scored."""
+        turns = after.details.get("turn_points", [])
+        if len(turns) <= len(before.details.get("turn_points", [])):
+            return []
+        gains = ", ".join(f"{player} +{points}" for player, points in turns[-1].items())
+        return [_("Turn %(turn)s scored: %(gains)s.") % {"turn": len(turns), "gains": gains}]
+
     def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
         state = judgement.state
         if not isinstance(state, Thricewise):
@@ -356,19 +366,30 @@ class ThricewiseUI(GameUI):
         unseen = set(state.unseen_cards())
         reveal: dict[str, str] = {}
         by_card: dict[str, str] = {}
+        # A refusal shows the unseen cards picked so far again: fixing one costs one choice.
+        picked = {
+            str(number): post.get(f"reveal_{number}")
+            for number in range(len(players))
+            if post.get(f"reveal_{number}") in unseen
+        }
+        kept = Draft({"picked": picked}) if picked else None
         for number, player in enumerate(players):
             card = post.get(f"reveal_{number}") or ""
             if not card:
-                raise FormError(_("Choose the card %(player)s revealed.") % {"player": player})
+                raise FormError(
+                    _("Choose the card %(player)s revealed.") % {"player": player}, draft=kept
+                )
             if card not in unseen:
                 raise FormError(
                     _("%(player)s cannot reveal %(card)s: it has already been seen.")
-                    % {"player": player, "card": card}
+                    % {"player": player, "card": card},
+                    draft=kept,
                 )
             if card in by_card:
                 raise FormError(
                     _("%(first)s and %(second)s cannot both reveal %(card)s.")
-                    % {"first": by_card[card], "second": player, "card": card}
+                    % {"first": by_card[card], "second": player, "card": card},
+                    draft=kept,
                 )
             by_card[card] = player
             reveal[player] = card

@@ -232,3 +232,22 @@ def test_a_player_with_an_empty_hand_is_told_to_record_cannot_play():
     assert context["th_empty_hand"] is True
     html = render_to_string("plays/games/three-high/move_form.html", context)
     assert "Ana has no card left: record that they cannot play." in html
+
+
+def test_a_refused_move_keeps_the_card_side_and_piece(member_client, three_high):
+    """The referee refuses a move: its choices stay, so changing one is one tap."""
+    move = {"card": "6S", "side": "north", "piece": "blue-2"}  # blue-2 cannot stop on blue-1
+    response = None
+    for key, value in move.items():
+        response = tap(
+            member_client, three_high, draft=response and draft_of(response), **{key: value}
+        )
+    refused = tap(member_client, three_high, draft=draft_of(response), confirm="1")
+    assert "cannot stop on blue-1" in refused.content.decode()
+    assert draft_of(refused) == move
+
+
+def test_the_piece_moved_last_is_marked(member_client, three_high):
+    services.record_move(play=three_high, move=GAME["moves"][0])
+    html = member_client.get(reverse("play", args=[three_high.pk])).content.decode()
+    assert html.count(" last-move") == 1

@@ -313,3 +313,24 @@ def test_the_sheet_shows_points_turn_by_turn_with_totals(member_client, night, p
     ]
     html = response.content.decode()
     assert 'id="tw-sheet"' in html and "The Sailor, The Forest" in html
+
+
+def test_a_refused_reveal_keeps_the_cards_picked(member_client, duel):
+    """Two players revealing one card: the message, and both picks still chosen (one to fix)."""
+    response = tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Sailor"})
+    html = response.content.decode()
+    assert "Ana and Ben cannot both reveal The Sailor." in html
+    assert html.count('value="The Sailor" selected') == 2
+
+
+def test_a_turn_scored_is_said_next_to_the_controls(member_client, duel):
+    response = tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Author"})
+    draft = draft_of(response)
+    while True:
+        html = response.content.decode()
+        if "Turn 1 scored:" in html[html.index('id="verdict"') :][:600]:
+            break
+        cell = html[html.index('name="at" value="') + len('name="at" value="') :].split('"')[0]
+        response = tap(member_client, duel, {"at": cell}, draft=draft)
+        draft = draft_of(response)
+    assert 'class="notice event"' in html
