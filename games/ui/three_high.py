@@ -345,6 +345,8 @@ class ThreeHighUI(GameUI):
         for key in ("card", "side", "piece"):
             if post.get(key):
                 move[key] = self._read(post.get(key), key, damaged=False)
+        if post.get("clear") in move:  # "Change the card": its picker opens again
+            move[post["clear"]] = None
         chosen = {key: value for key, value in move.items() if value}
         if "confirm" in post:
             missing = [key for key in ("card", "side", "piece") if key not in chosen]
