@@ -120,3 +120,26 @@ def assert_no_horizontal_scroll(page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     viewport = page.evaluate("window.innerWidth")
     assert width <= viewport, f"the page scrolls sideways: {width}px wide in {viewport}px"
+
+
+def in_view(page, selector: str):
+    """The element a person taps next, asserted fully on the screen while the page is not
+    scrolled: on a phone, the board and the move's controls must be tappable without scrolling.
+    Counts the tap on ``page.taps``."""
+    locator = page.locator(selector).first
+    locator.wait_for(state="visible")
+    page.taps = getattr(page, "taps", 0) + 1
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    if width > PHONE["viewport"]["width"] * 2:
+        return locator  # a desktop: the board and the score sheet side by side, the page scrolls
+    box = locator.bounding_box()
+    assert box is not None, f"{selector} is not on the page"
+    inside = (
+        box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= width + 0.5
+        and box["y"] + box["height"] <= height + 0.5
+    )
+    assert inside, f"{selector} is off the {width}×{height} screen: {box}"
+    assert page.evaluate("window.scrollY") == 0, f"the page had to scroll before {selector}"
+    return locator

@@ -6,7 +6,7 @@ import re
 
 from tests.examples import EXAMPLES
 
-from .conftest import assert_no_horizontal_scroll, log_in, start_play
+from .conftest import assert_no_horizontal_scroll, in_view, log_in, start_play
 
 EXAMPLE = json.loads((EXAMPLES / "buntherum-1.json").read_text())
 SEATS = ["Ana", "Ben", "Chloé", "Dev", "Eli"]
@@ -36,16 +36,19 @@ def seq(page) -> str:
 def tap_move(page, move):
     """Two taps: the card; then the caller and the series (or the tied players and the tie)."""
     before = seq(page)
-    page.click(f"button[name=card][value={move['card']}]")
+    taps = getattr(page, "taps", 0)
+    in_view(page, f"button[name=card][value={move['card']}]").click()
     page.wait_for_selector("#bh-call")
     if "tie" in move:
         for name in move["tie"]:
-            page.check(f"input[name=tied][value='{name}']")
-        page.click("#record-tie")
+            in_view(page, f"input[name=tied][value='{name}']").check()
+        in_view(page, "#record-tie").click()
+        assert page.taps - taps == 2 + len(move["tie"])
     else:
         call = move["call"]
-        page.check(f"input[name=caller][value='{call['player']}']")
-        page.click(f"#call-{call['series']}")
+        in_view(page, f"input[name=caller][value='{call['player']}']").check()
+        in_view(page, f"#call-{call['series']}").click()
+        assert page.taps - taps == 3  # the card, the caller, the series
     page.wait_for_function(
         "(before) => { const f = document.querySelector('input[name=version]');"
         " return !f || f.value !== before; }",

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from tests.examples import EXAMPLES
 
-from .conftest import RESULTS, assert_no_horizontal_scroll, log_in, start_play
+from .conftest import RESULTS, assert_no_horizontal_scroll, in_view, log_in, start_play
 
 MATCH = json.loads((EXAMPLES / "punto-1.json").read_text())
 
@@ -19,14 +19,16 @@ def logged_moves(page):
 
 def tap_move(page, move, done: int) -> None:
     """Tap the card drawn, then the cell (or "blocked"); wait for the move to be logged."""
-    page.click(f"button[name=card][value={move['card']}]")
+    before = getattr(page, "taps", 0)
+    in_view(page, f"button[name=card][value={move['card']}]").click()
     expect(page.locator("#punto-drafted")).to_be_visible()
     if move.get("blocked"):
-        page.click("#punto-blocked")
+        in_view(page, "#punto-blocked").click()
     else:
         x, y = move["at"]
-        page.click(f'button[name=at][value="{x},{y}"]')
+        in_view(page, f'button[name=at][value="{x},{y}"]').click()
     expect(logged_moves(page)).to_have_count(done + 1)
+    assert page.taps - before == 2  # the card drawn, then its cell
 
 
 def start_punto(page, table, seats):
@@ -58,10 +60,13 @@ def test_a_whole_match_tapped_in_on_a_phone(page, table):
     page.click("button[name=json]")
     expect(page.locator("#move-error")).to_contain_text("orange-4 cannot go at (5, 5)")
     expect(logged_moves(page)).to_have_count(7)
+    expect(page.locator("#move-error")).to_be_in_viewport()  # next to the box that caused it
+    page.evaluate("window.scrollTo(0, 0)")  # the JSON box is below the taps: back to the top
 
     # one undo: the last move is struck through, the red 9 leaves the table
-    page.click("#undo")
+    in_view(page, "#undo").click()
     expect(page.locator("#move-log li.undone")).to_have_count(1)
+    expect(page.locator("#move-notice")).to_be_in_viewport()
     expect(logged_moves(page)).to_have_count(6)
     expect(page.locator("[data-card=red-9]")).to_have_count(0)
     expect(page.locator("#punto-turn")).to_have_text("Ana drew:")

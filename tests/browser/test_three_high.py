@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from tests.examples import EXAMPLES
 
-from .conftest import assert_no_horizontal_scroll, log_in, start_play
+from .conftest import assert_no_horizontal_scroll, in_view, log_in, start_play
 
 GAME = json.loads((EXAMPLES / "three-high-1.json").read_text())
 
@@ -20,13 +20,15 @@ def fill_setup(page, pieces) -> None:
 
 def enter(page, move: dict, *, expect_moves: int | None = None) -> None:
     """Tap the card, the side, then the piece on the board, check the preview, confirm."""
-    page.click(f"button[name=card][value='{move['card']}']")
+    before = getattr(page, "taps", 0)
+    in_view(page, f"button[name=card][value='{move['card']}']").click()
     expect(page.locator("#th-chosen-card")).not_to_have_text("—")
-    page.click(f"button[name=side][value={move['side']}]")
-    expect(page.locator("button[name=side].th-chosen")).to_have_count(1)
-    page.click(f"#th-board button[value='{move['piece']}']")
+    in_view(page, f"button[name=side][value={move['side']}]").click()
+    expect(page.locator("#th-chosen-side")).not_to_have_text("—")
+    in_view(page, f"#th-board button[value='{move['piece']}']").click()
     expect(page.locator("#th-preview")).to_be_visible()
-    page.click("#confirm-move")
+    in_view(page, "#confirm-move").click()
+    assert page.taps - before == 4  # a card, a side, a piece, confirm
     if expect_moves is not None:
         expect(page.locator("#move-log li:not(.undone)")).to_have_count(expect_moves)
 
@@ -60,12 +62,20 @@ def test_a_whole_game_tapped_on_a_phone(page, table):
     expect(page.locator("#move-error")).to_contain_text("red-2 cannot stop on yellow-2 at c1")
     expect(page.locator("#move-log")).to_contain_text("No move yet.")
     expect(board.locator("[data-square=a1]")).to_have_attribute("data-stack", "red-3,red-2")
+    # the refusal is next to the controls, and the choices are kept: one tap changes one
+    expect(page.locator("#move-error")).to_be_in_viewport()
+    expect(page.locator("#th-chosen-card")).to_have_text("4♠")
+    expect(page.locator("#th-chosen-side")).not_to_have_text("—")
+    expect(page.locator("#th-chosen-piece")).to_contain_text("a1")
+    in_view(page, "#th-board button[name=piece] >> nth=1")  # another piece: one tap away
+    page.click("button[name=reset]")
+    page.evaluate("window.scrollTo(0, 0)")
 
     # The first move, undone, then entered again.
     enter(page, GAME["moves"][0], expect_moves=1)
     expect(board.locator("[data-square=a1]")).to_have_attribute("data-stack", "red-3,red-2,red-1")
     expect(board.locator("[data-square=a1]")).to_have_class(re.compile("th-has-tree"))
-    page.click("#undo")
+    in_view(page, "#undo").click()
     expect(page.locator("#move-log li.undone")).to_have_count(1)
     expect(board.locator("[data-square=a6]")).to_have_attribute("data-stack", "red-1")
     expect(page.locator("#th-turn")).to_have_text("Ana")

@@ -6,7 +6,7 @@ import re
 from games.models import Move
 from tests.examples import EXAMPLES
 
-from .conftest import assert_no_horizontal_scroll, log_in, start_play
+from .conftest import assert_no_horizontal_scroll, in_view, log_in, start_play
 
 GAME = json.loads((EXAMPLES / "thricewise-1.json").read_text())
 EXPECTED = json.loads((EXAMPLES / "thricewise-1.expected.json").read_text())
@@ -28,22 +28,23 @@ def enter_setup(page, grid) -> None:
 
 
 def enter_turn(page, players, move, *, check_scroll=False) -> None:
+    """The reveal (a list per player, then "Reveal"), then each placement: the card, the cell."""
     for number, player in enumerate(players):
-        page.select_option(f"#reveal-{number}", move["reveal"][player])
-    swap(page, lambda: page.click("#reveal-cards"))
+        in_view(page, f"#reveal-{number}").select_option(move["reveal"][player])
+    swap(page, lambda: in_view(page, "#reveal-cards").click())
     place = move.get("place") or []
     for position, entry in enumerate(place):
         player = entry["player"]
         assert page.locator("#tw-reveals li.tw-current").get_attribute("data-player") == player
-        page.check(f"input[name=card][value='{entry['card']}']")
+        in_view(page, f"label:has(input[name=card][value='{entry['card']}'])").click()
         if check_scroll:
             assert_no_horizontal_scroll(page)
         x, y = entry["at"]
-        swap(page, lambda x=x, y=y: page.click(f"button[name=at][value='{x},{y}']"))
+        swap(page, lambda x=x, y=y: in_view(page, f"button[name=at][value='{x},{y}']").click())
         group_ends = position + 1 == len(place) or place[position + 1]["player"] != player
         current = page.locator(f"#tw-reveals li.tw-current[data-player='{player}']")
         if group_ends and current.count():
-            swap(page, lambda: page.click("#group-done"))
+            swap(page, lambda: in_view(page, "#group-done").click())
 
 
 def test_a_whole_five_player_game_tapped_in_on_a_phone(page, table):
