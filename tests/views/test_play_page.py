@@ -141,3 +141,15 @@ def test_the_game_stylesheet_is_in_the_head_never_in_a_fragment(member_client, p
     head = page[: page.index("</head>")]
     assert "css/games/punto.css" in head and page.count("css/games/punto.css") == 1
     assert "stylesheet" not in tap(member_client, punto, {"card": "blue-3"})
+
+
+def test_in_french_a_round_won_and_the_abandon_page(member_client, punto):
+    member_client.cookies["django_language"] = "fr"
+    moves = PUNTO["moves"]
+    for move in moves[:8]:
+        services.record_move(play=punto, move=move)
+    tap(member_client, punto, {"card": moves[8]["card"]})
+    page = tap(member_client, punto, {"at": "{},{}".format(*moves[8]["at"])})
+    assert "Ana gagne la manche 1 avec une ligne." in panel(page)
+    confirm = member_client.get(reverse("play-abandon", args=[punto.pk])).content.decode()
+    assert "Abandonner cette partie ?" in confirm and "après 9 coups" in confirm
