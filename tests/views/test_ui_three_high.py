@@ -127,7 +127,8 @@ def test_each_tap_keeps_a_draft_and_stores_nothing(member_client, three_high):
     body = response.content.decode()
     assert body.lstrip().startswith('<div id="play-main"')
     assert draft_of(response) == {"card": "6S"}
-    assert 'value="6S" class="th-card th-chosen"' in body
+    # the card picker folds once a card is chosen: one tap opens it again
+    assert 'id="th-change-card"' in body and 'name="card" value="6S"' not in body
 
     response = tap(member_client, three_high, draft={"card": "6S"}, side="south")
     assert draft_of(response) == {"card": "6S", "side": "south"}
@@ -251,3 +252,9 @@ def test_the_piece_moved_last_is_marked(member_client, three_high):
     services.record_move(play=three_high, move=GAME["moves"][0])
     html = member_client.get(reverse("play", args=[three_high.pk])).content.decode()
     assert html.count(" last-move") == 1
+
+
+def test_change_the_card_opens_its_picker_again_and_keeps_the_side(member_client, three_high):
+    response = tap(member_client, three_high, draft={"card": "6S", "side": "south"}, clear="card")
+    assert draft_of(response) == {"side": "south"}
+    assert 'name="card" value="6S"' in response.content.decode()
