@@ -58,6 +58,7 @@ def test_a_move_being_built_survives_a_reload(page, table):
     expect(page.locator("#punto-drafted")).to_contain_text("Ana plays")
     in_view(page, 'button[name=at][value="1,0"]').click()
     expect(page.locator("#move-log li")).to_have_count(3)
+    page.wait_for_load_state("networkidle")
 
 
 def test_a_refused_reveal_is_said_next_to_it_and_the_picks_are_kept(page, table):
@@ -79,6 +80,7 @@ def test_a_refused_reveal_is_said_next_to_it_and_the_picks_are_kept(page, table)
     in_view(page, "#reveal-cards").click()
     expect(page.locator("#move-log li")).to_have_count(1)
     assert page.taps - taps == 2
+    page.wait_for_load_state("networkidle")
 
 
 def test_abandoning_asks_first_and_the_owner_resumes(page, table):
