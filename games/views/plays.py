@@ -3,9 +3,13 @@ the printable score sheet, and game-log download and upload."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core import signing
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -176,10 +180,13 @@ def _render_play(
     draft: Draft | None = None,
     error: str | None = None,
     notice: str | None = None,
+    live_notice: str | None = None,
     status: int = 200,
+    moves: list[selectors.LogEntry] | None = None,
 ) -> HttpResponse:
     """The whole play page, or only its main fragment for an htmx request."""
-    moves = selectors.log_moves(play)
+    if moves is None:
+        moves = selectors.log_moves(play)
     context = _play_context(play, moves, judgement, draft)
     ui = ui_for(play.game)
     judgement = context["judgement"]
@@ -190,6 +197,15 @@ def _render_play(
         "draft_json": draft.as_json() if draft else "",
         "error": error,
         "notice": notice,
+        "live_notice": live_notice,
+        # What the live refresh sends back (play_live): the page's version and, signed, its
+        # draft with the position it was built on.
+        "live_vals": json.dumps(
+            {
+                "version": str(play.version),
+                "kept": _signed_draft(play, moves, draft),
+            }
+        ),
         "can_enter": play.status == Play.Status.IN_PROGRESS and judgement.legal,
         # Only finished plays are rated: each player's rating after it, in its game and overall.
         "rating_changes": (
@@ -325,6 +341,71 @@ def play_abandon(request: HttpRequest, play_id: int) -> HttpResponse:
     except services.ServiceError as exc:
         messages.error(request, exc.message)
     return redirect("play", play_id=play.pk)
+
+
+LIVE_SALT = "games.play_live.draft"
+
+
+def _signed_draft(play: Play, moves: list[selectors.LogEntry], draft: Draft | None) -> str:
+    """The half-built move and the position it was built on, signed: only a draft this site
+    made is ever kept, so it need not be judged again."""
+    if not draft or not draft.data:
+        return ""
+    return signing.dumps(
+        {"play": play.pk, "position": position_of(moves), "draft": draft.data}, salt=LIVE_SALT
+    )
+
+
+def position_of(moves: list[selectors.LogEntry]) -> str:
+    """A short fingerprint of the position a page shows: its active moves (an undo then a new
+    move gives a different position, even with as many moves)."""
+    active = [m.seq for m in moves if m.undone_at is None]
+    digest = hashlib.blake2s(",".join(map(str, active)).encode(), digest_size=6).hexdigest()
+    return f"{len(active)}-{digest}"
+
+
+def _what_changed(play: Play, moves: list[selectors.LogEntry], position: str) -> str:
+    """Why a half-built move was cleared, in the players' words."""
+    if play.status == Play.Status.ABANDONED:
+        return _("This play was abandoned on another phone — your choices were cleared.")
+    before, _sep, _digest = position.partition("-")
+    active = [m for m in moves if m.undone_at is None]
+    if before.isdigit() and len(active) > int(before):
+        data = active[-1].data
+        player = data.get("player") if isinstance(data, dict) else None
+        if isinstance(player, str):
+            return _(
+                "%(player)s's move was entered on another phone — your choices were cleared."
+            ) % {"player": player}
+        return _("A move was entered on another phone — your choices were cleared.")
+    return _("A move was undone on another phone — your choices were cleared.")
+
+
+@login_required
+@require_GET
+def play_live(request: HttpRequest, play_id: int) -> HttpResponse:
+    """The play page's fragment again, after its stream said the play changed (htmx only).
+
+    The page sends its version and, signed, its half-built move (draft) with the position it
+    was built on. Nothing changed since: 204, the page stays as it is. Otherwise the fresh fragment,
+    keeping the draft if the play is still at that position (a move, then its undo), else
+    without it and saying why next to the move form.
+    """
+    play = get_play(request, play_id)
+    if request.GET.get("version") == str(play.version):
+        return HttpResponse(status=204)
+    moves = selectors.log_moves(play)
+    try:
+        kept = signing.loads(request.GET.get("kept", ""), salt=LIVE_SALT)
+    except signing.BadSignature:
+        kept = None
+    if not isinstance(kept, dict) or kept.get("play") != play.pk:
+        return _render_play(request, play, moves=moves)
+    position = kept["position"]
+    if play.status == Play.Status.IN_PROGRESS and position == position_of(moves):
+        return _render_play(request, play, moves=moves, draft=Draft(kept["draft"]))
+    live_notice = _what_changed(play, moves, position)
+    return _render_play(request, play, moves=moves, live_notice=live_notice)
 
 
 @login_required
