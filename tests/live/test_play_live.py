@@ -43,9 +43,7 @@ def test_nothing_changed_is_a_204(member_client, play):
     assert refresh(member_client, play, vals).status_code == 204
 
 
-def test_a_move_from_another_phone_clears_the_half_built_one_and_says_why(
-    member_client, play
-):
+def test_a_move_from_another_phone_clears_the_half_built_one_and_says_why(member_client, play):
     vals = half_built(member_client, play)
     services.record_move(play=play, move=PLAY_FIRST_MOVE)
     response = refresh(member_client, play, vals)
