@@ -108,8 +108,8 @@ async def watcher_id(request: HttpRequest) -> int:
 
 def watched_play(user_id: int, play_id: int):
     """The play's version, if ``user_id`` may still see it (a member of its club): none once
-    the member is removed or the play deleted, which ends the stream. A query, for ``first()``
-    or ``afirst()``."""
+    the member is removed or the play deleted, which ends the stream. A query of one row (read
+    in whichever thread the stream has: games.views.live)."""
     return Play.objects.filter(pk=play_id, club__memberships__user_id=user_id).values_list(
         "version", flat=True
     )
@@ -118,7 +118,7 @@ def watched_play(user_id: int, play_id: int):
 def watched_night(user_id: int, night_id: int):
     """A version for a night's plays as a whole, if ``user_id`` may still see the night: the
     sum of their versions plus their count, which changes with every change, a new play and a
-    deleted one. A query of (sum, count), for ``first()`` or ``afirst()``."""
+    deleted one. A query of one row, (sum, count)."""
     return (
         GameNight.objects.filter(pk=night_id, club__memberships__user_id=user_id)
         .annotate(versions=Sum("plays__version"), count=Count("plays"))
@@ -126,5 +126,11 @@ def watched_night(user_id: int, night_id: int):
     )
 
 
-def night_version(found: tuple[int | None, int] | None) -> int | None:
-    return None if found is None else (found[0] or 0) + found[1]
+def play_version(row: tuple[int] | None) -> int | None:
+    """The version in ``watched_play``'s row (None: no row, no access)."""
+    return None if row is None else row[0]
+
+
+def night_version(row: tuple[int | None, int] | None) -> int | None:
+    """The version in ``watched_night``'s row (None: no row, no access)."""
+    return None if row is None else (row[0] or 0) + row[1]
