@@ -24,6 +24,7 @@ urlpatterns = [
     # Live pages: server-sent events, then the fresh fragment
     path("plays/<int:play_id>/events/", live.play_events, name="play-events"),
     path("plays/<int:play_id>/live/", plays.play_live, name="play-live"),
+    path("plays/<int:play_id>/table/", plays.play_table, name="play-table"),
     path("nights/<int:night_id>/events/", live.night_events, name="night-events"),
     path("plays/<int:play_id>/log.json", plays.play_download, name="play-download"),
     # Trust: accounts, members and invites, the audit, deletions

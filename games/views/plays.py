@@ -417,6 +417,43 @@ def play_sheet(request: HttpRequest, play_id: int) -> HttpResponse:
     return render(request, "plays/sheet.html", context)
 
 
+@login_required
+@require_GET
+def play_table(request: HttpRequest, play_id: int) -> HttpResponse:
+    """The table screen: a read-only page for a laptop or TV at the table — big board, scores,
+    the score sheet, the last move — that follows the play live (its night's stream, so that
+    it also hears of the next play). Once the play is over and the night has a newer play in
+    progress, it moves on to that play's table screen."""
+    play = get_play(request, play_id)
+    night = play.night
+    if play.status != Play.Status.IN_PROGRESS:
+        following = (
+            night.plays.filter(status=Play.Status.IN_PROGRESS, started_at__gte=play.started_at)
+            .exclude(pk=play.pk)
+            .order_by("started_at", "id")
+            .first()
+        )
+        if following is not None:
+            url = reverse("play-table", args=[following.pk])
+            if request.htmx:
+                response = HttpResponse(status=204)
+                response["HX-Redirect"] = url
+                return response
+            return redirect(url)
+    moves = selectors.log_moves(play)
+    context = _play_context(play, moves, None, None)
+    active = [m for m in moves if m.undone_at is None]
+    versions = list(night.plays.values_list("version", flat=True))
+    context |= {
+        "night": night,
+        "last_move": active[-1] if active else None,
+        "board_template": ui_for(play.game).template("board"),
+        # what the night's stream counts (games.access.watched_night): the page is at this one
+        "live_version": sum(versions) + len(versions),
+    }
+    return render(request, "plays/table.html", context)
+
+
 # Game logs --------------------------------------------------------------------------------------
 
 

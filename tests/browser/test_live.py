@@ -88,3 +88,24 @@ def test_two_phones_follow_each_other(page, browser, live_server, table):
     finally:
         context.close()
         night_context.close()
+
+
+def test_the_table_screen_follows_the_play_then_the_next_one(page, desktop_page, table):
+    start_punto(page, table, ["Ana", "Ben"])
+    play_id = int(re.search(r"/plays/(\d+)/", page.url).group(1))
+    log_in(desktop_page)
+    desktop_page.goto(f"/plays/{play_id}/table/")
+    expect(desktop_page.locator("#last-move")).to_contain_text("No move yet")
+
+    tap_move(page, MOVES[0], 0)
+    expect(desktop_page.locator("#last-move")).to_contain_text(MOVES[0]["card"])
+    page.click("#abandon")
+    page.wait_for_url(re.compile(r".*/plays/\d+/$"))
+    expect(desktop_page.locator("#play-status")).to_have_text("abandoned", ignore_case=True)
+
+    # the night's next play: the table screen moves on to it by itself
+    start_punto(page, table, ["Ben", "Ana"])
+    following = int(re.search(r"/plays/(\d+)/", page.url).group(1))
+    desktop_page.wait_for_url(re.compile(rf".*/plays/{following}/table/$"))
+    expect(desktop_page.locator("#last-move")).to_contain_text("No move yet")
+    assert desktop_page.js_errors == []
