@@ -78,3 +78,57 @@ class CappedMemoryUploadHandler(FileUploadHandler):
             charset=self.charset,
             content_type_extra=self.content_type_extra,
         )
+
+
+def asgi_body_limit() -> int:
+    """The largest request body any page accepts: an upload's file and its form."""
+    return max(
+        settings.MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES, settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    )
+
+
+class ASGIBodyLimit:
+    """Under ASGI, Django reads the whole body (spooling it to a temporary file past
+    ``FILE_UPLOAD_MAX_MEMORY_SIZE``) before any view or upload handler runs, so the limits above
+    would come too late. This wraps the ASGI application:
+
+    - a body *announced* larger than the limit is not read at all: Django gets the request with
+      an empty body, and the view refuses it by its announced length, as under WSGI (the upload
+      page says the file is too big; any other page fails its CSRF check);
+    - a body that arrives without a length, or sends more than it announced, is cut off at the
+      limit: Django is told the client went away, and answers nothing.
+    """
+
+    def __init__(self, app, limit: int | None = None) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        limit = self.limit if self.limit is not None else asgi_body_limit()
+        announced = 0
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    announced = int(value)
+                except ValueError:
+                    announced = 0
+        if announced > limit:
+
+            async def nothing():
+                return {"type": "http.request", "body": b"", "more_body": False}
+
+            return await self.app(scope, nothing, send)
+        received = 0
+
+        async def capped():
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    return {"type": "http.disconnect"}
+            return message
+
+        return await self.app(scope, capped, send)
