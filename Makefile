@@ -31,7 +31,7 @@ run: demo
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(VENV)/.dev
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n auto $(PYTEST_ARGS)
 
 test-browser: $(VENV)/.dev
 	@command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || { \
