@@ -79,7 +79,8 @@ def test_two_phones_follow_each_other(page, browser, live_server, table):
         expect(night_page.locator("#night-plays")).to_contain_text("in progress", ignore_case=True)
 
         # Abandoning on one phone: the other shows it, its move form gone
-        page.click("#abandon")
+        page.click("#abandon")  # then the confirmation step
+        page.click("#confirm-abandon")
         page.wait_for_url(re.compile(r".*/plays/\d+/$"))
         expect(other.locator("#play-status")).to_have_text("abandoned", ignore_case=True)
         expect(other.locator("#move-form")).to_have_count(0)
@@ -99,7 +100,8 @@ def test_the_table_screen_follows_the_play_then_the_next_one(page, desktop_page,
 
     tap_move(page, MOVES[0], 0)
     expect(desktop_page.locator("#last-move")).to_contain_text(MOVES[0]["card"])
-    page.click("#abandon")
+    page.click("#abandon")  # then the confirmation step
+    page.click("#confirm-abandon")
     page.wait_for_url(re.compile(r".*/plays/\d+/$"))
     expect(desktop_page.locator("#play-status")).to_have_text("abandoned", ignore_case=True)
 
