@@ -21,10 +21,11 @@ Only finished plays count, anywhere; plays in progress and abandoned plays count
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from referee import GAMES
@@ -33,10 +34,10 @@ from .models import (
     ALL_GAMES,
     Club,
     GameNight,
+    HeadToHead,
     Play,
     Player,
     RatingChange,
-    Seat,
 )
 from .ratings import COOPERATIVE_GAMES, ordinal
 
@@ -170,7 +171,9 @@ class GameRecord:
     game: str
     plays: int = 0
     wins: int = 0
-    scores: list[int] = field(default_factory=list)
+    points: int | None = None  # the sum of the player's scores
+    best: int | None = None
+    worst: int | None = None
     mu: float | None = None
     sigma: float | None = None
 
@@ -192,19 +195,11 @@ class GameRecord:
 
     @property
     def has_points(self) -> bool:
-        return self.game in POINT_GAMES and bool(self.scores)
-
-    @property
-    def best(self) -> int | None:
-        return max(self.scores) if self.has_points else None
-
-    @property
-    def worst(self) -> int | None:
-        return min(self.scores) if self.has_points else None
+        return self.game in POINT_GAMES and self.plays > 0 and self.points is not None
 
     @property
     def average(self) -> float | None:
-        return sum(self.scores) / len(self.scores) if self.has_points else None
+        return self.points / self.plays if self.has_points else None
 
     @property
     def ordinal(self) -> float | None:
@@ -249,99 +244,86 @@ class PlayerSummary:
         return self.team_plays - self.team_wins
 
 
-def _play_order() -> tuple[str, ...]:
-    return ("play__ended_at", "play__started_at", "play_id")
-
-
 def player_summary(player: Player) -> PlayerSummary:
-    seats = list(
-        Seat.objects.filter(player=player, play__status=Play.Status.FINISHED)
-        .order_by(*_play_order())
-        .values_list("play__game", "score", "is_winner")
-    )
-    games: dict[str, GameRecord] = {}
-    current = longest = 0
-    for game, score, won in seats:
-        record = games.setdefault(game, GameRecord(game))
-        record.plays += 1
-        record.wins += won
-        record.scores.append(score)
-        if game in COOPERATIVE_GAMES:
-            continue
-        current = current + 1 if won else 0
-        longest = max(longest, current)
-    for row in latest_ratings(player):
-        if row["scope"] in games and row["mu_after"] is not None:
-            games[row["scope"]].mu, games[row["scope"]].sigma = row["mu_after"], row["sigma_after"]
-    overall = None
-    for row in latest_ratings(player, scopes=[ALL_GAMES]):
-        overall = GameRecord(ALL_GAMES, mu=row["mu_after"], sigma=row["sigma_after"])
-
+    """The player's record, read from their running totals (their last rating row in each
+    scope) and head-to-head records: a few indexed queries, however long their history."""
+    latest = {row["scope"]: row for row in latest_ratings(player, scopes=list(SCOPES))}
+    games = {
+        scope: GameRecord(
+            scope,
+            plays=row["plays"],
+            wins=row["wins"],
+            # Points only where the score is a points total (see the module docstring).
+            **(
+                {"points": row["points"], "best": row["best"], "worst": row["worst"]}
+                if scope in POINT_GAMES
+                else {}
+            ),
+            mu=row["mu_after"],
+            sigma=row["sigma_after"],
+        )
+        for scope, row in latest.items()
+        if scope != ALL_GAMES
+    }
+    overall = latest.get(ALL_GAMES)
+    rating = None
+    if overall is not None:
+        rating = GameRecord(ALL_GAMES, mu=overall["mu_after"], sigma=overall["sigma_after"])
     rivals = head_to_head(player)
     eligible = [r for r in rivals if r.plays >= NEMESIS_MIN_PLAYS]
     # The tie-break order of the module docstring (and of the player page's note).
     nemesis = min(eligible, key=lambda r: (-r.lost, r.won, r.player.casefold()), default=None)
     victim = min(eligible, key=lambda r: (-r.won, r.lost, r.player.casefold()), default=None)
-    competitive = [g for g in games.values() if not g.cooperative]
     cooperative = [g for g in games.values() if g.cooperative]
     return PlayerSummary(
         player=player,
         games=sorted(games.values(), key=lambda g: (-g.plays, g.title)),
-        plays=sum(g.plays for g in competitive),
-        wins=sum(g.wins for g in competitive),
+        # Competitive plays and wins are counted once each in the "all" scope.
+        plays=overall["plays"] if overall else 0,
+        wins=overall["wins"] if overall else 0,
         team_plays=sum(g.plays for g in cooperative),
         team_wins=sum(g.wins for g in cooperative),
-        current_streak=current,
-        longest_streak=longest,
-        last_played=(
-            Play.objects.filter(seats__player=player, status=Play.Status.FINISHED)
-            .order_by("-ended_at")
-            .values_list("ended_at", flat=True)
-            .first()
-        ),
+        current_streak=overall["streak"] if overall else 0,
+        longest_streak=overall["longest"] if overall else 0,
+        last_played=max((row["played_at"] for row in latest.values()), default=None),
         rivals=rivals,
         nemesis=nemesis if nemesis and nemesis.lost else None,
         victim=victim if victim and victim.won else None,
-        rating=overall,
+        rating=rating,
     )
+
+
+#: What latest_ratings() reads of each row.
+LATEST_FIELDS = (
+    "scope", "played_at", "mu_after", "sigma_after", "plays", "wins",
+    "points", "best", "worst", "streak", "longest",
+)  # fmt: skip
 
 
 def latest_ratings(player: Player, scopes: list[str] | None = None) -> list[dict[str, Any]]:
-    """The player's last row in each scope (of ``scopes``, or every game)."""
-    rows = []
-    for scope in scopes or list(GAMES):
-        row = (
-            RatingChange.objects.filter(player=player, scope=scope)
+    """The player's last row in each scope (of ``scopes``, or every game) where they have one:
+    one index lookup per scope, in two queries."""
+    last = {
+        f"last_{index}": Subquery(
+            RatingChange.objects.filter(player=OuterRef("pk"), scope=scope)
             .order_by("-played_at", "-id")
-            .values("scope", "mu_after", "sigma_after", "plays", "wins")
-            .first()
+            .values("id")[:1]
         )
-        if row:
-            rows.append(row)
-    return rows
+        for index, scope in enumerate(scopes or list(GAMES))
+    }
+    ids = Player.objects.filter(pk=player.pk).annotate(**last).values_list(*last).first() or ()
+    found = [pk for pk in ids if pk is not None]
+    return list(RatingChange.objects.filter(id__in=found).order_by().values(*LATEST_FIELDS))
 
 
 def head_to_head(player: Player) -> list[Rivalry]:
-    """Pairwise results against every opponent met in a competitive finished play: in a play
-    you beat everyone ranked below you. Counted by the database (one row per opponent)."""
-    rows = (
-        Seat.objects.filter(
-            play__seats__player=player,
-            play__status=Play.Status.FINISHED,
-            play__game__in=COMPETITIVE_GAMES,
-        )
-        .exclude(player=player)
-        .order_by()
-        .values("player_id", "player__name")
-        .annotate(
-            plays=Count("id"),
-            won=Count("id", filter=Q(rank__gt=F("play__seats__rank"))),
-            lost=Count("id", filter=Q(rank__lt=F("play__seats__rank"))),
-        )
-    )
+    """Pairwise results against every opponent met in a competitive finished play (in a play
+    you beat everyone ranked below you), from the running head-to-head records."""
     rivals = [
-        Rivalry(row["player_id"], row["player__name"], row["plays"], row["won"], row["lost"])
-        for row in rows
+        Rivalry(*row)
+        for row in HeadToHead.objects.filter(player=player).values_list(
+            "opponent_id", "opponent__name", "plays", "won", "lost"
+        )
     ]
     return sorted(rivals, key=lambda r: (-r.plays, r.player.casefold()))
 
@@ -369,17 +351,23 @@ CHART_MAX_POINTS = 240
 
 
 def rating_chart(player: Player, scope: str = ALL_GAMES) -> RatingChart | None:
+    """The chart of the player's rating in ``scope`` (a rated one). Reads only the points it
+    draws: the player's n-th row in a scope is the one whose running ``plays`` is n (an index
+    lookup each), so a long history costs no more than a short one."""
+    rated = RatingChange.objects.filter(player=player, scope=scope, mu_after__isnull=False)
+    count = rated.order_by("-plays").values_list("plays", flat=True).first()
+    if not count:
+        return None
+    wanted: Iterable[int] = range(1, count + 1)
+    if count > CHART_MAX_POINTS:
+        # Keep the shape on a phone: an evenly spaced sample, the last play always included.
+        step = count / CHART_MAX_POINTS
+        wanted = [int(i * step) + 1 for i in range(CHART_MAX_POINTS - 1)] + [count]
     history = list(
-        RatingChange.objects.filter(player=player, scope=scope, mu_after__isnull=False)
-        .order_by("played_at", "id")
+        rated.filter(plays__in=wanted)
+        .order_by("plays")
         .values_list("played_at", "mu_after", "sigma_after")
     )
-    if not history:
-        return None
-    if len(history) > CHART_MAX_POINTS:
-        # Keep the shape on a phone: an evenly spaced sample, the last play always included.
-        step = len(history) / CHART_MAX_POINTS
-        history = [history[int(i * step)] for i in range(CHART_MAX_POINTS - 1)] + [history[-1]]
     first = history[0][0]
     values = [ordinal(mu, sigma) for _, mu, sigma in history]
     lows = [mu - sigma for _, mu, sigma in history]
