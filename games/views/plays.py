@@ -3,6 +3,8 @@ the printable score sheet, and game-log download and upload."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,7 +22,7 @@ from referee import GAMES, Judgement
 from .. import selectors, services, stats, userjson
 from ..access import get_night, get_play, is_owner
 from ..gamelog import log_filename, play_to_log
-from ..models import GameNight, Play, Player, game_menu
+from ..models import GameNight, Play, Player, Seat, game_menu
 from ..ui import Draft, FormError, ui_for
 from ..uploads import upload_too_big
 
@@ -147,10 +149,15 @@ def play_setup(request: HttpRequest, night_id: int) -> HttpResponse:
 
 
 def _play_context(
-    play: Play, moves: list[selectors.LogEntry], judgement: Judgement | None, draft: Draft | None
+    play: Play,
+    moves: list[selectors.LogEntry],
+    judgement: Judgement | None,
+    draft: Draft | None,
+    seats: list[Seat] | None = None,
 ) -> dict:
     """What the play page and the printable sheet share: seats, the judged log, the sheet."""
-    seats = list(play.seats.select_related("player").order_by("position"))
+    if seats is None:
+        seats = list(play.seats.select_related("player").order_by("position"))
     names = [seat.player.name for seat in seats]
     if judgement is None:
         judgement = selectors.judge_moves(play, names, moves)
@@ -172,15 +179,22 @@ def _render_play(
     request: HttpRequest,
     play: Play,
     *,
-    judgement: Judgement | None = None,
+    state: services.PlayState | None = None,
     draft: Draft | None = None,
     error: str | None = None,
     notice: str | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    """The whole play page, or only its main fragment for an htmx request."""
-    moves = selectors.log_moves(play)
-    context = _play_context(play, moves, judgement, draft)
+    """The whole play page; or, for an htmx request, its main fragment and what changed
+    outside it (the move log: one entry appended, or all of it; the abandon form).
+
+    ``state``: the play as a move entry read it (services.enter_move), rendered from memory.
+    """
+    if state is not None:
+        moves, seats, judgement = state.log, state.seats, state.judgement
+    else:
+        moves, seats, judgement = selectors.log_moves(play), None, None
+    context = _play_context(play, moves, judgement, draft, seats)
     ui = ui_for(play.game)
     judgement = context["judgement"]
     context |= {
@@ -198,9 +212,19 @@ def _render_play(
         "board_template": ui.template("board"),
         "move_form_template": ui.template("move_form"),
     }
-    if not request.htmx:
+    if request.htmx:
+        entered = state.entered if state is not None else None
+        context |= {
+            "oob": True,
+            # A first entry replaces the log's "No move yet.", so the whole log is sent.
+            "entered": entered if entered is not None and len(moves) > 1 else None,
+            # An entry refused or still being composed leaves the log as it was.
+            "log_changed": state is None or entered is not None,
+        }
+        template = "plays/play_fragment.html"
+    else:
         context["is_owner"] = is_owner(request, play.club)
-    template = "plays/play.html#main" if request.htmx else "plays/play.html"
+        template = "plays/play.html"
     if not request.htmx and status == 200 and error:
         status = 422
     return render(request, template, context, status=status)
@@ -263,25 +287,35 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
         return _render_play(request, play, error=_damaged())
     if version != play.version:
         return _render_stale(request, play)
-    names = selectors.seat_names(play)
+    ui = ui_for(play.game)
+    tapped: dict[str, Any] = {}
+
+    def compose(current: Judgement, names: list[str]) -> Any:
+        """The move the form posted, read against the play as the entry found it."""
+        try:
+            move = ui.read_move(request.POST, current, names)
+        except FormError as exc:
+            tapped["error"] = exc.message
+            return services.NOT_COMPLETE
+        if isinstance(move, Draft):
+            tapped["draft"] = move
+            return services.NOT_COMPLETE
+        return move
+
     try:
-        current = selectors.judge_moves(play, names, selectors.log_moves(play))
-        move = ui_for(play.game).read_move(request.POST, current, names)
-    except FormError as exc:
-        return _render_play(request, play, error=exc.message)
-    if isinstance(move, Draft):
-        return _render_play(request, play, judgement=current, draft=move)
-    try:
-        judgement = services.record_move(play=play, move=move, by=request.user, version=version)
+        state = services.enter_move(play=play, by=request.user, version=version, compose=compose)
     except services.StalePlayError:
         return _render_stale(request, play)
     except services.PlayGoneError as exc:
         return play_gone(request, play, exc.message)
     except services.ServiceError as exc:
-        return _render_play(request, play, judgement=current, error=exc.message)
-    if not request.htmx:
+        return _render_play(request, play, state=exc.state, error=exc.message)
+    if state.entered is not None and not request.htmx:
         return redirect("play", play_id=play.pk)
-    return _render_play(request, play, judgement=judgement)  # record_move updated ``play``
+    # enter_move updated ``play``; the page is rendered from what it read.
+    return _render_play(
+        request, play, state=state, draft=tapped.get("draft"), error=tapped.get("error")
+    )
 
 
 @vary_on_headers("HX-Request")  # the main fragment for htmx, else the page
