@@ -12,7 +12,7 @@ from typing import Any
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
 from referee import Judgement
 from referee.punto import BOX, COLOURS, ROUNDS_TO_WIN, VALUES
@@ -82,6 +82,17 @@ def _cell(x: int, y: int, card: str | None, legal: set[Cell], in_box: bool) -> d
         "legal": (x, y) in legal,
         "in_box": in_box,
     }
+
+
+def _hand_card(colour: str, value: int, left: int) -> dict[str, Any]:
+    """A card of the hand, with its button's label said here rather than by the template: 18
+    buttons are drawn after every move, and a plural in the template costs far more."""
+    label = ngettext(
+        "%(colour)s %(value)s, %(left)s copy left",
+        "%(colour)s %(value)s, %(left)s copies left",
+        left,
+    ) % {"colour": COLOUR_LABELS[colour], "value": value, "left": left}
+    return {"name": f"{colour}-{value}", "value": value, "left": left, "label": label}
 
 
 def _cells_of(state: Any) -> dict[Cell, str]:
@@ -178,11 +189,7 @@ class PuntoUI(GameUI):
                         "label": COLOUR_LABELS[colour],
                         "neutral": colour == state.neutral,
                         "cards": [
-                            {
-                                "name": f"{colour}-{value}",
-                                "value": value,
-                                "left": state.cards_left(colour, value),
-                            }
+                            _hand_card(colour, value, state.cards_left(colour, value))
                             for value in VALUES
                         ],
                     }
