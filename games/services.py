@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from referee import GAMES, Judgement, judge
+from referee import GAMES, Judgement, judge, judge_next
 
 from . import names as naming
 from . import ratings, userjson
@@ -427,7 +427,8 @@ def _enter_move(
         _storable(move)
         if play.status == Play.Status.ABANDONED:
             raise ServiceError(_("This play was abandoned: no more moves can be entered."))
-        judgement = judge_play(play, names, [*active, move])
+        # Judged once: the move goes on from the judgement of the log as it stands.
+        judgement = judge_next(state.judgement, move)
         if judgement.error is not None:
             if judgement.error["move"] == len(active):
                 raise IllegalMoveError(judgement.error["message"])

@@ -106,18 +106,47 @@ def judge(log: Any) -> Judgement:
     error = None
     plans = []
     for index, move in enumerate(moves):
-        try:
-            plans.append(state.play(move))
-        except IllegalMove as exc:
-            error = {"move": index, "message": f"move {index}: {exc.message}"}
+        plan, error = _play(state, index, move)
+        if error is not None:
             break
-        except Exception as exc:  # a bug in an engine must not crash the caller
-            error = {
-                "move": index,
-                "message": f"move {index}: this move could not be read ({type(exc).__name__})",
-            }
-            break
+        plans.append(plan)
+    return _conclude(game_name, state, understood, plans, error)
 
+
+def judge_next(judgement: Judgement, move: Any) -> Judgement:
+    """The judgement of the same log with ``move`` appended, going on from ``judgement`` (of a
+    legal log: ValueError otherwise) instead of replaying the log: what a move entry needs,
+    judged once. Its ``state`` moves on with a legal move (an illegal one leaves it as it
+    was), so ``judgement`` itself must not be used after a legal move. Whatever the move, it
+    does not raise."""
+    state = judgement.state
+    if state is None or not judgement.legal:
+        raise ValueError("judge_next goes on from the judgement of a legal log")
+    plan, error = _play(state, len(judgement.plans), move)
+    plans = judgement.plans if error is not None else [*judgement.plans, plan]
+    return _conclude(judgement.game, state, judgement.setup, plans, error)
+
+
+def _play(state: Game, index: int, move: Any) -> tuple[Plan | None, dict[str, Any] | None]:
+    """Play the log's move number ``index``: its plan, or the error that stops the log."""
+    try:
+        return state.play(move), None
+    except IllegalMove as exc:
+        return None, {"move": index, "message": f"move {index}: {exc.message}"}
+    except Exception as exc:  # a bug in an engine must not crash the caller
+        return None, {
+            "move": index,
+            "message": f"move {index}: this move could not be read ({type(exc).__name__})",
+        }
+
+
+def _conclude(
+    game: str,
+    state: Game,
+    setup: dict[str, Any] | None,
+    plans: list[Plan],
+    error: dict[str, Any] | None,
+) -> Judgement:
     if error is not None:
         status = "illegal"
     else:
@@ -126,14 +155,14 @@ def judge(log: Any) -> Judgement:
     scores = state.scores()
     winners = state.winners() if finished else []
     return Judgement(
-        game=game_name,
+        game=game,
         status=status,
         error=error,
         scores=scores,
         winners=winners,
         details=state.details(),
         ranks=competition_ranks(scores, winners) if finished else {},
-        setup=understood,
+        setup=setup,
         plans=plans,
         state=state,
     )
