@@ -162,7 +162,9 @@ def generate(count: int, *, first_day: datetime.date = datetime.date(2024, 1, 1)
                     night.date, datetime.time(19, 0), tzinfo=datetime.UTC
                 ) + datetime.timedelta(minutes=4 * (index % per_night))
                 end = start + datetime.timedelta(minutes=rng.randint(10, 40))
-                plays.append((next_id, club.pk, night.pk, game, "{}", "finished", start, end, "{}"))
+                plays.append(
+                    (next_id, club.pk, night.pk, game, "{}", "finished", start, end, "{}", 0)
+                )
                 tables.append(sorted(table))
                 next_id += 1
             seats = []
@@ -185,6 +187,7 @@ def generate(count: int, *, first_day: datetime.date = datetime.date(2024, 1, 1)
 
 PLAY_COLUMNS = (
     "id", "club", "night", "game", "setup", "status", "started_at", "ended_at", "details",
+    "version",
 )  # fmt: skip
 SEAT_COLUMNS = ("play", "position", "player", "score", "rank", "is_winner")
 
