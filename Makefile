@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test test-browser bench loadtest lint format check-deploy demo migrate clean
+.PHONY: run test test-browser bench loadtest loadtest-live lint format check-deploy demo migrate clean
 
 $(VENV)/.created:
 	@python=$$(bin/find-python) && echo "Creating $(VENV) with $$python" && "$$python" -m venv $(VENV)
@@ -44,6 +44,10 @@ bench: $(VENV)/.dev
 
 loadtest: $(VENV)/.dev
 	timeout 120 $(PY) benchmarks/loadtest.py
+
+# The live pages: move-to-screen latency across two uvicorn processes, idle streams, entry.
+loadtest-live: $(VENV)/.dev
+	timeout 600 $(PY) benchmarks/live.py
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .

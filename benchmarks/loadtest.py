@@ -203,7 +203,9 @@ def main() -> None:
         server = subprocess.Popen(
             [
                 str(ROOT / ".venv" / "bin" / "gunicorn"),
-                "config.wsgi",
+                "config.asgi",  # as in production (README): ASGI, for the live pages' streams
+                "-k",
+                "uvicorn_worker.UvicornWorker",
                 "--bind",
                 f"{HOST}:{PORT}",
                 "--workers",
@@ -251,8 +253,8 @@ def main() -> None:
 
         fivexx = sum(n for code, n in statuses.items() if code >= 500)
         print(
-            f"## Load test: {len(members)} members across {CLUBS} clubs, gunicorn (4 workers) "
-            f"+ PostgreSQL, {elapsed:.0f} s\n"
+            f"## Load test: {len(members)} members across {CLUBS} clubs, gunicorn "
+            f"(4 uvicorn workers, ASGI) + PostgreSQL, {elapsed:.0f} s\n"
         )
         print(
             "| requests | req/s | p50 | p95 | p99 | stored | illegal (refused) | "

@@ -6,6 +6,7 @@ an outsider cannot even learn that an object exists.
 
 from __future__ import annotations
 
+from django.db.models import Count, Sum
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
@@ -92,3 +93,44 @@ def get_invite_by_token(request: HttpRequest, token: str) -> ClubInvite:
     """The link's token is the secret: any signed-in person who holds it may open it."""
     _user_id(request)
     return get_object_or_404(ClubInvite.objects.select_related("club"), token=token)
+
+
+# Live streams (games.views.live): async, and checked again on every wake-up ------------------
+
+
+async def watcher_id(request: HttpRequest) -> int:
+    """The signed-in person opening a stream; anyone else gets 404, as for the pages."""
+    user = await request.auser()
+    if not user.is_authenticated:
+        raise Http404
+    return user.pk
+
+
+def watched_play(user_id: int, play_id: int):
+    """The play's version, if ``user_id`` may still see it (a member of its club): none once
+    the member is removed or the play deleted, which ends the stream. A query of one row (read
+    in whichever thread the stream has: games.views.live)."""
+    return Play.objects.filter(pk=play_id, club__memberships__user_id=user_id).values_list(
+        "version", flat=True
+    )
+
+
+def watched_night(user_id: int, night_id: int):
+    """A version for a night's plays as a whole, if ``user_id`` may still see the night: the
+    sum of their versions plus their count, which changes with every change, a new play and a
+    deleted one. A query of one row, (sum, count)."""
+    return (
+        GameNight.objects.filter(pk=night_id, club__memberships__user_id=user_id)
+        .annotate(versions=Sum("plays__version"), count=Count("plays"))
+        .values_list("versions", "count")
+    )
+
+
+def play_version(row: tuple[int] | None) -> int | None:
+    """The version in ``watched_play``'s row (None: no row, no access)."""
+    return None if row is None else row[0]
+
+
+def night_version(row: tuple[int | None, int] | None) -> int | None:
+    """The version in ``watched_night``'s row (None: no row, no access)."""
+    return None if row is None else (row[0] or 0) + row[1]

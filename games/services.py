@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,8 +19,8 @@ from django.utils.translation import ngettext
 
 from referee import GAMES, Judgement, judge
 
+from . import live, ratings, userjson
 from . import names as naming
-from . import ratings, userjson
 from .gamelog import play_to_log
 from .models import (
     CLUB_NAME_MAX,
@@ -286,6 +286,7 @@ def start_play(
     )
     refresh_results(play, verdict)
     _audit_play(play, AuditEntry.Action.PLAY_START, by=by, setup=play.setup)
+    live.notify(night.pk, play.pk)  # the night's page shows it
     return play
 
 
@@ -312,9 +313,17 @@ def _lock(play: Play, version: int | None = None) -> Play:
 def _advance(play: Play) -> None:
     """The play changed: forms made at its version until now are stale. In the change's
     transaction, on the locked row; an increment in the database, so that no stale instance
-    saved elsewhere can ever take the version back."""
+    saved elsewhere can ever take the version back. Every page watching the play is told once
+    the change commits (games.live)."""
+    if live.is_postgresql():
+        # The same one statement also sends the play's NOTIFY, delivered on commit (games.live).
+        with connection.cursor() as cursor:
+            cursor.execute(live.advance_version_sql(Play._meta.db_table), [play.pk])
+            play.version = cursor.fetchone()[0]
+        return
     Play.objects.filter(pk=play.pk).update(version=F("version") + 1)
     play.version += 1
+    live.changed_on_commit(play.night_id, play.pk)
 
 
 def record_move(
@@ -694,6 +703,7 @@ def delete_play(*, play: Play, by: AbstractBaseUser, version: int | None = None)
     )
     rated_since = play.ended_at if play.status == Play.Status.FINISHED else None
     club_id = play.club_id
+    live.notify(play.night_id, play.pk)  # its watchers find it gone and stop
     play.delete()
     if rated_since is not None:
         # The plays rated after it were rated with it: rate them again without it.

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import accounts, audit, clubs, deletions, health, members, plays, rulings, stats
+from .views import accounts, audit, clubs, deletions, health, live, members, plays, rulings, stats
 
 urlpatterns = [
     path("", clubs.home, name="home"),
@@ -22,6 +22,11 @@ urlpatterns = [
     path("plays/<int:play_id>/abandon/", plays.play_abandon, name="play-abandon"),
     path("plays/<int:play_id>/resume/", plays.play_resume, name="play-resume"),
     path("plays/<int:play_id>/sheet/", plays.play_sheet, name="play-sheet"),
+    # Live pages: server-sent events, then the fresh fragment
+    path("plays/<int:play_id>/events/", live.play_events, name="play-events"),
+    path("plays/<int:play_id>/live/", plays.play_live, name="play-live"),
+    path("plays/<int:play_id>/table/", plays.play_table, name="play-table"),
+    path("nights/<int:night_id>/events/", live.night_events, name="night-events"),
     path("plays/<int:play_id>/log.json", plays.play_download, name="play-download"),
     # Trust: accounts, members and invites, the audit, deletions
     path("accounts/signup/", accounts.signup, name="signup"),

@@ -84,6 +84,21 @@ def _plain_http_live_server(request):
         settings.SECURE_SSL_REDIRECT = False
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _stop_live_listener(request):
+    """A live stream opened on PostgreSQL starts the process's listener (games.live), which
+    holds a connection to the test database: close it before the database is dropped (this
+    fixture then depends on the database's, so it is torn down first)."""
+    if not _django_active(request):
+        yield
+        return
+    request.getfixturevalue("django_db_setup")
+    yield
+    from games import live
+
+    live.listener.stop()
+
+
 def _django_active(request) -> bool:
     return request.config.pluginmanager.hasplugin("django")
 

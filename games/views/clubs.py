@@ -112,11 +112,13 @@ def night_edit(request: HttpRequest, night_id: int) -> HttpResponse:
 @login_required
 def night_detail(request: HttpRequest, night_id: int) -> HttpResponse:
     night = get_night(request, night_id)
-    plays = night.plays.prefetch_related("seats__player").order_by("started_at", "id")
+    plays = list(night.plays.prefetch_related("seats__player").order_by("started_at", "id"))
     context = {
         "night": night,
         "club": night.club,
         "plays": plays,
+        # What its stream counts (games.access.watched_night_version): the page is at this one.
+        "live_version": sum(play.version for play in plays) + len(plays),
         "night_form": GameNightForm(instance=night),
     }
     return render(request, "clubs/night.html", context)

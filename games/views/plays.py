@@ -3,9 +3,13 @@ the printable score sheet, and game-log download and upload."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core import signing
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -207,10 +211,13 @@ def _render_play(
     error: str | None = None,
     notice: str | None = None,
     events: list[str] | None = None,
+    live_notice: str | None = None,
     status: int = 200,
+    moves: list[selectors.LogEntry] | None = None,
 ) -> HttpResponse:
     """The whole play page, or only its main fragment for an htmx request."""
-    moves = selectors.log_moves(play)
+    if moves is None:
+        moves = selectors.log_moves(play)
     context = _play_context(play, moves, judgement, draft)
     ui = ui_for(play.game)
     judgement = context["judgement"]
@@ -224,6 +231,15 @@ def _render_play(
         "error": error,
         "notice": notice,
         "events": events or [],
+        "live_notice": live_notice,
+        # What the live refresh sends back (play_live): the page's version and, signed, its
+        # draft with the position it was built on.
+        "live_vals": json.dumps(
+            {
+                "version": str(play.version),
+                "kept": _signed_draft(play, moves, draft),
+            }
+        ),
         "can_enter": can_enter,
         # Only finished plays are rated: each player's rating after it, in its game and overall.
         "rating_changes": (
@@ -401,6 +417,71 @@ def play_resume(request: HttpRequest, play_id: int) -> HttpResponse:
     return redirect("play", play_id=play.pk)
 
 
+LIVE_SALT = "games.play_live.draft"
+
+
+def _signed_draft(play: Play, moves: list[selectors.LogEntry], draft: Draft | None) -> str:
+    """The half-built move and the position it was built on, signed: only a draft this site
+    made is ever kept, so it need not be judged again."""
+    if not draft or not draft.data:
+        return ""
+    return signing.dumps(
+        {"play": play.pk, "position": position_of(moves), "draft": draft.data}, salt=LIVE_SALT
+    )
+
+
+def position_of(moves: list[selectors.LogEntry]) -> str:
+    """A short fingerprint of the position a page shows: its active moves (an undo then a new
+    move gives a different position, even with as many moves)."""
+    active = [m.seq for m in moves if m.undone_at is None]
+    digest = hashlib.blake2s(",".join(map(str, active)).encode(), digest_size=6).hexdigest()
+    return f"{len(active)}-{digest}"
+
+
+def _what_changed(play: Play, moves: list[selectors.LogEntry], position: str) -> str:
+    """Why a half-built move was cleared, in the players' words."""
+    if play.status == Play.Status.ABANDONED:
+        return _("This play was abandoned on another phone — your choices were cleared.")
+    before, _sep, _digest = position.partition("-")
+    active = [m for m in moves if m.undone_at is None]
+    if before.isdigit() and len(active) > int(before):
+        data = active[-1].data
+        player = data.get("player") if isinstance(data, dict) else None
+        if isinstance(player, str):
+            return _(
+                "%(player)s's move was entered on another phone — your choices were cleared."
+            ) % {"player": player}
+        return _("A move was entered on another phone — your choices were cleared.")
+    return _("A move was undone on another phone — your choices were cleared.")
+
+
+@login_required
+@require_GET
+def play_live(request: HttpRequest, play_id: int) -> HttpResponse:
+    """The play page's fragment again, after its stream said the play changed (htmx only).
+
+    The page sends its version and, signed, its half-built move (draft) with the position it
+    was built on. Nothing changed since: 204, the page stays as it is. Otherwise the fresh fragment,
+    keeping the draft if the play is still at that position (a move, then its undo), else
+    without it and saying why next to the move form.
+    """
+    play = get_play(request, play_id)
+    if request.GET.get("version") == str(play.version):
+        return HttpResponse(status=204)
+    moves = selectors.log_moves(play)
+    try:
+        kept = signing.loads(request.GET.get("kept", ""), salt=LIVE_SALT)
+    except signing.BadSignature:
+        kept = None
+    if not isinstance(kept, dict) or kept.get("play") != play.pk:
+        return _render_play(request, play, moves=moves)
+    position = kept["position"]
+    if play.status == Play.Status.IN_PROGRESS and position == position_of(moves):
+        return _render_play(request, play, moves=moves, draft=Draft(kept["draft"]))
+    live_notice = _what_changed(play, moves, position)
+    return _render_play(request, play, moves=moves, live_notice=live_notice)
+
+
 @login_required
 @require_GET
 def play_sheet(request: HttpRequest, play_id: int) -> HttpResponse:
@@ -408,6 +489,43 @@ def play_sheet(request: HttpRequest, play_id: int) -> HttpResponse:
     play = get_play(request, play_id)
     context = _play_context(play, selectors.log_moves(play), None, None)
     return render(request, "plays/sheet.html", context)
+
+
+@login_required
+@require_GET
+def play_table(request: HttpRequest, play_id: int) -> HttpResponse:
+    """The table screen: a read-only page for a laptop or TV at the table — big board, scores,
+    the score sheet, the last move — that follows the play live (its night's stream, so that
+    it also hears of the next play). Once the play is over and the night has a newer play in
+    progress, it moves on to that play's table screen."""
+    play = get_play(request, play_id)
+    night = play.night
+    if play.status != Play.Status.IN_PROGRESS:
+        following = (
+            night.plays.filter(status=Play.Status.IN_PROGRESS, started_at__gte=play.started_at)
+            .exclude(pk=play.pk)
+            .order_by("started_at", "id")
+            .first()
+        )
+        if following is not None:
+            url = reverse("play-table", args=[following.pk])
+            if request.htmx:
+                response = HttpResponse(status=204)
+                response["HX-Redirect"] = url
+                return response
+            return redirect(url)
+    moves = selectors.log_moves(play)
+    context = _play_context(play, moves, None, None)
+    active = [m for m in moves if m.undone_at is None]
+    versions = list(night.plays.values_list("version", flat=True))
+    context |= {
+        "night": night,
+        "last_move": active[-1] if active else None,
+        "board_template": ui_for(play.game).template("board"),
+        # what the night's stream counts (games.access.watched_night): the page is at this one
+        "live_version": sum(versions) + len(versions),
+    }
+    return render(request, "plays/table.html", context)
 
 
 # Game logs --------------------------------------------------------------------------------------

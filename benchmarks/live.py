@@ -1,0 +1,317 @@
+"""The live pages, measured (docs/benchmarks.md): `python benchmarks/live.py` (make loadtest-live).
+
+Against a throwaway PostgreSQL database on 127.0.0.1 and app servers run as in production
+(uvicorn, ASGI), all on loopback:
+
+1. Move-to-screen latency: 10 tables × (1 entering + 5 watching), two app server processes
+   (each table's watchers split across both, its moves posted to one of them), so the fan-out
+   crosses processes; from a move's POST being answered to its event reaching each watcher.
+   Afterwards every watcher's last event must equal the play's version in the database.
+2. Idle streams: the memory (RSS) and threads of one server process holding N idle streams.
+3. Move entry with 0 and with 60 watchers on the plays being entered (one process).
+
+Each figure is printed with the machine's load average when it was taken.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import resource
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+PG = "postgres://postgres@127.0.0.1:5432/"
+DB = f"referee_h10_bench_{os.getpid()}"
+TABLES, WATCHERS_PER_TABLE, MOVES_PER_TABLE = 10, 5, 20
+IDLE = int(os.environ.get("LIVE_IDLE", "1000"))
+ENV = {
+    **os.environ,
+    "DATABASE_URL": PG + DB,
+    "DEBUG": "0",
+    "SECRET_KEY": "live-bench-" + secrets.token_urlsafe(40),
+    "ALLOWED_HOSTS": HOST,
+    "SECURE_SSL_REDIRECT": "0",
+    "DJANGO_SETTINGS_MODULE": "config.settings",
+    "LIVE_KEEPALIVE_SECONDS": "60",  # only the NOTIFY brings an event within the runs
+}
+LOG = json.loads((ROOT / "benchmarks" / "logs" / "punto-bench.json").read_text())
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def psql(sql: str) -> None:
+    subprocess.run(["psql", PG + "postgres", "-qc", sql], check=True, capture_output=True)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def seed(plays: int) -> tuple[str, list[int]]:
+    """One club, one member with a session, ``plays`` Punto plays; the session and play ids."""
+    os.environ.update(ENV)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    import datetime
+
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.management import call_command
+
+    from games import services
+
+    call_command("migrate", verbosity=0)
+    user = get_user_model().objects.create_user("watcher")
+    club = services.create_club(name="Live club", owner=user)
+    ana = services.add_player(club=club, name="Ana")
+    ben = services.add_player(club=club, name="Ben")
+    night = services.create_game_night(club=club, date=datetime.date.today())
+    ids = [
+        services.start_play(night=night, game="punto", players=[ana, ben], setup=LOG["setup"]).pk
+        for _ in range(plays)
+    ]
+    session = SessionStore()
+    session["_auth_user_id"] = str(user.pk)
+    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+    session["_auth_user_hash"] = user.get_session_auth_hash()
+    session.create()
+    from django.db import connections
+
+    connections.close_all()
+    return session.session_key, ids
+
+
+def start_server() -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", HOST,
+         "--port", str(port), "--log-level", "warning", "--backlog", "4096"],
+        cwd=ROOT, env=ENV, start_new_session=True,
+    )  # fmt: skip
+    for _ in range(300):
+        try:
+            socket.create_connection((HOST, port), timeout=1).close()
+            return server, port
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("the server did not start")
+
+
+def rss_and_threads(pid: int) -> tuple[int, int]:
+    status = Path(f"/proc/{pid}/status").read_text()
+    fields = dict(line.split(":", 1) for line in status.splitlines())
+    return int(fields["VmRSS"].split()[0]) * 1024, int(fields["Threads"])
+
+
+class Client:
+    def __init__(self, session: str):
+        self.session, self.csrf = session, secrets.token_hex(16)
+
+    def headers(self, port: int) -> str:
+        return (
+            f"Host: {HOST}:{port}\r\nCookie: sessionid={self.session}; csrftoken={self.csrf}\r\n"
+            f"X-CSRFToken: {self.csrf}\r\nHX-Request: true\r\n"
+        )
+
+    async def post_move(self, port: int, play: int, version: int) -> tuple[float, int]:
+        """Post the play's next move; (seconds taken, status)."""
+        body = urlencode({"move_json": json.dumps(LOG["moves"][version]), "version": version})
+        reader, writer = await asyncio.open_connection(HOST, port)
+        start = time.perf_counter()
+        writer.write(
+            (
+                f"POST /plays/{play}/move/ HTTP/1.1\r\n{self.headers(port)}"
+                "Content-Type: application/x-www-form-urlencoded\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n{body}"
+            ).encode()
+        )
+        await writer.drain()
+        status = int((await reader.readline()).split()[1])
+        await reader.read()  # to the end: the answer is complete
+        elapsed = time.perf_counter() - start
+        writer.close()
+        return elapsed, status
+
+
+class Watcher:
+    """One open stream: every event's (version, arrival time)."""
+
+    def __init__(self, client: Client, port: int, play: int, version: int):
+        self.client, self.port, self.play, self.version = client, port, play, version
+        self.arrivals: dict[int, float] = {}
+        self.last = version
+        self.connected = asyncio.Event()
+
+    async def run(self) -> None:
+        reader, writer = await asyncio.open_connection(HOST, self.port, limit=2**16)
+        writer.write(
+            (
+                f"GET /plays/{self.play}/events/?v={self.version} HTTP/1.1\r\n"
+                f"{self.client.headers(self.port)}\r\n"
+            ).encode()
+        )
+        await writer.drain()
+        try:
+            while True:
+                line = await reader.readline()
+                if not line:
+                    return
+                if line.startswith(b"retry:"):
+                    self.connected.set()
+                elif line.startswith(b"id: "):
+                    version = int(line[4:])
+                    self.arrivals.setdefault(version, time.perf_counter())
+                    self.last = max(self.last, version)
+        finally:
+            writer.close()
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]:
+    client = Client(session)
+    watchers = [
+        Watcher(client, ports[w % 2], play, 0) for play in plays for w in range(WATCHERS_PER_TABLE)
+    ]
+    tasks = [asyncio.create_task(w.run()) for w in watchers]
+    await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in watchers)), 60)
+    answered: dict[tuple[int, int], float] = {}
+    sent: dict[tuple[int, int], float] = {}
+    errors = 0
+
+    async def table(index: int, play: int) -> None:
+        nonlocal errors
+        for version in range(MOVES_PER_TABLE):
+            sent[(play, version + 1)] = time.perf_counter()
+            _, status = await client.post_move(ports[index % 2], play, version)
+            answered[(play, version + 1)] = time.perf_counter()
+            errors += status != 200
+            await asyncio.sleep(0.3)  # a table's pace is far slower; this keeps it busy
+
+    await asyncio.gather(*(table(i, p) for i, p in enumerate(plays)))
+    await asyncio.sleep(3)  # the last events
+    samples, from_sent, early, missing = [], [], 0, 0
+    for watcher in watchers:
+        for version in range(1, MOVES_PER_TABLE + 1):
+            arrived = watcher.arrivals.get(version)
+            if arrived is None:
+                missing += 1  # coalesced into a later event (allowed) or lost (checked below)
+            else:
+                after_answer = arrived - answered[(watcher.play, version)]
+                early += after_answer < 0
+                samples.append(max(0.0, after_answer))
+                from_sent.append(arrived - sent[(watcher.play, version)])
+    for task in tasks:
+        task.cancel()
+    from games.models import Play
+
+    final = dict(await asyncio.to_thread(lambda: list(Play.objects.values_list("pk", "version"))))
+    behind = sum(1 for w in watchers if w.last != final[w.play])
+    return [
+        f"- move-to-screen, {TABLES} tables × (1 entering + {WATCHERS_PER_TABLE} watching), "
+        f"2 uvicorn processes, {len(samples)} events: p50 {1000 * pct(samples, 0.5):.0f} ms, "
+        f"p95 {1000 * pct(samples, 0.95):.0f} ms, max {1000 * max(samples):.0f} ms "
+        f"({early} arrived before the POST's answer: counted as 0); from the POST being sent: "
+        f"p50 {1000 * pct(from_sent, 0.5):.0f} ms, p95 {1000 * pct(from_sent, 0.95):.0f} ms; "
+        f"events not sent separately (coalesced) {missing}; watchers whose last event differs "
+        f"from the database {behind} of {len(watchers)}; failed moves {errors} "
+        f"(load average {load()})"
+    ]
+
+
+async def idle(session: str, plays: list[int], pid: int, port: int) -> list[str]:
+    client = Client(session)
+    base_rss, base_threads = rss_and_threads(pid)
+    watchers = [Watcher(client, port, plays[i % len(plays)], 10**6) for i in range(IDLE)]
+    tasks = []
+    # in small batches: each connection's first request (session, access) holds a database
+    # connection for a moment, and the database here is shared with other work
+    for start in range(0, IDLE, 10):
+        batch = watchers[start : start + 10]
+        tasks += [asyncio.create_task(w.run()) for w in batch]
+        await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in batch)), 120)
+    await asyncio.sleep(2)
+    rss, threads = rss_and_threads(pid)
+    for task in tasks:
+        task.cancel()
+    extra = rss - base_rss
+    return [
+        f"- {IDLE} idle streams in one uvicorn process: +{extra / 2**20:.0f} MB RSS "
+        f"({extra / IDLE / 1024:.0f} KB each), threads {base_threads} → {threads} "
+        f"(load average {load()})"
+    ]
+
+
+async def entry(session: str, plays: list[int], port: int, watchers_count: int) -> str:
+    client = Client(session)
+    watchers = [Watcher(client, port, plays[i % len(plays)], 0) for i in range(watchers_count)]
+    tasks = [asyncio.create_task(w.run()) for w in watchers]
+    if watchers:
+        await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in watchers)), 60)
+    times = []
+    for version in range(MOVES_PER_TABLE):
+        for play in plays:
+            elapsed, status = await client.post_move(port, play, version)
+            assert status == 200, status
+            times.append(elapsed)
+    for task in tasks:
+        task.cancel()
+    return (
+        f"- move entry with {watchers_count} watchers on the {len(plays)} plays entered: "
+        f"{len(times)} moves, p50 {1000 * statistics.median(times):.0f} ms, "
+        f"p95 {1000 * pct(times, 0.95):.0f} ms (load average {load()})"
+    )
+
+
+def main() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+    psql(f"CREATE DATABASE {DB}")
+    servers: list[subprocess.Popen] = []
+    lines = []
+    try:
+        session, plays = seed(TABLES + 6)
+        first, port1 = start_server()
+        second, port2 = start_server()
+        servers += [first, second]
+        lines += asyncio.run(latency(session, plays[:TABLES], [port1, port2]))
+        print(lines[-1], flush=True)
+        fresh = plays[TABLES : TABLES + 3], plays[TABLES + 3 :]
+        lines.append(asyncio.run(entry(session, fresh[0], port2, 0)))
+        print(lines[-1], flush=True)
+        lines.append(asyncio.run(entry(session, fresh[1], port2, 60)))
+        print(lines[-1], flush=True)
+        lines += asyncio.run(idle(session, plays, first.pid, port1))
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(timeout=10)
+        from django.db import connections
+
+        connections.close_all()
+        psql(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+    print(f"## Live pages ({time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores)")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+"""Live pages in a real browser: two phones on one play, and the night page, follow each other
+without a reload (server-sent events, games.views.live)."""
+
+import json
+import re
+
+from django.db import transaction
+from playwright.sync_api import expect
+
+from tests.examples import EXAMPLES
+
+from .conftest import PHONE, log_in
+from .test_punto import logged_moves, start_punto, tap_move
+
+MOVES = json.loads((EXAMPLES / "punto-1.json").read_text())["moves"]
+
+
+def second_phone(browser, live_server):
+    context = browser.new_context(base_url=live_server.url, locale="en-GB", **PHONE)
+    context.set_default_timeout(10_000)
+    return context, context.new_page()
+
+
+def test_two_phones_follow_each_other(page, browser, live_server, table):
+    start_punto(page, table, ["Ana", "Ben"])
+    play_url = page.url
+    context, other = second_phone(browser, live_server)
+    night_context, night_page = second_phone(browser, live_server)
+    try:
+        log_in(other)
+        other.goto(play_url)
+        log_in(night_page)
+        night_page.goto(f"/nights/{table['night'].pk}/")
+        expect(night_page.locator("#night-plays")).to_contain_text("Ana 0, Ben 0")
+
+        # A move entered on one phone appears on the other, and on the night's cards
+        tap_move(page, MOVES[0], 0)
+        expect(logged_moves(other)).to_have_count(1)
+        expect(other.locator("#punto-turn")).to_have_text("Ben drew:")
+        expect(other.locator("#live-notice")).to_have_count(0)
+
+        # The other phone is half-way through Ben's move when Ben's move comes from the first:
+        # its choices are cleared, and it says why next to the move form
+        other.click(f"button[name=card][value={MOVES[1]['card']}]")
+        expect(other.locator("#punto-drafted")).to_be_visible()
+        tap_move(page, MOVES[1], 1)
+        expect(logged_moves(other)).to_have_count(2)
+        expect(other.locator("#live-notice")).to_have_text(
+            "Ben's move was entered on another phone — your choices were cleared."
+        )
+        expect(other.locator("#punto-drafted")).to_have_count(0)
+        expect(other.locator("#punto-turn")).to_have_text("Ana drew:")
+
+        # An undo on the first phone appears on the other
+        page.click("#undo")
+        expect(other.locator("#move-log li.undone")).to_have_count(1)
+        expect(logged_moves(other)).to_have_count(1)
+        expect(other.locator("#punto-turn")).to_have_text("Ben drew:")
+
+        # A change that leaves the position as it was (a move and its undo, committed together)
+        # keeps the other phone's half-built move, on the fresh page
+        other.click(f"button[name=card][value={MOVES[1]['card']}]")
+        expect(other.locator("#punto-drafted")).to_be_visible()
+        from games import services
+        from games.models import Play
+
+        play = Play.objects.get()
+        with transaction.atomic():
+            services.record_move(play=play, move=MOVES[1])
+            services.undo_last_move(play=play)
+        expect(other.locator("#move-log li.undone")).to_have_count(2)
+        expect(other.locator("#punto-drafted")).to_be_visible()
+        expect(other.locator("#live-notice")).to_have_count(0)
+        # ...and it can still be finished, which the first phone sees
+        x, y = MOVES[1]["at"]
+        other.click(f'button[name=at][value="{x},{y}"]')
+        expect(logged_moves(other)).to_have_count(2)
+        expect(logged_moves(page)).to_have_count(2)
+        expect(night_page.locator("#night-plays")).to_contain_text("in progress", ignore_case=True)
+
+        # Abandoning on one phone: the other shows it, its move form gone
+        page.click("#abandon")  # then the confirmation step
+        page.click("#confirm-abandon")
+        page.wait_for_url(re.compile(r".*/plays/\d+/$"))
+        expect(other.locator("#play-status")).to_have_text("abandoned", ignore_case=True)
+        expect(other.locator("#move-form")).to_have_count(0)
+        expect(night_page.locator("#night-plays")).to_contain_text("abandoned", ignore_case=True)
+        assert page.js_errors == []
+    finally:
+        context.close()
+        night_context.close()
+
+
+def test_the_table_screen_follows_the_play_then_the_next_one(page, desktop_page, table):
+    start_punto(page, table, ["Ana", "Ben"])
+    play_id = int(re.search(r"/plays/(\d+)/", page.url).group(1))
+    log_in(desktop_page)
+    desktop_page.goto(f"/plays/{play_id}/table/")
+    expect(desktop_page.locator("#last-move")).to_contain_text("No move yet")
+
+    tap_move(page, MOVES[0], 0)
+    expect(desktop_page.locator("#last-move")).to_contain_text(MOVES[0]["card"])
+    page.click("#abandon")  # then the confirmation step
+    page.click("#confirm-abandon")
+    page.wait_for_url(re.compile(r".*/plays/\d+/$"))
+    expect(desktop_page.locator("#play-status")).to_have_text("abandoned", ignore_case=True)
+
+    # the night's next play: the table screen moves on to it by itself
+    start_punto(page, table, ["Ben", "Ana"])
+    following = int(re.search(r"/plays/(\d+)/", page.url).group(1))
+    desktop_page.wait_for_url(re.compile(rf".*/plays/{following}/table/$"))
+    expect(desktop_page.locator("#last-move")).to_contain_text("No move yet")
+    assert desktop_page.js_errors == []
