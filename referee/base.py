@@ -3,9 +3,10 @@
 A game is a state machine. ``Game.start(players, setup)`` checks the number of players and reads
 the setup (raising ``SetupError``). ``game.play(move)`` applies one move in two steps: ``plan``
 reads and validates the whole move against the state and returns a ``Plan`` (or raises
-``IllegalMove`` with a sentence the players understand), then ``commit`` applies the plan and
-cannot fail. Nothing changes before the whole move is known to be legal, so scores and details
-always describe the state just before the first illegal move (docs/gamelog.md §2).
+``IllegalMove`` with a reason the players understand: a message id and its parameters, see
+``referee.messages``), then ``commit`` applies the plan and cannot fail. Nothing changes before
+the whole move is known to be legal, so scores and details always describe the state just before
+the first illegal move (docs/gamelog.md §2).
 
 A plan also knows exactly what the referee understood: ``Plan.canonical()`` is the move in
 canonical JSON, and ``Game.canonical_setup()`` the setup.
@@ -15,29 +16,55 @@ Nothing under ``referee/`` imports Django.
 
 from __future__ import annotations
 
-import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-#: "A move after the game has ended is illegal, in every game." (docs/gamelog.md §1)
-GAME_OVER = "the game has already ended"
+from .messages import Message, cell_text, define, describe
+from .messages import gettext_noop as _
+
+# Re-exported: the games' modules write their messages with these.
+__all__ = ["Message", "cell_text", "define", "describe"]
+
+define(
+    {
+        # "A move after the game has ended is illegal, in every game." (docs/gamelog.md §1)
+        "game.over": _("the game has already ended"),
+        "game.player_count": _("{game} is played by {count} to {count_max} players, not {number}"),
+        "game.player_count_exact": _("{game} is played by exactly {count} players, not {number}"),
+        "json.object": _("{what} must be a JSON object"),
+        "json.list": _("{what} must be a list"),
+        "json.cell": _("{what} must be a cell [column, row] of two integers"),
+        "json.player": _("{what} {value} is not one of the players ({players})"),
+        # phrases naming what a helper checks
+        "what.setup": _("the setup"),
+        "what.move": _("a move"),
+    }
+)
 
 
-class IllegalMove(Exception):
-    """A move that breaks a rule. The message is a plain sentence, without the "move N:" prefix."""
+class Refusal(Exception):
+    """A refusal of the referee: ``verdict`` is its message (an id and its parameters), and
+    ``message`` (or ``str()``) the English of the log format."""
 
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message_id: str, /, **params: Any):
+        super().__init__(message_id)
+        self.verdict = Message(message_id, **params)
+
+    @property
+    def message(self) -> str:
+        return str(self.verdict)
+
+    def __str__(self) -> str:
+        return self.message
 
 
-class SetupError(Exception):
+class IllegalMove(Refusal):
+    """A move that breaks a rule; the message says why, without the "move N:" prefix."""
+
+
+class SetupError(Refusal):
     """The setup (or the player list) cannot start a game."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 class Plan:
@@ -94,10 +121,16 @@ class Game(ABC):
         n = len(players)
         if not cls.min_players <= n <= cls.max_players:
             if cls.min_players == cls.max_players:
-                wanted = f"exactly {cls.min_players}"
-            else:
-                wanted = f"{cls.min_players} to {cls.max_players}"
-            raise SetupError(f"{cls.title} is played by {wanted} players, not {n}")
+                raise SetupError(
+                    "game.player_count_exact", game=cls.title, count=cls.min_players, number=n
+                )
+            raise SetupError(
+                "game.player_count",
+                game=cls.title,
+                count=cls.min_players,
+                count_max=cls.max_players,
+                number=n,
+            )
 
     @classmethod
     @abstractmethod
@@ -120,7 +153,7 @@ class Game(ABC):
     def check(self, move: Any) -> Plan:
         """The plan of ``move`` if it is legal now, or ``IllegalMove``; changes nothing."""
         if self.finished:
-            raise IllegalMove(GAME_OVER)
+            raise IllegalMove("game.over")
         return self.plan(move)
 
     @abstractmethod
@@ -170,7 +203,8 @@ def competition_ranks(scores: Mapping[str, int], winners: Sequence[str]) -> dict
 
 
 # Small validation helpers shared by the games. Each raises ``IllegalMove`` by default;
-# pass ``error=SetupError`` when validating a setup.
+# pass ``error=SetupError`` when validating a setup. ``what`` is a phrase naming the value
+# ("the setup", "placement 2 of this turn"): a ``Message``.
 
 
 def is_int(value: Any) -> bool:
@@ -185,42 +219,29 @@ def norm(value: Any) -> str | None:
     return " ".join(value.split()).casefold()
 
 
-def expect_dict(value: Any, what: str, error: type[Exception] = IllegalMove) -> dict:
+def expect_dict(value: Any, what: Message, error: type[Refusal] = IllegalMove) -> dict:
     if not isinstance(value, dict):
-        raise error(f"{what} must be a JSON object")
+        raise error("json.object", what=what)
     return value
 
 
-def expect_list(value: Any, what: str, error: type[Exception] = IllegalMove) -> list:
+def expect_list(value: Any, what: Message, error: type[Refusal] = IllegalMove) -> list:
     if not isinstance(value, list):
-        raise error(f"{what} must be a list")
+        raise error("json.list", what=what)
     return value
 
 
-def expect_cell(value: Any, what: str, error: type[Exception] = IllegalMove) -> tuple[int, int]:
+def expect_cell(value: Any, what: Message, error: type[Refusal] = IllegalMove) -> tuple[int, int]:
     """A cell ``[column, row]`` of two JSON integers."""
     if not (isinstance(value, list) and len(value) == 2 and all(is_int(v) for v in value)):
-        raise error(f"{what} must be a cell [column, row] of two integers")
+        raise error("json.cell", what=what)
     return (value[0], value[1])
 
 
 def expect_player(
-    value: Any, players: Sequence[str], what: str, error: type[Exception] = IllegalMove
+    value: Any, players: Sequence[str], what: Message, error: type[Refusal] = IllegalMove
 ) -> str:
     """Player names are matched exactly (docs/gamelog.md §1)."""
     if not isinstance(value, str) or value not in players:
-        raise error(f"{what} {describe(value)} is not one of the players ({', '.join(players)})")
+        raise error("json.player", what=what, value=value, players=list(players))
     return value
-
-
-def describe(value: Any) -> str:
-    """A short, readable rendering of a JSON value for an error message."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError, RecursionError):
-        text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def cell_text(cell: tuple[int, int]) -> str:
-    return f"({cell[0]}, {cell[1]})"

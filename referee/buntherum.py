@@ -30,11 +30,12 @@ Rulings this engine applies where the sheet is silent (each is cited where it is
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Game, IllegalMove, Plan, SetupError, describe, expect_player, is_int, norm
+from .base import Game, IllegalMove, Message, Plan, SetupError, define, expect_player, is_int, norm
+from .messages import gettext_noop as _
 
 OBJECTS = ("die", "butterfly", "ball", "icecream", "cup", "flower", "car", "telephone")
 COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "black")
@@ -56,6 +57,83 @@ ALL_CARDS: tuple[str, ...] = tuple(_CARD_BITS)
 
 CRASHES_TO_ELIMINATE = 3
 
+define(
+    {
+        # the setup
+        "buntherum.setup_shape": _(
+            "the setup must give the six starting series, as "
+            '{{"series": {{"1": ["red-die", "blue-car"], ..., "6": [...]}}}}'
+        ),
+        "buntherum.setup_not_side": _(
+            'the series are at the sides "1" to "6"; {value} is not a side'
+        ),
+        "buntherum.setup_side_twice": _("side {side} is given twice in the setup"),
+        "buntherum.setup_two_cards": _("side {side} must start with a list of exactly two cards"),
+        "buntherum.setup_not_card": _(
+            "side {side}: {value} is not a Buntherum card "
+            '(a colour and an object, such as "red-die")'
+        ),
+        "buntherum.setup_card_twice": _(
+            "{card} is in the setup twice (sides {side_first} and {side})"
+        ),
+        "buntherum.setup_colour_twice": _(
+            "side {side} starts with two {colour} cards: a series never holds a colour twice"
+        ),
+        "buntherum.setup_object_twice": _(
+            "side {side} starts with two cards showing a {object}: a series never holds an "
+            "object twice"
+        ),
+        "buntherum.setup_side_missing": _(
+            "the setup must give all six sides 1 to 6; side {sides} is missing"
+        ),
+        "buntherum.setup_sides_missing": _(
+            "the setup must give all six sides 1 to 6; side {sides} are missing"
+        ),
+        # a turned card
+        "buntherum.move_shape": _(
+            'a move must be a JSON object such as {{"card": "red-die", "call": '
+            '{{"player": "Ana", "series": 4}}}}, not {value}'
+        ),
+        "buntherum.call_and_tie": _('a move has either a "call" or a "tie", not both'),
+        "buntherum.nothing_happened": _(
+            'the move must say what happened to {card}: a "call" or a "tie"'
+        ),
+        "buntherum.no_card": _('the move must name the turned "card", such as "red-die"'),
+        "buntherum.not_card": _(
+            "the turned card {value} is not a Buntherum card (a colour and an object, such as "
+            '"red-die")'
+        ),
+        "buntherum.card_in_series": _(
+            "{card} is already in series {side}, so it cannot be turned again"
+        ),
+        "buntherum.eliminated_call": _(
+            "{player} cannot call: {player} has been eliminated ({count} Crash tokens)"
+        ),
+        "buntherum.eliminated_tie": _(
+            "{player} cannot tie: {player} has been eliminated ({count} Crash tokens)"
+        ),
+        "buntherum.not_tied_call": _(
+            "{player} cannot call: only {names}, who tied on the last card, may call this one"
+        ),
+        "buntherum.not_tied_tie": _(
+            "{player} cannot tie: only {names}, who tied on the last card, may call this one"
+        ),
+        "buntherum.call_shape": _(
+            'a "call" must be a JSON object such as {{"player": "Ana", "series": 4}}, not {value}'
+        ),
+        "buntherum.what_caller": _("the caller"),
+        "buntherum.not_series": _('the called series must be 1 to 6 or "impossible", not {value}'),
+        "buntherum.tie_shape": _(
+            'a "tie" must be the list of the players who called correctly at once, not {value}'
+        ),
+        "buntherum.what_tied_player": _("the tied player"),
+        "buntherum.tied_twice": _("{player} is named twice in the tie"),
+        "buntherum.tie_too_small": _(
+            "a tie needs at least two players who called at once, not {number}"
+        ),
+    }
+)
+
 
 def parse_card(value: Any) -> str | None:
     """The card's canonical name (``"red-die"``), or None when ``value`` names no card.
@@ -71,14 +149,6 @@ def card_parts(card: str) -> tuple[str, str]:
     """A card's (colour, object)."""
     colour, _, obj = card.partition("-")
     return colour, obj
-
-
-def _names(players: Iterable[str]) -> str:
-    """Names in a sentence: "Ana", "Ana and Ben", "Ana, Ben and Chloé"."""
-    players = list(players)
-    if len(players) <= 1:
-        return "".join(players)
-    return f"{', '.join(players[:-1])} and {players[-1]}"
 
 
 @dataclass(slots=True)
@@ -148,52 +218,42 @@ class Buntherum(Game):
         """Rule: "two cards at each of the six sides, distinct in colour and in object within a
         side" (docs/gamelog.md §6); "The setup has sides "1"–"6"."
         """
-        example = '{"series": {"1": ["red-die", "blue-car"], ..., "6": [...]}}'
         if not isinstance(setup, dict) or not isinstance(setup.get("series"), dict):
-            raise SetupError(f"the setup must give the six starting series, as {example}")
+            raise SetupError("buntherum.setup_shape")
         series: dict[str, list[str]] = {}
         seen: dict[str, str] = {}
         for key, cards in setup["series"].items():
             side = norm(key)
             if side not in SIDES:
-                raise SetupError(
-                    f'the series are at the sides "1" to "6"; {describe(key)} is not a side'
-                )
+                raise SetupError("buntherum.setup_not_side", value=key)
             if side in series:
-                raise SetupError(f"side {side} is given twice in the setup")
+                raise SetupError("buntherum.setup_side_twice", side=side)
             if not isinstance(cards, list) or len(cards) != CARDS_PER_SIDE:
-                raise SetupError(f"side {side} must start with a list of exactly two cards")
+                raise SetupError("buntherum.setup_two_cards", side=side)
             names = []
             for value in cards:
                 card = parse_card(value)
                 if card is None:
-                    raise SetupError(
-                        f"side {side}: {describe(value)} is not a Buntherum card "
-                        '(a colour and an object, such as "red-die")'
-                    )
+                    raise SetupError("buntherum.setup_not_card", side=side, value=value)
                 if card in seen:
                     raise SetupError(
-                        f"{card} is in the setup twice (sides {seen[card]} and {side})"
+                        "buntherum.setup_card_twice", card=card, side_first=seen[card], side=side
                     )
                 seen[card] = side
                 names.append(card)
             (colour_a, object_a), (colour_b, object_b) = map(card_parts, names)
             if colour_a == colour_b:
-                raise SetupError(
-                    f"side {side} starts with two {colour_a} cards: a series never holds a "
-                    "colour twice"
-                )
+                raise SetupError("buntherum.setup_colour_twice", side=side, colour=colour_a)
             if object_a == object_b:
-                raise SetupError(
-                    f"side {side} starts with two cards showing a {object_a}: a series never "
-                    "holds an object twice"
-                )
+                raise SetupError("buntherum.setup_object_twice", side=side, object=object_a)
             series[side] = names
         missing = [side for side in SIDES if side not in series]
         if missing:
             raise SetupError(
-                f"the setup must give all six sides 1 to 6; side {_names(missing)} "
-                f"{'is' if len(missing) == 1 else 'are'} missing"
+                "buntherum.setup_side_missing"
+                if len(missing) == 1
+                else "buntherum.setup_sides_missing",
+                sides=missing,
             )
         return cls(players, series)
 
@@ -253,14 +313,11 @@ class Buntherum(Game):
         """Read one turned card and what happened to it (docs/gamelog.md §6), and whether a call
         was right."""
         if not isinstance(move, dict):
-            raise IllegalMove(
-                'a move must be a JSON object such as {"card": "red-die", "call": '
-                '{"player": "Ana", "series": 4}}, not ' + describe(move)
-            )
+            raise IllegalMove("buntherum.move_shape", value=move)
         card = self._turned_card(move.get("card"))
         call, tie = move.get("call"), move.get("tie")
         if call is not None and tie is not None:
-            raise IllegalMove('a move has either a "call" or a "tie", not both')
+            raise IllegalMove("buntherum.call_and_tie")
         if tie is not None:
             return Tie(card=card, tied=self._tied_players(tie))
         if call is not None:
@@ -269,7 +326,7 @@ class Buntherum(Game):
             # series fits)"
             correct = not self.fitting_series(card) if side == IMPOSSIBLE else self.fits(card, side)
             return Call(card=card, caller=caller, side=side, correct=correct)
-        raise IllegalMove(f'the move must say what happened to {card}: a "call" or a "tie"')
+        raise IllegalMove("buntherum.nothing_happened", card=card)
 
     def commit(self, turned: Call | Tie) -> None:
         if isinstance(turned, Tie):
@@ -284,29 +341,26 @@ class Buntherum(Game):
         card = parse_card(value)
         if card is None:
             if value is None:
-                raise IllegalMove('the move must name the turned "card", such as "red-die"')
-            raise IllegalMove(
-                f"the turned card {describe(value)} is not a Buntherum card (a colour and an "
-                'object, such as "red-die")'
-            )
+                raise IllegalMove("buntherum.no_card")
+            raise IllegalMove("buntherum.not_card", value=value)
         if card in self.placed:
-            raise IllegalMove(
-                f"{card} is already in series {self.placed[card]}, so it cannot be turned again"
-            )
+            raise IllegalMove("buntherum.card_in_series", card=card, side=self.placed[card])
         return card
 
-    def _check_may_call(self, player: str, verb: str) -> None:
+    def _check_may_call(self, player: str, *, tie: bool) -> None:
         """Rule: "eliminated players cannot call"; after a tie "only the tied players may call that
         next card"."""
         if player in self.eliminated:
             raise IllegalMove(
-                f"{player} cannot {verb}: {player} has been eliminated "
-                f"({CRASHES_TO_ELIMINATE} Crash tokens)"
+                "buntherum.eliminated_tie" if tie else "buntherum.eliminated_call",
+                player=player,
+                count=CRASHES_TO_ELIMINATE,
             )
         if self.tied is not None and player not in self.tied:
             raise IllegalMove(
-                f"{player} cannot {verb}: only {_names(self.tied)}, who tied on the last card, "
-                "may call this one"
+                "buntherum.not_tied_tie" if tie else "buntherum.not_tied_call",
+                player=player,
+                names=list(self.tied),
             )
 
     def _call(self, call: Any) -> tuple[str, str]:
@@ -314,12 +368,9 @@ class Buntherum(Game):
         as a string) or "impossible"."
         """
         if not isinstance(call, dict):
-            raise IllegalMove(
-                'a "call" must be a JSON object such as {"player": "Ana", "series": 4}, not '
-                + describe(call)
-            )
-        caller = expect_player(call.get("player"), self.players, "the caller")
-        self._check_may_call(caller, "call")
+            raise IllegalMove("buntherum.call_shape", value=call)
+        caller = expect_player(call.get("player"), self.players, Message("buntherum.what_caller"))
+        self._check_may_call(caller, tie=False)
         value = call.get("series")
         side = None
         if is_int(value):
@@ -328,9 +379,7 @@ class Buntherum(Game):
             side = norm(value)
             side = side if side in SIDES or side == IMPOSSIBLE else None
         if side is None:
-            raise IllegalMove(
-                f'the called series must be 1 to 6 or "impossible", not {describe(value)}'
-            )
+            raise IllegalMove("buntherum.not_series", value=value)
         return caller, side
 
     def _tied_players(self, tie: Any) -> tuple[str, ...]:
@@ -338,21 +387,16 @@ class Buntherum(Game):
         within the previous tie if the previous card was a tie)."
         """
         if not isinstance(tie, list):
-            raise IllegalMove(
-                'a "tie" must be the list of the players who called correctly at once, not '
-                + describe(tie)
-            )
+            raise IllegalMove("buntherum.tie_shape", value=tie)
         tied: list[str] = []
         for value in tie:
-            player = expect_player(value, self.players, "the tied player")
+            player = expect_player(value, self.players, Message("buntherum.what_tied_player"))
             if player in tied:
-                raise IllegalMove(f"{player} is named twice in the tie")
-            self._check_may_call(player, "tie")
+                raise IllegalMove("buntherum.tied_twice", player=player)
+            self._check_may_call(player, tie=True)
             tied.append(player)
         if len(tied) < 2:
-            raise IllegalMove(
-                f"a tie needs at least two players who called at once, not {len(tied)}"
-            )
+            raise IllegalMove("buntherum.tie_too_small", number=len(tied))
         return tuple(tied)
 
     def _resolve_call(self, card: str, caller: str, side: str, correct: bool) -> None:

@@ -12,8 +12,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Game, IllegalMove, Plan, SetupError, describe, expect_player, is_int, norm
+from .base import Game, IllegalMove, Message, Plan, SetupError, define, expect_player, is_int, norm
 from .decktet import EXTENDED_DECK, SUITS, Card, find_card
+from .messages import gettext_noop as _
 
 #: "The extended Decktet without the Excuse, the Island and the Borderland: 42 cards."
 LEFT_OUT = ("The Excuse", "The Island", "The Borderland")
@@ -35,6 +36,95 @@ DEALS_PER_HALF = 6
 DEALS = 2 * DEALS_PER_HALF
 HALVES = ("1", "2")
 CRITERIA = ("I", "II", "III")
+
+define(
+    {
+        # the setup: the score sheets
+        "forget-venice.setup_not_object": _("the setup must be a JSON object, not {value}"),
+        "forget-venice.sheets_not_object": _(
+            '"sheets" must be a JSON object keyed by player, not {value}'
+        ),
+        "forget-venice.sheets_not_player": _(
+            "the sheets name {value}, who is not one of the players ({players})"
+        ),
+        "forget-venice.sheet_missing": _(
+            "the sheets must give every player a sheet, and {player} has none"
+        ),
+        "forget-venice.sheet_not_object": _(
+            '{player}\'s sheet must be a JSON object with halves "1" and "2"'
+        ),
+        "forget-venice.sheet_unknown_half": _(
+            '{player}\'s sheet has an unknown half {value} (expected "1", "2")'
+        ),
+        "forget-venice.sheet_missing_half": _(
+            '{player}\'s sheet has no half "{half}" (expected "1", "2")'
+        ),
+        "forget-venice.half_not_object": _(
+            "{player}'s sheet, half {half}, must be a JSON object with criteria I, II and III"
+        ),
+        "forget-venice.half_unknown_criterion": _(
+            "{player}'s sheet for half {half} has an unknown criterion {value} "
+            '(expected "I", "II", "III")'
+        ),
+        "forget-venice.half_missing_criterion": _(
+            '{player}\'s sheet for half {half} has no criterion "{criterion}" '
+            '(expected "I", "II", "III")'
+        ),
+        "forget-venice.criterion_not_pair": _(
+            "{player}'s sheet, half {half}, criterion {criterion} must be a list of two suits"
+        ),
+        "forget-venice.not_suit": _(
+            "{player}'s sheet, half {half}, criterion {criterion}: {value} is not a suit ({suits})"
+        ),
+        "forget-venice.suit_twice": _(
+            "{player}'s sheet, half {half}, uses {suit} twice: the three criteria must use all "
+            "six suits once"
+        ),
+        # a deal
+        "forget-venice.deal_shape": _(
+            'a deal must be a JSON object with "dealer", "piles", "first" and "second", not {value}'
+        ),
+        "forget-venice.what_dealer": _("the dealer"),
+        "forget-venice.dealer_first": _(
+            "{player} cannot be the dealer of deal {deal}: Player 1, {player_first}, deals first"
+        ),
+        "forget-venice.dealer_half_time": _(
+            "{player} cannot be the dealer of deal {deal}: the player with the most first-half "
+            "points deals it ({either}, {points} points)"
+        ),
+        "forget-venice.dealer_left": _(
+            "{player} cannot be the dealer of deal {deal}: the deal passes left, from "
+            "{player_last} to {player_next}"
+        ),
+        "forget-venice.piles_not_list": _(
+            '"piles" must be a list of 3 piles of cards, not {value}'
+        ),
+        "forget-venice.three_piles": _("the dealer makes exactly 3 piles, not {number}"),
+        "forget-venice.pile_not_list": _("pile {pile} must be a list of cards, not {value}"),
+        "forget-venice.pile_empty": _(
+            "pile {pile} is empty: each of the 3 piles holds a card or more"
+        ),
+        "forget-venice.card_twice": _("{card} appears twice in this deal"),
+        "forget-venice.already_dealt": _(
+            "{card} was already dealt in deal {deal}: no card appears twice within a half"
+        ),
+        "forget-venice.seven_cards": _("a deal is exactly 7 cards, not {number}"),
+        "forget-venice.first_not_pile": _(
+            '"first" must be the index of a pile: 0, 1 or 2, not {value}'
+        ),
+        "forget-venice.second_not_pile": _(
+            '"second" must be the index of a pile: 0, 1 or 2, not {value}'
+        ),
+        "forget-venice.same_pile": _(
+            "the First and Second Chooser cannot both take pile {pile}: each takes a different pile"
+        ),
+        "forget-venice.not_card": _("{value} is not a Decktet card"),
+        "forget-venice.not_in_deck": _(
+            "{card} is not in the Forget Venice deck "
+            "(the Excuse, the Island and the Borderland are left out)"
+        ),
+    }
+)
 
 Pair = tuple[str, str]
 HalfSheet = tuple[Pair, Pair, Pair]
@@ -116,63 +206,70 @@ def _read_sheets(players: Sequence[str], setup: Any) -> list[Sheet]:
     if setup is None:
         return list(DEFAULT_SHEETS)
     if not isinstance(setup, dict):
-        raise SetupError(f"the setup must be a JSON object, not {describe(setup)}")
+        raise SetupError("forget-venice.setup_not_object", value=setup)
     sheets = setup.get("sheets")
     if sheets is None:
         return list(DEFAULT_SHEETS)
     if not isinstance(sheets, dict):
-        raise SetupError(f'"sheets" must be a JSON object keyed by player, not {describe(sheets)}')
+        raise SetupError("forget-venice.sheets_not_object", value=sheets)
     for key in sheets:
         if key not in players:
-            raise SetupError(
-                f"the sheets name {describe(key)}, who is not one of the players "
-                f"({', '.join(players)})"
-            )
+            raise SetupError("forget-venice.sheets_not_player", value=key, players=list(players))
     return [_read_sheet(player, sheets.get(player)) for player in players]
 
 
 def _read_sheet(player: str, sheet: Any) -> Sheet:
     if sheet is None:
-        raise SetupError(f"the sheets must give every player a sheet, and {player} has none")
+        raise SetupError("forget-venice.sheet_missing", player=player)
     if not isinstance(sheet, dict):
-        raise SetupError(f'{player}\'s sheet must be a JSON object with halves "1" and "2"')
-    _check_keys(sheet, HALVES, f"{player}'s sheet", "half")
+        raise SetupError("forget-venice.sheet_not_object", player=player)
+    for key in sheet:
+        if key not in HALVES:
+            raise SetupError("forget-venice.sheet_unknown_half", player=player, value=key)
+    for half in HALVES:
+        if half not in sheet:
+            raise SetupError("forget-venice.sheet_missing_half", player=player, half=half)
     return {half: _read_half(player, half, sheet[half]) for half in HALVES}
 
 
-def _check_keys(value: dict, wanted: Sequence[str], what: str, kind: str) -> None:
-    listing = ", ".join(f'"{key}"' for key in wanted)
-    for key in value:
-        if key not in wanted:
-            raise SetupError(f"{what} has an unknown {kind} {describe(key)} (expected {listing})")
-    for key in wanted:
-        if key not in value:
-            raise SetupError(f'{what} has no {kind} "{key}" (expected {listing})')
-
-
 def _read_half(player: str, half: str, criteria: Any) -> HalfSheet:
-    where = f"{player}'s sheet, half {half},"
     if not isinstance(criteria, dict):
-        raise SetupError(f"{where} must be a JSON object with criteria I, II and III")
-    _check_keys(criteria, CRITERIA, f"{player}'s sheet for half {half}", "criterion")
+        raise SetupError("forget-venice.half_not_object", player=player, half=half)
+    for key in criteria:
+        if key not in CRITERIA:
+            raise SetupError(
+                "forget-venice.half_unknown_criterion", player=player, half=half, value=key
+            )
+    for criterion in CRITERIA:
+        if criterion not in criteria:
+            raise SetupError(
+                "forget-venice.half_missing_criterion",
+                player=player,
+                half=half,
+                criterion=criterion,
+            )
     pairs = []
     used: set[str] = set()
     for criterion in CRITERIA:
         pair = criteria[criterion]
         if not (isinstance(pair, list) and len(pair) == 2):
-            raise SetupError(f"{where} criterion {criterion} must be a list of two suits")
+            raise SetupError(
+                "forget-venice.criterion_not_pair", player=player, half=half, criterion=criterion
+            )
         suits = []
         for name in pair:
             suit = _SUIT_SPELLINGS.get(norm(name))
             if suit is None:
                 raise SetupError(
-                    f"{where} criterion {criterion}: {describe(name)} is not a suit "
-                    f"({', '.join(SUITS)})"
+                    "forget-venice.not_suit",
+                    player=player,
+                    half=half,
+                    criterion=criterion,
+                    value=name,
+                    suits=list(SUITS),
                 )
             if suit in used:
-                raise SetupError(
-                    f"{where} uses {suit} twice: the three criteria must use all six suits once"
-                )
+                raise SetupError("forget-venice.suit_twice", player=player, half=half, suit=suit)
             used.add(suit)
             suits.append(suit)
         pairs.append((suits[0], suits[1]))
@@ -322,10 +419,7 @@ class ForgetVenice(Game):
     def plan(self, move: Any) -> Deal:
         """Read one deal: the dealer, the piles, then the choosers' piles."""
         if not isinstance(move, dict):
-            raise IllegalMove(
-                'a deal must be a JSON object with "dealer", "piles", "first" and "second", '
-                f"not {describe(move)}"
-            )
+            raise IllegalMove("forget-venice.deal_shape", value=move)
         dealer = self._check_dealer(move.get("dealer"))
         piles = self._check_piles(move.get("piles"))
         first, second = self._check_choices(move.get("first"), move.get("second"))
@@ -357,66 +451,69 @@ class ForgetVenice(Game):
 
     def _check_dealer(self, value: Any) -> str:
         """The dealer rotation (see ``next_dealers``)."""
-        dealer = expect_player(value, self.players, "the dealer")
+        dealer = expect_player(value, self.players, Message("forget-venice.what_dealer"))
         allowed = self.next_dealers()
         if dealer in allowed:
             return dealer
         deal = len(self.dealers) + 1
         if deal == 1:
-            reason = f"Player 1, {allowed[0]}, deals first"
-        elif deal == DEALS_PER_HALF + 1:
-            points = self.criteria(allowed[0], 1)["total"]
-            who = " or ".join(allowed)
-            reason = f"the player with the most first-half points deals it ({who}, {points} points)"
-        else:
-            reason = f"the deal passes left, from {self.dealers[-1]} to {allowed[0]}"
-        raise IllegalMove(f"{dealer} cannot be the dealer of deal {deal}: {reason}")
+            raise IllegalMove(
+                "forget-venice.dealer_first", player=dealer, deal=deal, player_first=allowed[0]
+            )
+        if deal == DEALS_PER_HALF + 1:
+            raise IllegalMove(
+                "forget-venice.dealer_half_time",
+                player=dealer,
+                deal=deal,
+                either=allowed,
+                points=self.criteria(allowed[0], 1)["total"],
+            )
+        raise IllegalMove(
+            "forget-venice.dealer_left",
+            player=dealer,
+            deal=deal,
+            player_last=self.dealers[-1],
+            player_next=allowed[0],
+        )
 
     def _check_piles(self, value: Any) -> tuple[tuple[str, ...], ...]:
         """ "Exactly 7 cards in 3 non-empty piles." "Within a half no card appears twice"."""
         if not isinstance(value, list):
-            raise IllegalMove(f'"piles" must be a list of 3 piles of cards, not {describe(value)}')
+            raise IllegalMove("forget-venice.piles_not_list", value=value)
         if len(value) != PILES:
-            raise IllegalMove(f"the dealer makes exactly 3 piles, not {len(value)}")
+            raise IllegalMove("forget-venice.three_piles", number=len(value))
         dealt = self._dealt[self.half - 1]
         seen: set[str] = set()
         piles: list[tuple[str, ...]] = []
         for index, pile in enumerate(value):
             if not isinstance(pile, list):
-                raise IllegalMove(f"pile {index} must be a list of cards, not {describe(pile)}")
+                raise IllegalMove("forget-venice.pile_not_list", pile=index, value=pile)
             if not pile:
-                raise IllegalMove(
-                    f"pile {index} is empty: each of the 3 piles holds a card or more"
-                )
+                raise IllegalMove("forget-venice.pile_empty", pile=index)
             cards = []
             for written in pile:
                 card = _read_card(written)
                 if card in seen:
-                    raise IllegalMove(f"{card} appears twice in this deal")
+                    raise IllegalMove("forget-venice.card_twice", card=card)
                 if card in dealt:
-                    raise IllegalMove(
-                        f"{card} was already dealt in deal {dealt[card]}: "
-                        "no card appears twice within a half"
-                    )
+                    raise IllegalMove("forget-venice.already_dealt", card=card, deal=dealt[card])
                 seen.add(card)
                 cards.append(card)
             piles.append(tuple(cards))
         if len(seen) != CARDS_PER_DEAL:
-            raise IllegalMove(f"a deal is exactly 7 cards, not {len(seen)}")
+            raise IllegalMove("forget-venice.seven_cards", number=len(seen))
         return tuple(piles)
 
     def _check_choices(self, first: Any, second: Any) -> tuple[int, int]:
         """ "first/second are distinct pile indices": the two choosers take different piles."""
-        for key, value in (("first", first), ("second", second)):
+        for message_id, value in (
+            ("forget-venice.first_not_pile", first),
+            ("forget-venice.second_not_pile", second),
+        ):
             if not (is_int(value) and 0 <= value < PILES):
-                raise IllegalMove(
-                    f'"{key}" must be the index of a pile: 0, 1 or 2, not {describe(value)}'
-                )
+                raise IllegalMove(message_id, value=value)
         if first == second:
-            raise IllegalMove(
-                f"the First and Second Chooser cannot both take pile {first}: "
-                "each takes a different pile"
-            )
+            raise IllegalMove("forget-venice.same_pile", pile=first)
         return first, second
 
     # --- Results ---------------------------------------------------------------------------
@@ -488,11 +585,8 @@ def _read_card(written: Any) -> str:
         return card
     decktet = find_card(written)
     if decktet is None:
-        raise IllegalMove(f"{describe(written)} is not a Decktet card")
-    raise IllegalMove(
-        f"{decktet.name} is not in the Forget Venice deck "
-        "(the Excuse, the Island and the Borderland are left out)"
-    )
+        raise IllegalMove("forget-venice.not_card", value=written)
+    raise IllegalMove("forget-venice.not_in_deck", card=decktet.name)
 
 
 def _best(players: Iterable[str], values: dict[str, int]) -> list[str]:

@@ -5,10 +5,30 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Game, IllegalMove, Plan, SetupError, competition_ranks, describe
+from .base import Game, IllegalMove, Plan, SetupError, competition_ranks
+from .messages import Message, define
+from .messages import gettext_noop as _
 from .registry import GAMES
 
 FORMAT = "gamelog/1"
+
+define(
+    {
+        "log.not_object": _("the game log must be a JSON object"),
+        "log.format": _('the log\'s "format" must be "{format}", not {value}'),
+        "log.unknown_game": _("unknown game {value}: expected one of {games}"),
+        "log.players": _('"players" must be a non-empty list of names'),
+        "log.player_name": _("every player must be a non-empty name, not {value}"),
+        "log.players_distinct": _("the players' names must be distinct"),
+        "log.moves": _('"moves" must be a list'),
+        # The site says where an error is in its own words (the turn, the deal...): these two
+        # frame a refusal for the log only, so they are not marked for translation.
+        "log.bad_setup": "bad setup: {problem}",
+        "log.move": "move {number}: {problem}",
+        "log.setup_crash": _("the setup could not be read ({error})"),
+        "log.move_crash": _("this move could not be read ({error})"),
+    }
+)
 
 
 @dataclass
@@ -19,6 +39,9 @@ class Judgement:
     game: str | None
     status: str  # "finished" | "in_progress" | "illegal"
     error: dict[str, Any] | None = None
+    #: the refusal as a message (``error["message"]`` is its English): for a move, "log.move"
+    #: with the move's ``number`` (from 0) and the ``problem``; for a setup, "log.bad_setup"
+    verdict: Message | None = field(default=None, compare=False)
     scores: dict[str, int] = field(default_factory=dict)
     winners: list[str] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
@@ -63,37 +86,42 @@ class Judgement:
         }
 
 
-def _envelope_error(game: str | None, message: str) -> Judgement:
-    return Judgement(game=game, status="illegal", error={"move": None, "message": message})
+def _envelope_error(game: str | None, verdict: Message) -> Judgement:
+    return Judgement(
+        game=game,
+        status="illegal",
+        error={"move": None, "message": str(verdict)},
+        verdict=verdict,
+    )
 
 
-def read_envelope(log: Any) -> tuple[str, list[str], Any, list] | str:
+def read_envelope(log: Any) -> tuple[str, list[str], Any, list] | Message:
     """The game, players, setup and moves of a log, or a message saying what is wrong with it."""
     if not isinstance(log, dict):
-        return "the game log must be a JSON object"
+        return Message("log.not_object")
     if log.get("format") != FORMAT:
-        return f'the log\'s "format" must be "{FORMAT}", not {describe(log.get("format"))}'
+        return Message("log.format", format=FORMAT, value=log.get("format"))
     game = log.get("game")
     if not isinstance(game, str) or game not in GAMES:
-        return f"unknown game {describe(game)}: expected one of {', '.join(GAMES)}"
+        return Message("log.unknown_game", value=game, games=list(GAMES))
     players = log.get("players")
     if not isinstance(players, list) or not players:
-        return '"players" must be a non-empty list of names'
+        return Message("log.players")
     for name in players:
         if not isinstance(name, str) or not name.strip():
-            return f"every player must be a non-empty name, not {describe(name)}"
+            return Message("log.player_name", value=name)
     if len(set(players)) != len(players):
-        return "the players' names must be distinct"
+        return Message("log.players_distinct")
     moves = log.get("moves")
     if not isinstance(moves, list):
-        return '"moves" must be a list'
+        return Message("log.moves")
     return game, players, log.get("setup"), moves
 
 
 def judge(log: Any) -> Judgement:
     """Replay a log move by move and judge it. Never raises, whatever JSON it is given."""
     envelope = read_envelope(log)
-    if isinstance(envelope, str):
+    if isinstance(envelope, Message):
         game = log.get("game") if isinstance(log, dict) else None
         return _envelope_error(game if isinstance(game, str) else None, envelope)
     game_name, players, setup, moves = envelope
@@ -102,24 +130,24 @@ def judge(log: Any) -> Judgement:
         state = engine.start(players, setup)
         understood = state.canonical_setup()
     except SetupError as exc:
-        return _envelope_error(game_name, f"bad setup: {exc.message}")
+        return _envelope_error(game_name, Message("log.bad_setup", problem=exc.verdict))
     except Exception as exc:  # a bug in an engine must not crash the caller
-        return _envelope_error(game_name, f"the setup could not be read ({type(exc).__name__})")
+        return _envelope_error(game_name, Message("log.setup_crash", error=type(exc).__name__))
 
-    error = None
+    error = verdict = None
     plans = []
     for index, move in enumerate(moves):
         try:
             plans.append(state.play(move))
         except IllegalMove as exc:
-            error = {"move": index, "message": f"move {index}: {exc.message}"}
-            break
+            problem = exc.verdict
         except Exception as exc:  # a bug in an engine must not crash the caller
-            error = {
-                "move": index,
-                "message": f"move {index}: this move could not be read ({type(exc).__name__})",
-            }
-            break
+            problem = Message("log.move_crash", error=type(exc).__name__)
+        else:
+            continue
+        verdict = Message("log.move", number=index, problem=problem)
+        error = {"move": index, "message": str(verdict)}
+        break
 
     if error is not None:
         status = "illegal"
@@ -132,6 +160,7 @@ def judge(log: Any) -> Judgement:
         game=game_name,
         status=status,
         error=error,
+        verdict=verdict,
         scores=scores,
         winners=winners,
         details=state.details(),

@@ -36,7 +36,6 @@ Rulings this engine applies where docs/gamelog.md §5 leaves a detail open:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,16 +43,17 @@ from typing import Any
 from .base import (
     Game,
     IllegalMove,
+    Message,
     Plan,
     SetupError,
-    cell_text,
-    describe,
+    define,
     expect_cell,
     expect_dict,
     expect_player,
     is_int,
     norm,
 )
+from .messages import gettext_noop as _
 
 COLOURS = ("red", "orange", "blue", "green")
 VALUES = range(1, 10)
@@ -66,6 +66,128 @@ TEAM_LINE = 5  # a team needs 5 in a row, whatever the number of players
 #: the four line directions: row, column, diagonal, anti-diagonal
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 NEIGHBOURS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+
+define(
+    {
+        # the setup: the variants
+        "punto.rounds_to_win": _(
+            '"rounds_to_win" must be a whole number from 1 to {count_max}, not {value}'
+        ),
+        "punto.teams_for_four": _("team play is for 4 players, not {number}"),
+        "punto.teams_shape": _('"teams" must be two teams of two players, like {json}'),
+        "punto.what_team_member": _("the team member"),
+        "punto.teams_each_once": _("each player must be in exactly one team"),
+        "punto.teams_opposite": _(
+            "{player} and {player_other} cannot be partners: partners sit opposite each other "
+            "({player_seat1} with {player_seat3}, {player_seat2} with {player_seat4})"
+        ),
+        # the setup: each player's colours
+        "punto.setup_no_colours": _('the setup must give each player\'s colours in "colours"'),
+        "punto.setup_not_player": _(
+            "colours are given for {value}, who is not one of the players ({players})"
+        ),
+        "punto.setup_colours_missing": _("the setup gives no colours for {player}"),
+        "punto.setup_two_colours_1": _(
+            "with {count} players each player holds two colours (a list of colour names): "
+            "{player} has 1 colour"
+        ),
+        "punto.setup_two_colours_n": _(
+            "with {count} players each player holds two colours (a list of colour names): "
+            "{player} has {number} colours"
+        ),
+        "punto.setup_two_colours_value": _(
+            "with {count} players each player holds two colours (a list of colour names): "
+            "{player} has {value}"
+        ),
+        "punto.setup_one_colour_n": _(
+            "with {count} players each player holds one colour (a list of colour names): "
+            "{player} has {number} colours"
+        ),
+        "punto.setup_one_colour_value": _(
+            "with {count} players each player holds one colour (a list of colour names): "
+            "{player} has {value}"
+        ),
+        "punto.setup_team_colours_1": _(
+            "in team play each player lists their team's two colours (a list of colour names): "
+            "{player} has 1 colour"
+        ),
+        "punto.setup_team_colours_n": _(
+            "in team play each player lists their team's two colours (a list of colour names): "
+            "{player} has {number} colours"
+        ),
+        "punto.setup_team_colours_value": _(
+            "in team play each player lists their team's two colours (a list of colour names): "
+            "{player} has {value}"
+        ),
+        "punto.setup_not_colour": _("{value} is not a Punto colour (red, orange, blue, green)"),
+        "punto.setup_own_colour_twice": _("{player} is given {colour} twice"),
+        "punto.setup_partners_colours": _(
+            "{player_mate} and {player} are partners: both list their team's two colours "
+            "({player_mate}: {colours_mate}; {player}: {colours})"
+        ),
+        "punto.setup_colour_twice": _(
+            "{colour} is given twice ({player_first} and {player}): every colour belongs to "
+            "one player at most"
+        ),
+        "punto.setup_colour_twice_team": _(
+            "{colour} is given twice ({player_first} and {player}): every colour belongs to "
+            "one team at most"
+        ),
+        # a card played
+        "punto.not_card": _(
+            "{value} is not a Punto card: write a colour (red, orange, blue, green) "
+            'and a value from 1 to 9, like "red-7"'
+        ),
+        "punto.what_player": _("the player"),
+        "punto.not_your_turn": _("it is {player_turn}'s turn, not {player}'s"),
+        "punto.no_card": _('a move must name the card drawn, like "card": "red-7"'),
+        "punto.blocked_value": _('"blocked" must be true or false, not {value}'),
+        "punto.blocked_with_cell": _(
+            "a blocked move records that the card has no legal cell: it cannot name one"
+        ),
+        "punto.no_cell": _(
+            'a move must say where the card goes ("at": [column, row]) or that it is blocked'
+        ),
+        "punto.what_at": _('the cell "at"'),
+        "punto.not_own_colour": _("{player} plays {colours}, not {colour}: {card} is not theirs"),
+        "punto.not_own_colour_neutral": _(
+            "{player} plays {colours} (or the neutral {colour_neutral}), not {colour}: "
+            "{card} is not theirs"
+        ),
+        "punto.not_own_colour_team": _(
+            "{player} plays {colours} (their team's colours), not {colour}: {card} is not theirs"
+        ),
+        "punto.copies_removed": _(
+            "both copies of {card} were removed from the game by round winners"
+        ),
+        "punto.copies_played": _(
+            "{card} cannot be played again this round: both copies are already played this round"
+        ),
+        "punto.copy_removed": _(
+            "{card} cannot be played again this round: its other copy was removed from the game "
+            "by a round winner"
+        ),
+        "punto.cannot_cover": _(
+            "{card} cannot cover {card_below} at {cell}: a card covers only a card of strictly "
+            "lower value"
+        ),
+        "punto.not_touching": _(
+            "{card} cannot go at {cell}: it must touch a card on the table "
+            "(orthogonally or diagonally) or cover one"
+        ),
+        "punto.too_wide": _(
+            "{card} cannot go at {cell}: the cards would be {count} columns wide "
+            "(at most {count_max})"
+        ),
+        "punto.too_high": _(
+            "{card} cannot go at {cell}: the cards would be {count} rows high (at most {count_max})"
+        ),
+        "punto.not_blocked_first": _(
+            "{card} is not blocked: the first card of a round goes anywhere"
+        ),
+        "punto.not_blocked": _("{card} is not blocked: it can go at {cell}"),
+    }
+)
 
 Card = tuple[str, int]  # (colour, value)
 Cell = tuple[int, int]  # (column, row)
@@ -98,10 +220,7 @@ def _read_card(value: Any) -> Card:
     """``parse_card``, or ``IllegalMove`` saying how a card is written."""
     card = parse_card(value)
     if card is None:
-        raise IllegalMove(
-            f"{describe(value)} is not a Punto card: write a colour (red, orange, blue, green) "
-            'and a value from 1 to 9, like "red-7"'
-        )
+        raise IllegalMove("punto.not_card", value=value)
     return card
 
 
@@ -129,10 +248,7 @@ def _read_rounds_to_win(setup: dict[str, Any]) -> int | None:
         return None
     value = setup["rounds_to_win"]
     if not is_int(value) or not 1 <= value <= MAX_ROUNDS_TO_WIN:
-        raise SetupError(
-            f'"rounds_to_win" must be a whole number from 1 to {MAX_ROUNDS_TO_WIN}, '
-            f"not {describe(value)}"
-        )
+        raise SetupError("punto.rounds_to_win", count_max=MAX_ROUNDS_TO_WIN, value=value)
     return value
 
 
@@ -144,7 +260,7 @@ def _read_teams(players: Sequence[str], setup: dict[str, Any]) -> Teams | None:
     if "teams" not in setup:
         return None
     if len(players) != 4:
-        raise SetupError(f"team play is for 4 players, not {len(players)}")
+        raise SetupError("punto.teams_for_four", number=len(players))
     given = setup["teams"]
     if not (
         isinstance(given, list)
@@ -152,19 +268,23 @@ def _read_teams(players: Sequence[str], setup: dict[str, Any]) -> Teams | None:
         and all(isinstance(team, list) and len(team) == 2 for team in given)
     ):
         pairs = [[players[0], players[2]], [players[1], players[3]]]
-        example = json.dumps(pairs, ensure_ascii=False)
-        raise SetupError(f'"teams" must be two teams of two players, like {example}')
+        raise SetupError("punto.teams_shape", json=pairs)
     for team in given:
         for name in team:
-            expect_player(name, players, "the team member", SetupError)
+            expect_player(name, players, Message("punto.what_team_member"), SetupError)
     if len({name for team in given for name in team}) != 4:
-        raise SetupError("each player must be in exactly one team")
+        raise SetupError("punto.teams_each_once")
     opposite = ({players[0], players[2]}, {players[1], players[3]})
     for first, second in given:
         if {first, second} not in opposite:
             raise SetupError(
-                f"{first} and {second} cannot be partners: partners sit opposite each other "
-                f"({players[0]} with {players[2]}, {players[1]} with {players[3]})"
+                "punto.teams_opposite",
+                player=first,
+                player_other=second,
+                player_seat1=players[0],
+                player_seat3=players[2],
+                player_seat2=players[1],
+                player_seat4=players[3],
             )
     return ((given[0][0], given[0][1]), (given[1][0], given[1][1]))
 
@@ -174,62 +294,69 @@ def _read_colours(
 ) -> dict[str, tuple[str, ...]]:
     """Each player's colours, in the order the setup lists them (see ``Punto.from_setup``)."""
     if not isinstance(given, dict):
-        raise SetupError('the setup must give each player\'s colours in "colours"')
+        raise SetupError("punto.setup_no_colours")
     for key in given:
         if key not in players:
-            raise SetupError(
-                f"colours are given for {describe(key)}, who is not one of the players "
-                f"({', '.join(players)})"
-            )
+            raise SetupError("punto.setup_not_player", value=key, players=list(players))
     each = 2 if len(players) == 2 or teams else 1
-    if teams:
-        wanted = "in team play each player lists their team's two colours"
-    else:
-        wanted = f"with {len(players)} players each player holds " + (
-            "two colours" if each == 2 else "one colour"
-        )
     partner = {a: b for a, b in teams or ()} | {b: a for a, b in teams or ()}
     colours: dict[str, tuple[str, ...]] = {}
     taken: dict[str, str] = {}
     for player in players:
         if player not in given:
-            raise SetupError(f"the setup gives no colours for {player}")
+            raise SetupError("punto.setup_colours_missing", player=player)
         names = given[player]
         if not isinstance(names, list) or len(names) != each:
-            if isinstance(names, list):
-                has = f"{len(names)} colour{'' if len(names) == 1 else 's'}"
-            else:
-                has = describe(names)
-            raise SetupError(f"{wanted} (a list of colour names): {player} has {has}")
+            _wrong_colour_count(len(players), bool(teams), player, names)
         own: list[str] = []
         for name in names:
             colour = norm(name)
             if colour not in COLOURS:
-                raise SetupError(
-                    f"{describe(name)} is not a Punto colour (red, orange, blue, green)"
-                )
+                raise SetupError("punto.setup_not_colour", value=name)
             if colour in own:
-                raise SetupError(f"{player} is given {colour} twice")
+                raise SetupError("punto.setup_own_colour_twice", player=player, colour=colour)
             own.append(colour)
         mate = partner.get(player)
         if mate in colours and set(colours[mate]) != set(own):
             raise SetupError(
-                f"{mate} and {player} are partners: both list their team's two colours "
-                f"({mate}: {_names(colours[mate])}; {player}: {_names(own)})"
+                "punto.setup_partners_colours",
+                player_mate=mate,
+                player=player,
+                colours_mate=list(colours[mate]),
+                colours=own,
             )
         for colour in own:
             holder = taken.setdefault(colour, player)
             if holder != player and holder != mate:
                 raise SetupError(
-                    f"{colour} is given twice ({holder} and {player}): every colour belongs to "
-                    + ("one team at most" if teams else "one player at most")
+                    "punto.setup_colour_twice_team" if teams else "punto.setup_colour_twice",
+                    colour=colour,
+                    player_first=holder,
+                    player=player,
                 )
         colours[player] = tuple(own)
     return colours
 
 
-def _names(colours: Sequence[str]) -> str:
-    return " and ".join(colours)
+def _wrong_colour_count(count: int, teams: bool, player: str, names: Any) -> None:
+    """Refuse a player's colours that are not a list of as many colours as they hold."""
+    if not isinstance(names, list):
+        if teams:
+            raise SetupError("punto.setup_team_colours_value", player=player, value=names)
+        if count == 2:
+            raise SetupError(
+                "punto.setup_two_colours_value", count=count, player=player, value=names
+            )
+        raise SetupError("punto.setup_one_colour_value", count=count, player=player, value=names)
+    if len(names) == 1:  # two colours wanted (when one is, one is right)
+        if teams:
+            raise SetupError("punto.setup_team_colours_1", player=player)
+        raise SetupError("punto.setup_two_colours_1", count=count, player=player)
+    if teams:
+        raise SetupError("punto.setup_team_colours_n", player=player, number=len(names))
+    if count == 2:
+        raise SetupError("punto.setup_two_colours_n", count=count, player=player, number=len(names))
+    raise SetupError("punto.setup_one_colour_n", count=count, player=player, number=len(names))
 
 
 class Punto(Game):
@@ -285,6 +412,9 @@ class Punto(Game):
         self.board: dict[Cell, Card] = {}
         self._played: dict[Card, int] = {}
         self._box: tuple[int, int, int, int] | None = None  # min x, max x, min y, max y
+        #: the cell of the round's first card (None on an empty table): every cell of the
+        #: round lies within 5 columns and 5 rows of it, so a board can name cells from it
+        self.first_cell: Cell | None = None
         # Each side's member who played last in the current round (a blocked draw counts).
         self._played_last: dict[int, str] = {}
         #: the visible table at the end of the last completed round (for the score sheet)
@@ -300,7 +430,7 @@ class Punto(Game):
         "in colours both partners list the same two colours ... and the teams' colours are
         distinct".
         """
-        setup = expect_dict(setup, "the setup", SetupError)
+        setup = expect_dict(setup, Message("what.setup"), SetupError)
         rounds_to_win = _read_rounds_to_win(setup)
         teams = _read_teams(players, setup)
         colours = _read_colours(players, setup.get("colours"), teams)
@@ -332,6 +462,10 @@ class Punto(Game):
         """ "The card's colour must be one of the player's colours (or neutral)"."""
         own = self.colours[player]
         return own + (self.neutral,) if self.neutral else own
+
+    def cards_played(self) -> int:
+        """The cards played so far this round (a blocked card ends the round unplayed)."""
+        return sum(self._played.values())
 
     def cards_left(self, colour: str, value: int) -> int:
         """Copies of a card that may still be played this round: "A card (colour and value) is
@@ -408,29 +542,27 @@ class Punto(Game):
         """``{"player": P, "card": "red-7", "at": [x, y]}`` or
         ``{"player": P, "card": "green-9", "blocked": true}``: whose turn, the card, then the cell
         (or that no cell is legal)."""
-        move = expect_dict(move, "a move")
-        player = expect_player(move.get("player"), self.players, "the player")
+        move = expect_dict(move, Message("what.move"))
+        player = expect_player(move.get("player"), self.players, Message("punto.what_player"))
         if player != self.players[self._turn]:
-            raise IllegalMove(f"it is {self.players[self._turn]}'s turn, not {player}'s")
+            raise IllegalMove(
+                "punto.not_your_turn", player_turn=self.players[self._turn], player=player
+            )
         if "card" not in move:
-            raise IllegalMove('a move must name the card drawn, like "card": "red-7"')
+            raise IllegalMove("punto.no_card")
         card = _read_card(move["card"])
         self._check_card(player, card)
         blocked = move.get("blocked", False)
         if not isinstance(blocked, bool):
-            raise IllegalMove(f'"blocked" must be true or false, not {describe(blocked)}')
+            raise IllegalMove("punto.blocked_value", value=blocked)
         if blocked:
             if move.get("at") is not None:
-                raise IllegalMove(
-                    "a blocked move records that the card has no legal cell: it cannot name one"
-                )
+                raise IllegalMove("punto.blocked_with_cell")
             self._check_blocked(card)
             return CardPlay(player=player, card=card, cell=None)
         if "at" not in move:
-            raise IllegalMove(
-                'a move must say where the card goes ("at": [column, row]) or that it is blocked'
-            )
-        cell = expect_cell(move["at"], 'the cell "at"')
+            raise IllegalMove("punto.no_cell")
+        cell = expect_cell(move["at"], Message("punto.what_at"))
         self._check_cell(card, cell)
         return CardPlay(player=player, card=card, cell=cell)
 
@@ -447,27 +579,32 @@ class Punto(Game):
         """Own or neutral colour, and a copy left this round (§5)."""
         colour, value = card
         if colour not in self.colours[player] and colour != self.neutral:
-            plays = _names(self.colours[player])
+            own = list(self.colours[player])
+            # A neutral colour (3 players) and teams (4) never go together.
             if self.neutral:
-                plays += f" (or the neutral {self.neutral})"
-            if self.teams:
-                plays += " (their team's colours)"
+                raise IllegalMove(
+                    "punto.not_own_colour_neutral",
+                    player=player,
+                    colours=own,
+                    colour_neutral=self.neutral,
+                    colour=colour,
+                    card=card_name(card),
+                )
             raise IllegalMove(
-                f"{player} plays {plays}, not {colour}: {card_name(card)} is not theirs"
+                "punto.not_own_colour_team" if self.teams else "punto.not_own_colour",
+                player=player,
+                colours=own,
+                colour=colour,
+                card=card_name(card),
             )
         removed = self._removed_count.get(card, 0)
         if removed >= COPIES:
-            raise IllegalMove(
-                f"both copies of {card_name(card)} were removed from the game by round winners"
-            )
+            raise IllegalMove("punto.copies_removed", card=card_name(card))
         played = self._played.get(card, 0)
         if played + removed >= COPIES:
-            why = (
-                "both copies are already played this round"
-                if not removed
-                else "its other copy was removed from the game by a round winner"
+            raise IllegalMove(
+                "punto.copy_removed" if removed else "punto.copies_played", card=card_name(card)
             )
-            raise IllegalMove(f"{card_name(card)} cannot be played again this round: {why}")
 
     def _check_cell(self, card: Card, cell: Cell) -> None:
         """ "The first card of a round goes anywhere. Later cards go on an empty cell touching a
@@ -481,29 +618,19 @@ class Punto(Game):
         if below is not None:
             if below[1] >= card[1]:
                 raise IllegalMove(
-                    f"{name} cannot cover {card_name(below)} at {cell_text(cell)}: a card covers "
-                    "only a card of strictly lower value"
+                    "punto.cannot_cover", card=name, card_below=card_name(below), cell=cell
                 )
             return  # covering never widens the box
         x, y = cell
         if not any((x + dx, y + dy) in self.board for dx, dy in NEIGHBOURS):
-            raise IllegalMove(
-                f"{name} cannot go at {cell_text(cell)}: it must touch a card on the table "
-                "(orthogonally or diagonally) or cover one"
-            )
+            raise IllegalMove("punto.not_touching", card=name, cell=cell)
         x0, x1, y0, y1 = self._box  # type: ignore[misc]
         width = max(x1, x) - min(x0, x) + 1
         height = max(y1, y) - min(y0, y) + 1
         if width > BOX:
-            raise IllegalMove(
-                f"{name} cannot go at {cell_text(cell)}: the cards would be {width} columns wide "
-                f"(at most {BOX})"
-            )
+            raise IllegalMove("punto.too_wide", card=name, cell=cell, count=width, count_max=BOX)
         if height > BOX:
-            raise IllegalMove(
-                f"{name} cannot go at {cell_text(cell)}: the cards would be {height} rows high "
-                f"(at most {BOX})"
-            )
+            raise IllegalMove("punto.too_high", card=name, cell=cell, count=height, count_max=BOX)
 
     def _legal_cells(self, value: int) -> Iterator[Cell]:
         """The cells of a non-empty table where a card of ``value`` may go (§5)."""
@@ -527,10 +654,10 @@ class Punto(Game):
         """ "Blocked ... it is illegal if a legal cell exists"."""
         name = card_name(card)
         if not self.board:
-            raise IllegalMove(f"{name} is not blocked: the first card of a round goes anywhere")
+            raise IllegalMove("punto.not_blocked_first", card=name)
         cell = next(self._legal_cells(card[1]), None)
         if cell is not None:
-            raise IllegalMove(f"{name} is not blocked: it can go at {cell_text(cell)}")
+            raise IllegalMove("punto.not_blocked", card=name, cell=cell)
 
     # ------------------------------------------------------------------ changes (cannot fail)
 
@@ -546,6 +673,7 @@ class Punto(Game):
         x, y = cell
         if self._box is None:
             self._box = (x, x, y, y)
+            self.first_cell = cell
         else:
             x0, x1, y0, y1 = self._box
             self._box = (min(x0, x), max(x1, x), min(y0, y), max(y1, y))
@@ -591,7 +719,7 @@ class Punto(Game):
         """Each side's series, in the order of ``sides``."""
         board = self.board
         found: list[list[list[Card]]] = [[] for _ in self.sides]
-        for (x, y), (colour, _) in board.items():
+        for (x, y), (colour, _value) in board.items():
             side = self.owner.get(colour)
             if side is None:
                 continue
@@ -654,6 +782,7 @@ class Punto(Game):
         self.board = {}
         self._played = {}
         self._box = None
+        self.first_cell = None
         self._played_last = {}
         n = len(self.players)
         if winner is not None:

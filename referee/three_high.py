@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Game, IllegalMove, Plan, SetupError, describe, norm
+from .base import Game, IllegalMove, Plan, SetupError, define, describe, norm
+from .messages import gettext_noop as _
 
 COLOURS = ("red", "yellow", "green", "blue", "black")
 #: piece name → (colour, size), in a stable order (colours as listed, large first)
@@ -49,6 +50,66 @@ SIDES: dict[str, tuple[int, int]] = {
 
 #: players → cards in each hand: "1 joueur = 6 cartes ; 2 joueurs = 5 … ; 3 … 4 ; 4 … 3"
 HAND_SIZES = {1: 6, 2: 5, 3: 4, 4: 3}
+
+define(
+    {
+        # the setup
+        "three-high.setup_shape": _(
+            "the setup must list the 15 pieces and their squares: "
+            '{{"pieces": [{{"piece": "red-3", "square": "c5"}}, ...]}}'
+        ),
+        "three-high.setup_count": _("the setup must place all 15 pieces, not {number}"),
+        "three-high.setup_entry": _(
+            "setup entry {entry} must be an object with a piece and a square"
+        ),
+        "three-high.setup_not_piece": _(
+            "setup entry {entry}: {value} is not a piece (a colour red, yellow, green, blue or "
+            'black and a size 1–3, e.g. "green-2")'
+        ),
+        "three-high.setup_twice": _("setup entry {entry}: {piece} is placed twice"),
+        "three-high.setup_order": _(
+            "setup entry {entry}: {piece} comes after a smaller piece; the pieces are placed "
+            "large ones first, then medium, then small"
+        ),
+        "three-high.setup_not_square": _(
+            "setup entry {entry}: {value} is not a square of the board (a1 to h8) for {piece}"
+        ),
+        # a move
+        "three-high.move_shape": _(
+            'a move must be a JSON object like {{"player": "Ana", "card": "5D", '
+            '"side": "north", "piece": "green-2"}}'
+        ),
+        "three-high.not_player": _(
+            "the move's player {value} is not one of the players ({players})"
+        ),
+        "three-high.not_your_turn": _(
+            "it is {player_turn}'s turn, not {player}'s: players play in seat order"
+        ),
+        "three-high.cannot_play_and_card": _(
+            "{player} records cannot_play and also plays a card: a move does one or the other"
+        ),
+        "three-high.cannot_play_value": _("cannot_play must be true, not {value}"),
+        "three-high.empty_hand": _("{player} has no card left: they must record cannot_play"),
+        "three-high.played_twice": _("{card} has already been played: no card is played twice"),
+        "three-high.under": _(
+            "{piece} is under {piece_above} at {square}: only the top piece of a stack moves"
+        ),
+        "three-high.cannot_stop": _(
+            "{piece} cannot stop on {piece_below} at {square}: a piece stops only on an empty "
+            "square or on the piece of its own colour exactly one size larger"
+        ),
+        "three-high.not_card": _(
+            "{value} is not a card of the 32-card deck "
+            '(A, 2–8 of spades S, hearts H, diamonds D or clubs C, e.g. "5D")'
+        ),
+        "three-high.not_side": _("{value} is not a side of the board (north, south, east or west)"),
+        "three-high.not_piece": _(
+            "{value} is not a piece (a colour red, yellow, green, blue or black "
+            'and a size 1–3, e.g. "green-2")'
+        ),
+        "three-high.off_board": _("{piece} is no longer on the board"),
+    }
+)
 
 WON_REASON = "all five trees stand"
 LAST_DRAW_REASON = "the last card of the pile was drawn"
@@ -154,37 +215,32 @@ class ThreeHigh(Game):
         """
         game = cls(players)
         if not isinstance(setup, dict) or not isinstance(setup.get("pieces"), list):
-            raise SetupError(
-                'the setup must list the 15 pieces and their squares: {"pieces": '
-                '[{"piece": "red-3", "square": "c5"}, ...]}'
-            )
+            raise SetupError("three-high.setup_shape")
         entries = setup["pieces"]
         if len(entries) != len(PIECES):
-            raise SetupError(f"the setup must place all 15 pieces, not {len(entries)}")
+            raise SetupError("three-high.setup_count", number=len(entries))
         previous_size = 3
         for index, entry in enumerate(entries):
             if not isinstance(entry, dict):
-                raise SetupError(f"setup entry {index} must be an object with a piece and a square")
+                raise SetupError("three-high.setup_entry", entry=index)
             piece = norm(entry.get("piece"))
             if piece not in PIECES:
                 raise SetupError(
-                    f"setup entry {index}: {describe(entry.get('piece'))} is not a piece "
-                    '(a colour red, yellow, green, blue or black and a size 1–3, e.g. "green-2")'
+                    "three-high.setup_not_piece", entry=index, value=entry.get("piece")
                 )
             if piece in game.where:
-                raise SetupError(f"setup entry {index}: {piece} is placed twice")
+                raise SetupError("three-high.setup_twice", entry=index, piece=piece)
             size = PIECES[piece][1]
             if size > previous_size:
-                raise SetupError(
-                    f"setup entry {index}: {piece} comes after a smaller piece; the pieces are "
-                    "placed large ones first, then medium, then small"
-                )
+                raise SetupError("three-high.setup_order", entry=index, piece=piece)
             previous_size = size
             cell = SQUARES.get(norm(entry.get("square")) or "")
             if cell is None:
                 raise SetupError(
-                    f"setup entry {index}: {describe(entry.get('square'))} is not a square "
-                    f"of the board (a1 to h8) for {piece}"
+                    "three-high.setup_not_square",
+                    entry=index,
+                    value=entry.get("square"),
+                    piece=piece,
                 )
             game.stacks.setdefault(cell, []).append(piece)
             game.where[piece] = cell
@@ -240,46 +296,36 @@ class ThreeHigh(Game):
         """Validate a move completely and work out what it does, changing nothing: whose turn,
         then ``cannot_play`` or the card, the side and the piece."""
         if not isinstance(move, dict):
-            raise IllegalMove(
-                'a move must be a JSON object like {"player": "Ana", "card": "5D", '
-                '"side": "north", "piece": "green-2"}'
-            )
+            raise IllegalMove("three-high.move_shape")
         player = move.get("player")
         if not isinstance(player, str) or player not in self.players:
-            raise IllegalMove(
-                f"the move's player {describe(player)} is not one of the players "
-                f"({', '.join(self.players)})"
-            )
+            raise IllegalMove("three-high.not_player", value=player, players=list(self.players))
         seat = self.players.index(player)
         if seat != self.turn:
             raise IllegalMove(
-                f"it is {self.players[self.turn]}'s turn, not {player}'s: "
-                "players play in seat order"
+                "three-high.not_your_turn", player_turn=self.players[self.turn], player=player
             )
         cannot_play = move.get("cannot_play")
         if cannot_play is True:
             # "from the player whose turn it is … accepted whatever their hand size"
             if any(move.get(key) is not None for key in ("card", "side", "piece")):
-                raise IllegalMove(
-                    f"{player} records cannot_play and also plays a card: a move does one or "
-                    "the other"
-                )
+                raise IllegalMove("three-high.cannot_play_and_card", player=player)
             return Turn(seat=seat, player=player)
         if cannot_play is not None and cannot_play is not False:
-            raise IllegalMove(f"cannot_play must be true, not {describe(cannot_play)}")
+            raise IllegalMove("three-high.cannot_play_value", value=cannot_play)
         return self._plan_card(seat, player, move)
 
     def _plan_card(self, seat: int, player: str, move: dict[str, Any]) -> Turn:
         """A card laid by a side moves a piece: where it stops, and whether it completes a tree."""
         # "A player whose hand is empty at their turn must record cannot_play."
         if self.hands[seat] == 0:
-            raise IllegalMove(f"{player} has no card left: they must record cannot_play")
+            raise IllegalMove("three-high.empty_hand", player=player)
         card = self._read_card(move.get("card"))
         # Hands are not recorded and the setup cards are shuffled back before the deal, so any
         # card not played yet may be in this player's hand: "no card is played twice" is the
         # only identity check (docs/gamelog.md §7).
         if card[0] in self._played:
-            raise IllegalMove(f"{card[0]} has already been played: no card is played twice")
+            raise IllegalMove("three-high.played_twice", card=card[0])
         side = self._read_side(move.get("side"))
         piece = self._read_piece(move.get("piece"))
         origin = self.where[piece]
@@ -287,8 +333,7 @@ class ThreeHigh(Game):
         if stack[-1] != piece:
             above = stack[stack.index(piece) + 1]
             raise IllegalMove(
-                f"{piece} is under {above} at {SQUARE_NAMES[origin]}: "
-                "only the top piece of a stack moves"
+                "three-high.under", piece=piece, piece_above=above, square=SQUARE_NAMES[origin]
             )
         target = self._target(card, SIDES[side], piece)
         completes = False
@@ -298,9 +343,10 @@ class ThreeHigh(Game):
                 colour, size = PIECES[piece]
                 if PIECES[below[-1]] != (colour, size + 1):
                     raise IllegalMove(
-                        f"{piece} cannot stop on {below[-1]} at {SQUARE_NAMES[target]}: a piece "
-                        "stops only on an empty square or on the piece of its own colour "
-                        "exactly one size larger"
+                        "three-high.cannot_stop",
+                        piece=piece,
+                        piece_below=below[-1],
+                        square=SQUARE_NAMES[target],
                     )
                 # "the moved small lands on its medium standing on its large"
                 completes = size == 1 and len(below) >= 2 and below[-2] == f"{colour}-3"
@@ -363,10 +409,7 @@ class ThreeHigh(Game):
     def _read_card(value: Any) -> tuple[str, int, str]:
         card = parse_card(value)
         if card is None:
-            raise IllegalMove(
-                f"{describe(value)} is not a card of the 32-card deck "
-                '(A, 2–8 of spades S, hearts H, diamonds D or clubs C, e.g. "5D")'
-            )
+            raise IllegalMove("three-high.not_card", value=value)
         return card
 
     @staticmethod
@@ -374,20 +417,15 @@ class ThreeHigh(Game):
         """The side's name (a key of ``SIDES``)."""
         side = norm(value) or ""
         if side not in SIDES:
-            raise IllegalMove(
-                f"{describe(value)} is not a side of the board (north, south, east or west)"
-            )
+            raise IllegalMove("three-high.not_side", value=value)
         return side
 
     def _read_piece(self, value: Any) -> str:
         piece = norm(value)
         if piece not in PIECES:
-            raise IllegalMove(
-                f"{describe(value)} is not a piece (a colour red, yellow, green, blue or black "
-                'and a size 1–3, e.g. "green-2")'
-            )
+            raise IllegalMove("three-high.not_piece", value=value)
         if piece not in self.where:
-            raise IllegalMove(f"{piece} is no longer on the board")
+            raise IllegalMove("three-high.off_board", piece=piece)
         return piece
 
     def _target(

@@ -18,21 +18,109 @@ from typing import Any
 from .base import (
     Game,
     IllegalMove,
+    Message,
     Plan,
     SetupError,
-    cell_text,
-    describe,
+    define,
     expect_cell,
     expect_dict,
     expect_list,
     expect_player,
 )
 from .decktet import BASIC_DECK, SUITS, find_card
+from .messages import gettext_noop as _
 
 Cell = tuple[int, int]
 
 #: "the bounding box of all placed cards never exceeds 6 columns or 6 rows"
 MAX_SIDE = 6
+
+define(
+    {
+        # the setup
+        "thricewise.what_grid": _('the setup\'s "grid"'),
+        "thricewise.setup_size_4": _(
+            "with {count} players the setup grid holds 4 cards (a 2×2 square), not {number}"
+        ),
+        "thricewise.setup_size_6": _(
+            "with {count} players the setup grid holds 6 cards (a 3×2 or 2×3 rectangle), "
+            "not {number}"
+        ),
+        "thricewise.what_setup_card": _("setup card {number}"),
+        "thricewise.setup_twice": _("{card} appears twice in the setup grid"),
+        "thricewise.setup_same_cell": _(
+            "{card} and {card_other} are both at {cell} in the setup grid"
+        ),
+        "thricewise.setup_gap_4": _("the setup cards must form a full 2×2 square, with no gap"),
+        "thricewise.setup_gap_6": _(
+            "the setup cards must form a full 3×2 or 2×3 rectangle, with no gap"
+        ),
+        # the reveal
+        "thricewise.turn_not_object": _(
+            'a turn must be an object with "reveal" and "place", not {value}'
+        ),
+        "thricewise.reveal_not_object": _(
+            'a turn must have a "reveal" object giving every player\'s card, not {value}'
+        ),
+        "thricewise.reveal_not_player": _(
+            "{value} in the reveal is not one of the players ({players})"
+        ),
+        "thricewise.reveal_missing": _(
+            "the reveal must name every player's card: {player}'s is missing"
+        ),
+        "thricewise.reveal_not_card": _(
+            "{player} revealed {value}, which is not a card of the basic Decktet"
+        ),
+        "thricewise.reveal_in_setup": _("{player} cannot reveal {card}: it is in the setup grid"),
+        "thricewise.reveal_seen": _(
+            "{player} cannot reveal {card}: it was revealed in turn {turn}"
+        ),
+        "thricewise.reveal_twice": _(
+            "{player_first} and {player} both revealed {card}: no card appears twice in a game"
+        ),
+        # the placements
+        "thricewise.place_not_list": _('"place" must be a list of placements, not {value}'),
+        "thricewise.what_placement": _("placement {number} of this turn"),
+        "thricewise.what_player_of": _("the player of {what}"),
+        "thricewise.what_at": _('the "at" of {what}'),
+        "thricewise.what_at_card": _('the "at" of {what} ({card})'),
+        "thricewise.placement_not_object": _(
+            '{what} must be an object {{"player", "card", "at"}}, not {value}'
+        ),
+        "thricewise.not_card": _("{what}: {value} is not a card of the basic Decktet"),
+        "thricewise.tied_places": _(
+            "{player}'s {card} was set aside this turn (a tied rank): {player} places nothing "
+            "this turn"
+        ),
+        "thricewise.group_split": _(
+            "{player}'s placements must come together, in one group, not split by another player's"
+        ),
+        "thricewise.group_order": _(
+            "{player_first} places before {player}: groups go in ascending rank of the card "
+            "revealed this turn ({card_first} ({rank_first}) before {card} ({rank}))"
+        ),
+        "thricewise.group_missing": _("{player} must place {card} this turn"),
+        "thricewise.placed_twice": _("{player} places {card} twice"),
+        "thricewise.not_own_card": _(
+            "{player} cannot place {card}: it is neither {player}'s card of this turn "
+            "({card_revealed}) nor one of {player}'s set-aside cards"
+        ),
+        "thricewise.group_without_revealed": _(
+            "{player}'s group must contain {card}, the card {player} revealed this turn"
+        ),
+        "thricewise.cell_taken": _("{card} cannot go at {cell}: {card_other} is already there"),
+        "thricewise.cell_alone": _(
+            "{card} cannot go at {cell}: it touches no card (a card goes next to one, "
+            "orthogonally or diagonally)"
+        ),
+        "thricewise.too_wide": _(
+            "{card} cannot go at {cell}: the grid would be {count} cards wide (at most {count_max})"
+        ),
+        "thricewise.too_tall": _(
+            "{card} cannot go at {cell}: the grid would be {count} cards tall (at most {count_max})"
+        ),
+    }
+)
 DECK_SIZE = len(BASIC_DECK)  # 36
 HAND_SIZE = 3
 
@@ -77,15 +165,6 @@ def parse_card(value: Any) -> int | None:
         return None
     # find_card also knows the extended deck (Excuse, Pawns, Courts): not in this game.
     return _INDEX.get(card.name)
-
-
-def card_label(index: int) -> str:
-    """A card for an error message: "The Sailor (4)"."""
-    return f"{CARD_NAMES[index]} ({RANK_TEXT[index]})"
-
-
-def _cannot_go(index: int, cell: Cell, why: str) -> IllegalMove:
-    return IllegalMove(f"{CARD_NAMES[index]} cannot go at {cell_text(cell)}: {why}")
 
 
 #: one player's group of a turn: that player, and the cards they place with their cells
@@ -207,30 +286,32 @@ class Thricewise(Game):
         rectangle (3 or 5 players). A cell is `[column, row]`, any integers."
         """
         game = cls(players)
-        setup = expect_dict(setup, "the setup", SetupError)
-        grid = expect_list(setup.get("grid"), 'the setup\'s "grid"', SetupError)
+        setup = expect_dict(setup, Message("what.setup"), SetupError)
+        grid = expect_list(setup.get("grid"), Message("thricewise.what_grid"), SetupError)
         wanted = setup_size(len(players))
         if len(grid) != wanted:
-            shape = "a 2×2 square" if wanted == 4 else "a 3×2 or 2×3 rectangle"
             raise SetupError(
-                f"with {len(players)} players the setup grid holds {wanted} cards ({shape}), "
-                f"not {len(grid)}"
+                "thricewise.setup_size_4" if wanted == 4 else "thricewise.setup_size_6",
+                count=len(players),
+                number=len(grid),
             )
         for number, entry in enumerate(grid, 1):
-            what = f"setup card {number}"
+            what = Message("thricewise.what_setup_card", number=number)
             entry = expect_dict(entry, what, SetupError)
             index = parse_card(entry.get("card"))
             if index is None:
-                raise SetupError(
-                    f"{what}: {describe(entry.get('card'))} is not a card of the basic Decktet"
-                )
+                raise SetupError("thricewise.not_card", what=what, value=entry.get("card"))
             if index in game.seen:
-                raise SetupError(f"{CARD_NAMES[index]} appears twice in the setup grid")
-            cell = expect_cell(entry.get("at"), f'the "at" of {what}', SetupError)
+                raise SetupError("thricewise.setup_twice", card=CARD_NAMES[index])
+            cell = expect_cell(
+                entry.get("at"), Message("thricewise.what_at", what=what), SetupError
+            )
             if cell in game.board:
                 raise SetupError(
-                    f"{CARD_NAMES[index]} and {CARD_NAMES[game.board[cell]]} "
-                    f"are both at {cell_text(cell)} in the setup grid"
+                    "thricewise.setup_same_cell",
+                    card=CARD_NAMES[index],
+                    card_other=CARD_NAMES[game.board[cell]],
+                    cell=cell,
                 )
             game.board[cell] = index
             game.seen[index] = -1
@@ -240,8 +321,7 @@ class Thricewise(Game):
         # Distinct cells filling their bounding box exactly form a full rectangle.
         allowed = {(2, 2)} if wanted == 4 else {(3, 2), (2, 3)}
         if (width, height) not in allowed or width * height != wanted:
-            shape = "a full 2×2 square" if wanted == 4 else "a full 3×2 or 2×3 rectangle"
-            raise SetupError(f"the setup cards must form {shape}, with no gap")
+            raise SetupError("thricewise.setup_gap_4" if wanted == 4 else "thricewise.setup_gap_6")
         game.box = (min(xs), max(xs), min(ys), max(ys))
         game.setup_cells = tuple(game.board)
         return game
@@ -265,37 +345,36 @@ class Thricewise(Game):
         "Hands are not recorded, so any card not yet seen may be revealed by any player."
         """
         if not isinstance(reveal, dict):
-            raise IllegalMove(
-                'a turn must have a "reveal" object giving every player\'s card, '
-                f"not {describe(reveal)}"
-            )
+            raise IllegalMove("thricewise.reveal_not_object", value=reveal)
         for key in reveal:
             if key not in self.set_aside:  # a cheap "is a player" test, exact match
                 raise IllegalMove(
-                    f"{describe(key)} in the reveal is not one of the players "
-                    f"({', '.join(self.players)})"
+                    "thricewise.reveal_not_player", value=key, players=list(self.players)
                 )
         revealed: dict[str, int] = {}
         by_card: dict[int, str] = {}
         for player in self.players:
             if player not in reveal:
-                raise IllegalMove(
-                    f"the reveal must name every player's card: {player}'s is missing"
-                )
+                raise IllegalMove("thricewise.reveal_missing", player=player)
             value = reveal[player]
             index = parse_card(value)
             if index is None:
-                raise IllegalMove(
-                    f"{player} revealed {describe(value)}, which is not a card of the basic Decktet"
-                )
+                raise IllegalMove("thricewise.reveal_not_card", player=player, value=value)
             if index in self.seen:
                 when = self.seen[index]
-                where = "is in the setup grid" if when < 0 else f"was revealed in turn {when}"
-                raise IllegalMove(f"{player} cannot reveal {CARD_NAMES[index]}: it {where}")
+                if when < 0:
+                    raise IllegalMove(
+                        "thricewise.reveal_in_setup", player=player, card=CARD_NAMES[index]
+                    )
+                raise IllegalMove(
+                    "thricewise.reveal_seen", player=player, card=CARD_NAMES[index], turn=when
+                )
             if index in by_card:
                 raise IllegalMove(
-                    f"{by_card[index]} and {player} both revealed {CARD_NAMES[index]}: "
-                    "no card appears twice in a game"
+                    "thricewise.reveal_twice",
+                    player_first=by_card[index],
+                    player=player,
+                    card=CARD_NAMES[index],
                 )
             by_card[index] = player
             revealed[player] = index
@@ -330,9 +409,7 @@ class Thricewise(Game):
         places."
         """
         if not isinstance(move, dict):
-            raise IllegalMove(
-                f'a turn must be an object with "reveal" and "place", not {describe(move)}'
-            )
+            raise IllegalMove("thricewise.turn_not_object", value=move)
         revealed = self.read_reveal(move.get("reveal"))
         placing, tied = self.split_reveal(revealed)
         groups = _groups(self._read_place(move.get("place")))
@@ -353,26 +430,29 @@ class Thricewise(Game):
         for position, (player, group) in enumerate(groups):
             if player in tied_set:
                 raise IllegalMove(
-                    f"{player}'s {CARD_NAMES[revealed[player]]} was set aside this turn "
-                    f"(a tied rank): {player} places nothing this turn"
+                    "thricewise.tied_places", player=player, card=CARD_NAMES[revealed[player]]
                 )
             if player in done:
-                raise IllegalMove(
-                    f"{player}'s placements must come together, in one group, not split by "
-                    "another player's"
-                )
+                raise IllegalMove("thricewise.group_split", player=player)
             expected = placing[position]
             if player != expected:
+                first, later = revealed[expected], revealed[player]
                 raise IllegalMove(
-                    f"{expected} places before {player}: groups go in ascending rank of the card "
-                    f"revealed this turn ({card_label(revealed[expected])} before "
-                    f"{card_label(revealed[player])})"
+                    "thricewise.group_order",
+                    player_first=expected,
+                    player=player,
+                    card_first=CARD_NAMES[first],
+                    rank_first=RANK_TEXT[first],
+                    card=CARD_NAMES[later],
+                    rank=RANK_TEXT[later],
                 )
             done.add(player)
             self._check_group(player, revealed[player], group)
         if len(groups) < len(placing):
             missing = placing[len(groups)]
-            raise IllegalMove(f"{missing} must place {CARD_NAMES[revealed[missing]]} this turn")
+            raise IllegalMove(
+                "thricewise.group_missing", player=missing, card=CARD_NAMES[revealed[missing]]
+            )
 
     def _score_placements(
         self, groups: Sequence[Group]
@@ -417,20 +497,23 @@ class Thricewise(Game):
         if place is None:
             return []
         if not isinstance(place, list):
-            raise IllegalMove(f'"place" must be a list of placements, not {describe(place)}')
+            raise IllegalMove("thricewise.place_not_list", value=place)
         entries = []
         for number, entry in enumerate(place, 1):
-            what = f"placement {number} of this turn"
+            what = Message("thricewise.what_placement", number=number)
             if not isinstance(entry, dict):
-                raise IllegalMove(
-                    f'{what} must be an object {{"player", "card", "at"}}, not {describe(entry)}'
-                )
-            player = expect_player(entry.get("player"), self.players, f"the player of {what}")
+                raise IllegalMove("thricewise.placement_not_object", what=what, value=entry)
+            player = expect_player(
+                entry.get("player"), self.players, Message("thricewise.what_player_of", what=what)
+            )
             value = entry.get("card")
             index = parse_card(value)
             if index is None:
-                raise IllegalMove(f"{what}: {describe(value)} is not a card of the basic Decktet")
-            cell = expect_cell(entry.get("at"), f'the "at" of {what} ({CARD_NAMES[index]})')
+                raise IllegalMove("thricewise.not_card", what=what, value=value)
+            cell = expect_cell(
+                entry.get("at"),
+                Message("thricewise.what_at_card", what=what, card=CARD_NAMES[index]),
+            )
             entries.append((player, index, cell))
         return entries
 
@@ -440,19 +523,20 @@ class Thricewise(Game):
         """
         own = self.set_aside[player]
         used: set[int] = set()
-        for index, _ in group:
+        for index, _cell in group:
             if index in used:
-                raise IllegalMove(f"{player} places {CARD_NAMES[index]} twice")
+                raise IllegalMove("thricewise.placed_twice", player=player, card=CARD_NAMES[index])
             if index != revealed and index not in own:
                 raise IllegalMove(
-                    f"{player} cannot place {CARD_NAMES[index]}: it is neither {player}'s card of "
-                    f"this turn ({CARD_NAMES[revealed]}) nor one of {player}'s set-aside cards"
+                    "thricewise.not_own_card",
+                    player=player,
+                    card=CARD_NAMES[index],
+                    card_revealed=CARD_NAMES[revealed],
                 )
             used.add(index)
         if revealed not in used:
             raise IllegalMove(
-                f"{player}'s group must contain {CARD_NAMES[revealed]}, the card {player} "
-                "revealed this turn"
+                "thricewise.group_without_revealed", player=player, card=CARD_NAMES[revealed]
             )
 
     @staticmethod
@@ -465,31 +549,34 @@ class Thricewise(Game):
         orthogonally or diagonally, and the bounding box of all placed cards never exceeds 6
         columns or 6 rows."
         """
+        card = CARD_NAMES[index]
         if cell in board:
-            raise _cannot_go(index, cell, f"{CARD_NAMES[board[cell]]} is already there")
+            raise IllegalMove(
+                "thricewise.cell_taken", card=card, cell=cell, card_other=CARD_NAMES[board[cell]]
+            )
         x, y = cell
         for dx, dy in NEIGHBOURS:
             if (x + dx, y + dy) in board:
                 break
         else:
-            raise _cannot_go(
-                index,
-                cell,
-                "it touches no card (a card goes next to one, orthogonally or diagonally)",
-            )
+            raise IllegalMove("thricewise.cell_alone", card=card, cell=cell)
         min_x, max_x, min_y, max_y = box
         min_x, max_x, min_y, max_y = min(min_x, x), max(max_x, x), min(min_y, y), max(max_y, y)
         if max_x - min_x + 1 > MAX_SIDE:
-            raise _cannot_go(
-                index,
-                cell,
-                f"the grid would be {max_x - min_x + 1} cards wide (at most {MAX_SIDE})",
+            raise IllegalMove(
+                "thricewise.too_wide",
+                card=card,
+                cell=cell,
+                count=max_x - min_x + 1,
+                count_max=MAX_SIDE,
             )
         if max_y - min_y + 1 > MAX_SIDE:
-            raise _cannot_go(
-                index,
-                cell,
-                f"the grid would be {max_y - min_y + 1} cards tall (at most {MAX_SIDE})",
+            raise IllegalMove(
+                "thricewise.too_tall",
+                card=card,
+                cell=cell,
+                count=max_y - min_y + 1,
+                count_max=MAX_SIDE,
             )
         return (min_x, max_x, min_y, max_y)
 
