@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import secrets
+import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -42,9 +43,30 @@ PLACE_MAX = 120
 NOTES_MAX = 2000
 
 
+def default_time_zone() -> str:
+    """A new club keeps the server's time zone until an owner sets its own."""
+    return settings.TIME_ZONE
+
+
+def time_zones() -> list[str]:
+    """Every IANA time zone name, sorted: the choices of a club's time zone."""
+    return sorted(zoneinfo.available_timezones())
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(
+            _("“%(zone)s” is not a time zone."), code="unknown_zone", params={"zone": value}
+        )
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=CLUB_NAME_MAX)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    #: the IANA name of the zone the club's pages show times in ("Europe/Paris")
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, default=default_time_zone, validators=[validate_time_zone]
+    )
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="clubs"
     )
@@ -56,6 +78,14 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def zone(self) -> datetime.tzinfo:
+        """The club's time zone (the server's, should the stored name be unknown here)."""
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
 
 class Membership(models.Model):
@@ -404,6 +434,7 @@ class AuditEntry(models.Model):
         MEMBER_JOIN = "member.join", _("joined the club")
         MEMBER_REMOVE = "member.remove", _("removed a member")
         NIGHT_EDIT = "night.edit", _("edited a game night")
+        CLUB_EDIT = "club.edit", _("changed the club's settings")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

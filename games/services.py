@@ -37,6 +37,7 @@ from .models import (
     Play,
     Player,
     Seat,
+    validate_time_zone,
 )
 from .selectors import judge_play, seat_names
 
@@ -121,6 +122,27 @@ def _refuse_look_alike(name: str, others: Sequence[str]) -> None:
             )
             % {"name": name, "other": other}
         )
+
+
+@transaction.atomic
+def update_club_settings(*, club: Club, time_zone: str, by: AbstractBaseUser | None) -> Club:
+    """Change a club's settings (its time zone); the audit keeps what they were."""
+    validate_time_zone(time_zone)
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    before = {"time_zone": club.time_zone}
+    club.time_zone = time_zone
+    club.save(update_fields=["time_zone"])
+    if before["time_zone"] != time_zone:
+        record_audit(
+            club_id=club.pk,
+            action=AuditEntry.Action.CLUB_EDIT,
+            by=by,
+            object_kind="club",
+            object_id=club.pk,
+            summary=f"{before['time_zone']} → {time_zone}",
+            data={"before": before, "after": {"time_zone": time_zone}},
+        )
+    return club
 
 
 @transaction.atomic

@@ -9,6 +9,7 @@ urlpatterns = [
     path("rules/<slug:game>/", rulings.rules, name="rules"),
     path("clubs/new/", clubs.club_create, name="club-create"),
     path("clubs/<int:club_id>/", clubs.club_detail, name="club"),
+    path("clubs/<int:club_id>/settings/", clubs.club_settings, name="club-settings"),
     path("clubs/<int:club_id>/players/new/", clubs.player_create, name="player-create"),
     path("clubs/<int:club_id>/nights/new/", clubs.night_create, name="night-create"),
     path("nights/<int:night_id>/", clubs.night_detail, name="night"),

@@ -1,4 +1,5 @@
-"""A club's audit trail: who did what, and when (UTC). Owners only."""
+"""A club's audit trail: who did what, and when (kept in UTC, shown in the club's time zone).
+Owners only."""
 
 from __future__ import annotations
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -11,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from .. import services
-from ..access import get_club, get_night, is_owner
-from ..forms import ClubForm, GameNightForm, PlayerForm
+from ..access import get_club, get_night, is_owner, require_owner
+from ..forms import ClubForm, ClubSettingsForm, GameNightForm, PlayerForm
 from ..models import Club, game_menu
 
 
@@ -54,10 +55,31 @@ def club_detail(request: HttpRequest, club_id: int) -> HttpResponse:
         "nights": club.nights.all()[:50],
         "players": club.players.all(),
         "is_owner": is_owner(request, club),
-        "night_form": GameNightForm(initial={"date": timezone.localdate()}),
+        "night_form": GameNightForm(initial={"date": timezone.localdate(timezone=club.zone)}),
         "player_form": PlayerForm(),
     }
     return render(request, "clubs/club.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_settings(request: HttpRequest, club_id: int) -> HttpResponse:
+    """The club's settings (its time zone). Owners only."""
+    club = get_club(request, club_id)
+    require_owner(request, club)
+    form = ClubSettingsForm(request.POST or None, initial={"time_zone": club.time_zone})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_club_settings(
+                club=club, time_zone=form.cleaned_data["time_zone"], by=request.user
+            )
+        except ValidationError as exc:
+            form.add_error("time_zone", exc)
+        else:
+            messages.success(request, _("The club's settings are saved."))
+            return redirect("club", club_id=club.pk)
+    status = 422 if form.errors else 200
+    return render(request, "clubs/settings.html", {"club": club, "form": form}, status=status)
 
 
 @login_required

@@ -88,7 +88,7 @@ def test_the_audit_outlives_the_actors_account(play, club, owner):
 # The audit page ------------------------------------------------------------------------------
 
 
-def test_owner_sees_the_audit_newest_first_in_utc(owner_client, play, club, member):
+def test_owner_sees_the_audit_newest_first_in_the_clubs_time_zone(owner_client, play, club, member):
     services.record_move(play=play, move=PLAY_FIRST_MOVE, by=member)
     AuditEntry.objects.filter(action="play.start").update(
         at=datetime.datetime(2026, 11, 20, 21, 5, 9, tzinfo=datetime.UTC)
@@ -96,10 +96,26 @@ def test_owner_sees_the_audit_newest_first_in_utc(owner_client, play, club, memb
     response = owner_client.get(reverse("club-audit", args=[club.pk]))
     page = response.content.decode()
     assert response.status_code == 200
-    # Paris is UTC+1 in November: the page shows the UTC time, and says so.
-    assert "2026-11-20 21:05:09 UTC" in page
+    # A new club keeps the server's zone; Paris is UTC+1 in November: the page says which zone.
+    assert club.time_zone == "Europe/Paris"
+    assert "2026-11-20 22:05:09" in page and "When (Europe/Paris)" in page
+    assert 'datetime="2026-11-20T21:05:09+00:00"' in page
     assert page.index("entered a move") < page.index("started a play")
     assert "mahmoud" in page
+
+
+def test_the_audit_follows_the_clubs_time_zone(owner_client, club, owner):
+    services.update_club_settings(club=club, time_zone="America/Montreal", by=owner)
+    entry = AuditEntry.objects.get(action="club.edit")
+    assert entry.data == {
+        "before": {"time_zone": "Europe/Paris"},
+        "after": {"time_zone": "America/Montreal"},
+    }
+    AuditEntry.objects.filter(pk=entry.pk).update(
+        at=datetime.datetime(2026, 11, 20, 21, 5, 9, tzinfo=datetime.UTC)
+    )
+    page = owner_client.get(reverse("club-audit", args=[club.pk])).content.decode()
+    assert "2026-11-20 16:05:09" in page and "When (America/Montreal)" in page
 
 
 def test_audit_page_is_paginated(owner_client, club, owner):

@@ -161,3 +161,51 @@ def test_each_game_has_a_rulings_page_in_english_and_french(client, game):
 
 def test_an_unknown_game_has_no_rulings_page(client):
     assert client.get("/rules/chess/").status_code == 404
+
+
+# The club's settings: its time zone -------------------------------------------------------------
+
+
+def test_a_new_club_keeps_the_servers_time_zone(club, settings):
+    assert club.time_zone == settings.TIME_ZONE == "Europe/Paris"
+
+
+def test_the_owner_sets_the_clubs_time_zone(owner_client, club):
+    url = reverse("club-settings", args=[club.pk])
+    page = owner_client.get(url).content.decode()
+    assert '<option value="Europe/Paris" selected>' in page
+    response = owner_client.post(url, {"time_zone": "America/Montreal"})
+    assert response.status_code == 302 and response["Location"] == reverse("club", args=[club.pk])
+    club.refresh_from_db()
+    assert club.time_zone == "America/Montreal"
+    assert club.audit_entries.filter(action="club.edit").count() == 1
+
+
+def test_an_unknown_time_zone_is_refused(owner_client, club):
+    response = owner_client.post(
+        reverse("club-settings", args=[club.pk]), {"time_zone": "Mars/Olympus_Mons"}
+    )
+    assert response.status_code == 422
+    assert "Mars/Olympus_Mons" in response.content.decode()
+    club.refresh_from_db()
+    assert club.time_zone == "Europe/Paris"
+
+
+def test_only_owners_see_the_clubs_settings(owner_client, member_client, outsider_client, club):
+    url = reverse("club-settings", args=[club.pk])
+    assert member_client.get(url).status_code == 404
+    assert member_client.post(url, {"time_zone": "UTC"}).status_code == 404
+    assert outsider_client.get(url).status_code == 404
+    assert url in owner_client.get(reverse("club", args=[club.pk])).content.decode()
+    assert url not in member_client.get(reverse("club", args=[club.pk])).content.decode()
+    club.refresh_from_db()
+    assert club.time_zone == "Europe/Paris"
+
+
+def test_the_service_refuses_an_unknown_time_zone(club, owner):
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError):
+        services.update_club_settings(club=club, time_zone="Nowhere/Land", by=owner)
+    club.refresh_from_db()
+    assert club.time_zone == "Europe/Paris"
