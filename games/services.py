@@ -19,7 +19,7 @@ from django.utils.translation import ngettext
 
 from referee import GAMES, Judgement, judge
 
-from . import live, ratings, userjson
+from . import live, ratings, userjson, verdicts
 from . import names as naming
 from .gamelog import play_to_log
 from .models import (
@@ -51,7 +51,12 @@ class ServiceError(Exception):
 
 
 class IllegalMoveError(ServiceError):
-    """The referee refused the move."""
+    """The referee refused the move (or the log): the message says why, in the reader's
+    language; ``judgement`` is the referee's own verdict."""
+
+    def __init__(self, judgement: Judgement):
+        super().__init__(verdicts.explain(judgement))
+        self.judgement = judgement
 
 
 class StalePlayError(ServiceError):
@@ -293,7 +298,7 @@ def start_play(
         {"format": "gamelog/1", "game": game, "players": names, "setup": setup, "moves": []}
     )
     if not verdict.legal:
-        raise ServiceError(verdict.message)
+        raise ServiceError(verdicts.explain(verdict, where=False))
     play = Play.objects.create(
         club=night.club,
         night=night,
@@ -388,9 +393,9 @@ def _record_move(
     judgement = judge_play(play, [seat.player.name for seat in seats], [*log_moves, move])
     if judgement.error is not None:
         if judgement.error["move"] == len(log_moves):
-            raise IllegalMoveError(judgement.error["message"])
+            raise IllegalMoveError(judgement)
         # The stored log itself no longer judges legal (it should never happen): say so.
-        raise ServiceError(judgement.error["message"])
+        raise ServiceError(verdicts.explain(judgement))
     # What the referee understood (known keys, canonical names), never the raw input.
     understood = judgement.plans[-1].canonical()
     Move.objects.create(play=play, seq=next_seq, data=understood, entered_by=by)
@@ -498,7 +503,7 @@ def import_log(
     _storable(log)
     judgement = judge(log)
     if not judgement.legal:
-        raise IllegalMoveError(judgement.message)
+        raise IllegalMoveError(judgement)
     log_names: list[str] = log["players"]
     existing = list(Player.objects.filter(club=club).values_list("name", flat=True))
     players = []

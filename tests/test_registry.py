@@ -147,7 +147,8 @@ def test_a_ui_must_answer_every_part_of_a_game(monkeypatch):
     with pytest.raises(ImproperlyConfigured) as raised:
         find_uis([Chess])
     assert str(raised.value) == (
-        "Chess's UI (games.ui.chess.UI) lacks move_context, parse_move, parse_setup, setup_context"
+        "Chess's UI (games.ui.chess.UI) lacks describe_move, move_context, parse_move, "
+        "parse_setup, setup_context"
     )
 
 

@@ -86,7 +86,11 @@ def test_illegal_move_is_refused_with_the_referees_message_and_nothing_is_stored
     before = snapshot()
     with pytest.raises(services.IllegalMoveError) as refused:
         services.record_move(play=play, move=BAD)
-    assert refused.value.message.startswith("move 2: ")
+    # Said in the players' words (the third card turned); the referee's own verdict is kept.
+    assert refused.value.message == (
+        "Card 3: Chloé cannot call: only Ana and Ben, who tied on the last card, may call this one."
+    )
+    assert refused.value.judgement.error["move"] == 2
     assert snapshot() == before
 
 
@@ -241,7 +245,7 @@ def test_import_creates_missing_players_and_a_night(club):
 def test_an_illegal_log_is_refused_whole(club):
     log = json.loads((EXAMPLES / "buntherum-2.json").read_text())
     before = snapshot()
-    with pytest.raises(services.IllegalMoveError, match="move 2"):
+    with pytest.raises(services.IllegalMoveError, match="^Card 3: Chloé cannot call"):
         services.import_log(club=club, log=log)
     assert snapshot() == before
 

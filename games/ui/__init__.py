@@ -29,8 +29,10 @@ from typing import Any
 from django.core.exceptions import ImproperlyConfigured
 from django.http import QueryDict
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from referee import GAMES, Game, Judgement
+from referee.base import Plan
 from referee.registry import module_name
 
 from .. import userjson
@@ -82,6 +84,33 @@ def read_json_field(post: QueryDict, name: str) -> Any:
         return userjson.parse(raw)
     except userjson.UserJSONError as exc:
         raise FormError(exc.message)
+
+
+def and_list(items: Iterable[str]) -> str:
+    """ "Ana", "Ana and Ben", "Ana, Ben and Chloé", in the reader's language."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return _("%(items)s and %(last)s") % {"items": ", ".join(items[:-1]), "last": items[-1]}
+
+
+def or_list(items: Iterable[str]) -> str:
+    """ "Ana", "Ana or Ben", "Ana, Ben or Chloé", in the reader's language."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return _("%(items)s or %(last)s") % {"items": ", ".join(items[:-1]), "last": items[-1]}
+
+
+def sentence(text: str) -> str:
+    """A capital first letter and a full stop."""
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
+
+
+def clauses(parts: Iterable[str]) -> str:
+    """The parts of one move told in a row: "Ben deals; Chloé takes pile 3 (...)"."""
+    return pgettext("between the parts of one move", "; ").join(parts)
 
 
 def read_cell(value: str, message: str) -> tuple[int, int]:
@@ -156,6 +185,34 @@ class GameUI(ABC):
         """What a move just did beyond the board's change, in the players' words (a round won,
         a player out): said next to the controls, where the players look."""
         return []
+
+    # The referee's words ----------------------------------------------------------------------
+
+    def word(self, kind: str, value: Any, state: Game | None) -> str | None:
+        """How the players of this game say one parameter of a referee message (its kind is
+        the parameter's name up to the first "_", see referee.messages), in the reader's
+        language; None leaves it to the shared words (games.verdicts). ``state`` is the game as
+        it stood (None for a setup)."""
+        return None
+
+    def move_name(self, state: Game | None, number: int) -> str:
+        """The move at ``number`` (counted from 0 in the log) as the players count it, e.g.
+        "Turn 3"; ``state`` is the game just before that move."""
+        return _("Move %(number)s") % {"number": number + 1}
+
+    # The move log -----------------------------------------------------------------------------
+
+    @abstractmethod
+    def describe_move(self, state: Game, plan: Plan) -> str:
+        """One move of the log in the reader's language, as a player would tell it ("Ana
+        reveals The Sailor, Ben The Origin; Ana places The Sailor at C4: +4"); ``state`` is the
+        game just before the move. Cheap: the play page tells every move each time it is shown.
+        """
+
+    def move_outcome(self, state: Game, plan: Plan) -> str | None:
+        """What the move led to, once made ("Ana wins round 2"); ``state`` is the game just
+        after it. None when there is nothing to add."""
+        return None
 
 
 def find_uis(engines: Iterable[type[Game]]) -> dict[str, GameUI]:

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
-from referee import Judgement
+from referee import Game, Judgement
 from referee.buntherum import (
     COLOURS,
     CRASHES_TO_ELIMINATE,
@@ -24,11 +25,13 @@ from referee.buntherum import (
     OBJECTS,
     SIDES,
     Buntherum,
+    Call,
+    Tie,
     card_parts,
     parse_card,
 )
 
-from . import Draft, FormError, GameUI, read_draft
+from . import Draft, FormError, GameUI, and_list, read_draft
 
 COLOUR_NAMES = {
     "red": pgettext_lazy("buntherum colour", "red"),
@@ -132,6 +135,24 @@ CARD_NAMES = {
     "black-telephone": pgettext_lazy("buntherum card", "black telephone"),
 }
 
+#: A card in a sentence, with its article: the article agrees with the object ("la balle").
+WITH_ARTICLE = {
+    "die": pgettext_lazy("buntherum: a die card in a sentence", "the %(card)s"),
+    "butterfly": pgettext_lazy("buntherum: a butterfly card in a sentence", "the %(card)s"),
+    "ball": pgettext_lazy("buntherum: a ball card in a sentence", "the %(card)s"),
+    "icecream": pgettext_lazy("buntherum: an ice cream card in a sentence", "the %(card)s"),
+    "cup": pgettext_lazy("buntherum: a cup card in a sentence", "the %(card)s"),
+    "flower": pgettext_lazy("buntherum: a flower card in a sentence", "the %(card)s"),
+    "car": pgettext_lazy("buntherum: a car card in a sentence", "the %(card)s"),
+    "telephone": pgettext_lazy("buntherum: a telephone card in a sentence", "the %(card)s"),
+}
+
+
+def card_name(card: str) -> str:
+    """ "red-die" → "the red die" ("le dé rouge"): a card in a sentence."""
+    return WITH_ARTICLE[card_parts(card)[1]] % {"card": CARD_NAMES[card]}
+
+
 #: The example's starting series (docs/gamelog.md §6): a valid setup for any number of players.
 DEFAULT_SERIES = {
     "1": ["red-die", "blue-car"],
@@ -174,6 +195,52 @@ def _field(side: str, slot: int, part: str) -> str:
 
 
 class BuntherumUI(GameUI):
+    # The referee's words ----------------------------------------------------------------------
+
+    def word(self, kind: str, value: Any, state: Game | None) -> str | None:
+        if kind == "card" and value in CARD_NAMES:
+            return card_name(value)
+        if kind == "colour" and value in COLOUR_NAMES:
+            return str(COLOUR_NAMES[value])
+        if kind == "object" and value in OBJECT_NAMES:
+            return str(OBJECT_NAMES[value])
+        return None
+
+    def move_name(self, state: Game | None, number: int) -> str:
+        return pgettext("the Nth card turned in Buntherum", "Card %(number)s") % {
+            "number": number + 1
+        }
+
+    def describe_move(self, state: Game, plan: Call | Tie) -> str:
+        """ "Ana calls the red die for series 4: right"."""
+        card = card_name(plan.card)
+        if isinstance(plan, Tie):
+            return _("%(names)s tie on %(card)s") % {"names": and_list(plan.tied), "card": card}
+        values = {"player": plan.caller, "card": card, "side": plan.side}
+        if plan.side == IMPOSSIBLE:
+            if plan.correct:
+                return _("%(player)s calls “Impossible!” on %(card)s: right") % values
+            return _("%(player)s calls “Impossible!” on %(card)s: wrong") % values
+        if plan.correct:
+            return _("%(player)s calls %(card)s for series %(side)s: right") % values
+        return _("%(player)s calls %(card)s for series %(side)s: wrong") % values
+
+    def move_outcome(self, state: Game, plan: Call | Tie) -> str | None:
+        """A Crash token, an elimination, the end of the game."""
+        assert isinstance(state, Buntherum)
+        said = []
+        if isinstance(plan, Call) and not plan.correct:
+            crashes = state.crashes[plan.caller]
+            said.append(
+                _("%(player)s takes a Crash token (%(crashes)s of %(limit)s).")
+                % {"player": plan.caller, "crashes": crashes, "limit": CRASHES_TO_ELIMINATE}
+            )
+            if crashes == CRASHES_TO_ELIMINATE:
+                said.append(_("%(player)s is eliminated.") % {"player": plan.caller})
+        if state.winner is not None:
+            said.append(capfirst(_("%(player)s wins the game.") % {"player": state.winner}))
+        return " ".join(said) or None
+
     # Setup ------------------------------------------------------------------------------------
 
     def default_setup(self, players: list[str]) -> Any:

@@ -14,20 +14,22 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from referee import Judgement
+from referee import Game, Judgement
 from referee.decktet import BY_NAME, SUITS, Card
 from referee.forget_venice import (
     CARDS_PER_DEAL,
     CRITERIA,
     DEALS,
+    DEALS_PER_HALF,
     DEFAULT_SHEETS,
     HALVES,
     PILES,
     RUN_RANKS,
+    Deal,
     ForgetVenice,
 )
 
-from . import Draft, FormError, GameUI, read_draft
+from . import Draft, FormError, GameUI, clauses, read_draft
 
 SUIT_LABELS = {
     "Moons": pgettext_lazy("Decktet suit", "Moons"),
@@ -85,6 +87,54 @@ def _field(seat: int, half: str, criterion: str, which: int) -> str:
 
 
 class ForgetVeniceUI(GameUI):
+    # The referee's words ----------------------------------------------------------------------
+
+    def word(self, kind: str, value: Any, state: Game | None) -> str | None:
+        if kind == "suit" and value in SUIT_LABELS:
+            return str(SUIT_LABELS[value])
+        return None
+
+    def move_name(self, state: Game | None, number: int) -> str:
+        if number >= DEALS:  # a move after the end: there is no such deal
+            return super().move_name(state, number)
+        return _("Deal %(number)s of %(deals)s") % {"number": number + 1, "deals": DEALS}
+
+    def describe_move(self, state: Game, plan: Deal) -> str:
+        """ "Ben deals; Chloé takes pile 3 (The Sailor, ...); Ana takes pile 1 (...); Ben keeps
+        pile 2 (...)"."""
+        assert isinstance(state, ForgetVenice)
+        first, second = state.choosers(plan.dealer)
+        rest = 3 - plan.first - plan.second  # the pile neither chooser took
+
+        def pile(index: int) -> dict[str, Any]:
+            return {"pile": index + 1, "cards": ", ".join(plan.piles[index])}
+
+        return clauses(
+            [
+                _("%(player)s deals") % {"player": plan.dealer},
+                _("%(player)s takes pile %(pile)s (%(cards)s)")
+                % {"player": first, **pile(plan.first)},
+                _("%(player)s takes pile %(pile)s (%(cards)s)")
+                % {"player": second, **pile(plan.second)},
+                _("%(player)s keeps pile %(pile)s (%(cards)s)")
+                % {"player": plan.dealer, **pile(rest)},
+            ]
+        )
+
+    def move_outcome(self, state: Game, plan: Deal) -> str | None:
+        """The points of a half, once it is over."""
+        assert isinstance(state, ForgetVenice)
+        played = len(state.dealers)
+        if played not in (DEALS_PER_HALF, DEALS):
+            return None
+        half = 1 if played == DEALS_PER_HALF else 2
+        totals = ", ".join(
+            f"{player} {state.criteria(player, half)['total']}" for player in state.players
+        )
+        if half == 1:
+            return _("First half over: %(points)s.") % {"points": totals}
+        return _("Second half over: %(points)s.") % {"points": totals}
+
     # Setup: the score sheets ------------------------------------------------------------------
 
     def default_setup(self, players: list[str]) -> Any:

@@ -12,13 +12,24 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
-from referee import Judgement
-from referee.punto import BOX, COLOURS, DIRECTIONS, MAX_ROUNDS_TO_WIN, ROUNDS_TO_WIN, VALUES
+from referee import Game, Judgement
+from referee.messages import describe
+from referee.punto import (
+    BOX,
+    COLOURS,
+    DIRECTIONS,
+    MAX_ROUNDS_TO_WIN,
+    ROUNDS_TO_WIN,
+    VALUES,
+    CardPlay,
+    Punto,
+)
 
-from . import Draft, FormError, GameUI, read_cell, read_draft
+from . import Draft, FormError, GameUI, and_list, read_cell, read_draft
 
 COLOUR_LABELS = {
     "red": pgettext_lazy("Punto colour", "red"),
@@ -28,6 +39,41 @@ COLOUR_LABELS = {
 }
 
 Cell = tuple[int, int]
+COLUMN_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def label_origin(first_cell: Cell) -> Cell:
+    """The cell the board labels A1 this round: its names never change during a round.
+
+    The cards of a round stay inside a 6 × 6 box around its first card, so none can lie more
+    than 5 columns left of it or 5 rows above it: that column is A, that row 1 (rows are
+    numbered downwards, as drawn). The first card is always F6."""
+    return (first_cell[0] - (BOX - 1), first_cell[1] - (BOX - 1))
+
+
+def cell_label(cell: Cell, origin: Cell) -> str | None:
+    """ "F6": a cell as the board labels it, or None when it lies off the labelled area."""
+    column, row = cell[0] - origin[0], cell[1] - origin[1]
+    if not (0 <= column < len(COLUMN_LETTERS) and row >= 0):
+        return None
+    return f"{COLUMN_LETTERS[column]}{row + 1}"
+
+
+def cell_name(cell: Cell, state: Punto) -> str:
+    """A cell of this round as the board names it: the first card of the round, or this cell
+    when the table is empty, is F6."""
+    origin = label_origin(state.first_cell or cell)
+    return cell_label(cell, origin) or describe(list(cell))
+
+
+def card_words(card: str | tuple[str, int]) -> str:
+    """ "red-7" → "the red 7" in a sentence (French leaves the article to the sentence: "le 7
+    rouge", "du 7 rouge")."""
+    colour, value = card.split("-") if isinstance(card, str) else card
+    return pgettext("a Punto card in a sentence", "the %(colour)s %(value)s") % {
+        "colour": COLOUR_LABELS[colour],
+        "value": value,
+    }
 
 
 #: the setup's choice of "each for themselves" or teams (four players only)
@@ -70,37 +116,60 @@ def _board(
     legal: set[Cell],
     last: Cell | None = None,
     line: frozenset[Cell] = frozenset(),
+    origin: Cell | None = None,
 ) -> dict[str, Any]:
     """Rows of cells to draw, with the cards' extent and whether it reached the 6 × 6 limit;
-    ``last`` is the cell of the last card played, ``line`` the cells of a winning line."""
+    ``last`` is the cell of the last card played, ``line`` the cells of a winning line; with the
+    column and row labels when ``origin`` (the cell labelled A1) is given."""
     if not cells:
-        return {"rows": [[_cell(x, y, None, legal, True) for x, y in sorted(legal)]]}
-    xs = [x for x, _y in cells]
-    ys = [y for _x, y in cells]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        columns = sorted({x for x, _y in legal})
+        lines = sorted({y for _x, y in legal})
+    else:
+        xs = [x for x, _y in cells]
+        ys = [y for _x, y in cells]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        columns, lines = list(_span(x0, x1)), list(_span(y0, y1))
     rows = [
-        [
-            _cell(x, y, cells.get((x, y)), legal, x0 <= x <= x1 and y0 <= y <= y1)
-            | {"last": (x, y) == last, "win": (x, y) in line}
-            for x in _span(x0, x1)
-        ]
-        for y in _span(y0, y1)
+        {
+            "label": y - origin[1] + 1 if origin else None,
+            "cells": [
+                _cell(
+                    x,
+                    y,
+                    cells.get((x, y)),
+                    legal,
+                    not cells or (x0 <= x <= x1 and y0 <= y <= y1),
+                    cell_label((x, y), origin) if origin else None,
+                )
+                | {"last": (x, y) == last, "win": (x, y) in line}
+                for x in columns
+            ],
+        }
+        for y in lines
     ]
-    width, height = x1 - x0 + 1, y1 - y0 + 1
-    return {
+    board: dict[str, Any] = {
         "rows": rows,
-        "width": width,
-        "height": height,
-        "full_width": width == BOX,
-        "full_height": height == BOX,
+        "column_labels": [COLUMN_LETTERS[x - origin[0]] for x in columns] if origin else [],
     }
+    if cells:
+        width, height = x1 - x0 + 1, y1 - y0 + 1
+        board |= {
+            "width": width,
+            "height": height,
+            "full_width": width == BOX,
+            "full_height": height == BOX,
+        }
+    return board
 
 
-def _cell(x: int, y: int, card: str | None, legal: set[Cell], in_box: bool) -> dict[str, Any]:
+def _cell(
+    x: int, y: int, card: str | None, legal: set[Cell], in_box: bool, label: str | None
+) -> dict[str, Any]:
     return {
         "at": f"{x},{y}",
         "x": x,
         "y": y,
+        "label": label,
         "card": _card(card) if card else None,
         "legal": (x, y) in legal,
         "in_box": in_box,
@@ -162,6 +231,64 @@ def _parse_cells(board: dict[str, str]) -> dict[Cell, str]:
 
 
 class PuntoUI(GameUI):
+    # The referee's words ----------------------------------------------------------------------
+
+    def word(self, kind: str, value: Any, state: Game | None) -> str | None:
+        if kind == "card":
+            return card_words(value)
+        if kind == "colour" and value in COLOUR_LABELS:
+            return str(COLOUR_LABELS[value])
+        if kind == "cell" and isinstance(state, Punto):
+            return cell_name(value, state)
+        return None
+
+    def move_name(self, state: Game | None, number: int) -> str:
+        if not isinstance(state, Punto) or state.finished:
+            return super().move_name(state, number)
+        return _("Round %(round)s, card %(number)s") % {
+            "round": state.round,
+            "number": state.cards_played() + 1,
+        }
+
+    def describe_move(self, state: Game, plan: CardPlay) -> str:
+        """ "Ana plays the red 7 at F6", "… on the blue 3", "Ben is blocked with the green 9"."""
+        assert isinstance(state, Punto)
+        values = {"player": plan.player, "card": card_words(plan.card)}
+        if plan.cell is None:
+            return _("%(player)s draws %(card)s and is blocked: no cell for it") % values
+        values["cell"] = cell_name(plan.cell, state)
+        below = state.board.get(plan.cell)
+        if below is not None:
+            values["card_below"] = card_words(below)
+            return _("%(player)s plays %(card)s at %(cell)s, on %(card_below)s") % values
+        return _("%(player)s plays %(card)s at %(cell)s") % values
+
+    def move_outcome(self, state: Game, plan: CardPlay) -> str | None:
+        """The end of a round (the table is cleared) and of the match."""
+        assert isinstance(state, Punto)
+        if state.board or not state.rounds:  # the round goes on
+            return None
+        ended = state.rounds[-1]
+        values = {"number": len(state.rounds), "player": ended["winner"]}
+        if ended["removed"]:
+            values["card"] = card_words(ended["removed"])
+        # Said as the page says it next to the controls (PuntoUI.events).
+        if ended["winner"] is None:
+            said = [_("Round %(number)s ends blocked: nobody wins it.") % values]
+        elif ended["how"] == "line":
+            said = [_("%(player)s wins round %(number)s with a line.") % values]
+        else:
+            said = [_("%(player)s wins round %(number)s on series.") % values]
+        if ended["removed"]:
+            said.append(capfirst(_("%(card)s leaves the game.") % values))
+        if state.finished:
+            winners = state.winners()
+            said.append(
+                ngettext("%(names)s wins the match.", "%(names)s win the match.", len(winners))
+                % {"names": and_list(winners)}
+            )
+        return " ".join(said)
+
     # Setup --------------------------------------------------------------------------------------
 
     def default_setup(self, players: list[str]) -> dict[str, Any]:
@@ -259,7 +386,9 @@ class PuntoUI(GameUI):
             blocked = cells == []
         current = _cells_of(state)
         last = _last_cell(judgement)
-        board = _board(current, legal, last) if current or legal else None
+        first = state.first_cell or next(iter(legal), None)
+        origin = label_origin(first) if first is not None else None
+        board = _board(current, legal, last, origin=origin) if current or legal else None
         last_board = None
         if not current and details.get("last_round_board"):
             # The round just ended: its last table, with the winning line if there was one.

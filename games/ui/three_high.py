@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from referee import IllegalMove, Judgement
+from referee import Game, IllegalMove, Judgement
 from referee.three_high import (
     BLACK_SUITS,
     CARDS,
@@ -28,6 +29,7 @@ from referee.three_high import (
     SUITS,
     WON_REASON,
     ThreeHigh,
+    Turn,
     parse_card,
     square_from_cards,
 )
@@ -69,6 +71,18 @@ def colour_name(colour: str) -> str:
     return names.get(colour, colour)
 
 
+def tree_name(colour: str) -> str:
+    """ "the blue tree" (a tree's colour agrees with "tree", not with "piece")."""
+    names = {
+        "red": pgettext("a tree", "the red tree"),
+        "yellow": pgettext("a tree", "the yellow tree"),
+        "green": pgettext("a tree", "the green tree"),
+        "blue": pgettext("a tree", "the blue tree"),
+        "black": pgettext("a tree", "the black tree"),
+    }
+    return names.get(colour, colour)
+
+
 def size_name(size: int) -> str:
     names = {
         3: pgettext("piece size", "large"),
@@ -79,9 +93,20 @@ def size_name(size: int) -> str:
 
 
 def piece_label(piece: str) -> str:
-    """ "green-2" → "medium green" (in the reader's language)."""
+    """ "green-2" → "medium green" (in the reader's language): a piece in a list of pieces."""
     colour, size = PIECES[piece]
     return _("%(size)s %(colour)s") % {"size": size_name(size), "colour": colour_name(colour)}
+
+
+def piece_name(piece: str) -> str:
+    """ "blue-1" → "the small blue piece" ("la petite pièce bleue"): a piece in a sentence."""
+    colour, size = PIECES[piece]
+    names = {
+        3: pgettext("a piece in a sentence", "the large %(colour)s piece"),
+        2: pgettext("a piece in a sentence", "the medium %(colour)s piece"),
+        1: pgettext("a piece in a sentence", "the small %(colour)s piece"),
+    }
+    return names[size] % {"colour": colour_name(colour)}
 
 
 def side_name(side: str) -> str:
@@ -122,7 +147,13 @@ def _cards_of(suits: str) -> list[dict[str, Any]]:
 
 def _piece_info(piece: str) -> dict[str, Any]:
     colour, size = PIECES[piece]
-    return {"piece": piece, "colour": colour, "size": size, "label": piece_label(piece)}
+    return {
+        "piece": piece,
+        "colour": colour,
+        "size": size,
+        "label": piece_label(piece),
+        "name": piece_name(piece),
+    }
 
 
 def _reason_text(state: ThreeHigh | None, details: dict[str, Any]) -> str:
@@ -138,12 +169,62 @@ def _reason_text(state: ThreeHigh | None, details: dict[str, Any]) -> str:
         }
     if reason.endswith(" was moved off the board"):
         piece = reason.removesuffix(" was moved off the board")
-        label = piece_label(piece) if piece in PIECES else piece
-        return _("The %(piece)s piece was moved off the board.") % {"piece": label}
+        name = piece_name(piece) if piece in PIECES else piece
+        return capfirst(_("%(piece)s was moved off the board.") % {"piece": name})
     return reason
 
 
 class ThreeHighUI(GameUI):
+    # The referee's words ----------------------------------------------------------------------
+
+    def word(self, kind: str, value: Any, state: Game | None) -> str | None:
+        if kind == "piece" and value in PIECES:
+            return piece_name(value)
+        if kind == "card" and isinstance(value, str) and value.lower() in CARDS:
+            return card_info(value)["text"]
+        if kind == "side" and value in SIDES:
+            return side_name(value)
+        return None
+
+    def move_name(self, state: Game | None, number: int) -> str:
+        return _("Turn %(number)s") % {"number": number + 1}
+
+    def describe_move(self, state: Game, plan: Turn) -> str:
+        """ "Ana plays 5♦ by the north side: the small blue piece goes from c3 to c8"."""
+        if plan.card is None or plan.piece is None or plan.origin is None:
+            return _("%(player)s cannot play a card") % {"player": plan.player}
+        values = {
+            "player": plan.player,
+            "card": card_info(plan.card)["text"],
+            "side": side_name(plan.side or ""),
+            "piece": piece_name(plan.piece),
+            "from": SQUARE_NAMES[plan.origin],
+            "to": SQUARE_NAMES[plan.target] if plan.target is not None else "",
+        }
+        if plan.target is None:
+            text = _("%(player)s plays %(card)s by the %(side)s side: %(piece)s leaves the board")
+        elif plan.target == plan.origin:
+            text = _("%(player)s plays %(card)s by the %(side)s side: %(piece)s stays on %(from)s")
+        else:
+            text = _(
+                "%(player)s plays %(card)s by the %(side)s side: %(piece)s goes from %(from)s "
+                "to %(to)s"
+            )
+        return text % values
+
+    def move_outcome(self, state: Game, plan: Turn) -> str | None:
+        """A tree completed, and the end of the game."""
+        assert isinstance(state, ThreeHigh)
+        said = []
+        if plan.completes_tree and plan.piece:
+            tree = tree_name(PIECES[plan.piece][0])
+            said.append(capfirst(_("%(tree)s stands.") % {"tree": tree}))
+        if state.outcome == "won":
+            said += [pgettext("3-High", "Won."), _reason_text(state, {})]
+        elif state.outcome == "lost":
+            said += [pgettext("3-High", "Lost."), _reason_text(state, {})]
+        return " ".join(said) or None
+
     # Setup ------------------------------------------------------------------------------------
 
     def default_setup(self, players: list[str]) -> Any:
@@ -171,37 +252,35 @@ class ThreeHighUI(GameUI):
     def parse_setup(self, post: QueryDict, players: list[str]) -> Any:
         entries = []
         for piece in PIECES:
-            label = piece_label(piece)
+            name = piece_name(piece)
             red = (post.get(f"red-{piece}") or "").strip()
             black = (post.get(f"black-{piece}") or "").strip()
             if red or black:
-                entries.append({"piece": piece, "square": self._square_from(label, red, black)})
+                entries.append({"piece": piece, "square": self._square_from(name, red, black)})
                 continue
             square = (post.get(f"square-{piece}") or "").strip().lower()
             if square not in SQUARES:
-                raise FormError(
-                    _("Choose a square from a1 to h8 for the %(piece)s piece.") % {"piece": label}
-                )
+                raise FormError(_("Choose a square from a1 to h8 for %(piece)s.") % {"piece": name})
             entries.append({"piece": piece, "square": square})
         return {"pieces": entries}
 
     @staticmethod
-    def _square_from(label: str, red: str, black: str) -> str:
+    def _square_from(name: str, red: str, black: str) -> str:
         if not (red and black):
             raise FormError(
-                _("For the %(piece)s piece, choose both a red and a black card, or neither.")
-                % {"piece": label}
+                _("For %(piece)s, choose both a red and a black card, or neither.")
+                % {"piece": name}
             )
         red_card, black_card = parse_card(red), parse_card(black)
         if red_card is None or red_card[2] not in RED_SUITS:
             raise FormError(
-                _("For the %(piece)s piece, the red card must be a heart or a diamond, A to 8.")
-                % {"piece": label}
+                _("For %(piece)s, the red card must be a heart or a diamond, A to 8.")
+                % {"piece": name}
             )
         if black_card is None or black_card[2] not in BLACK_SUITS:
             raise FormError(
-                _("For the %(piece)s piece, the black card must be a spade or a club, A to 8.")
-                % {"piece": label}
+                _("For %(piece)s, the black card must be a spade or a club, A to 8.")
+                % {"piece": name}
             )
         return square_from_cards(red_card[0], black_card[0])
 

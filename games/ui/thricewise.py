@@ -15,14 +15,15 @@ from typing import Any
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
-from referee import Judgement
+from referee import Game, Judgement
 from referee.base import IllegalMove
 from referee.decktet import BASIC_DECK
-from referee.thricewise import CARD_NAMES, Thricewise, parse_card, setup_size
+from referee.messages import describe
+from referee.thricewise import CARD_NAMES, MAX_SIDE, Thricewise, Turn, parse_card, setup_size
 
-from . import Draft, FormError, GameUI, read_cell, read_draft
+from . import Draft, FormError, GameUI, and_list, clauses, read_cell, read_draft
 
 SUIT_LABELS = {
     "Moons": gettext_lazy("Moons"),
@@ -36,6 +37,26 @@ SUIT_SYMBOLS = {"Moons": "☾", "Suns": "☀", "Waves": "≈", "Leaves": "❦", 
 RANK_LABELS = {"Ace": gettext_lazy("Ace"), "Crown": gettext_lazy("Crown")}
 
 Cell = tuple[int, int]
+COLUMN_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def label_origin(setup_cells: Any) -> Cell:
+    """The cell the board labels A1: its names never change during a game.
+
+    The grid grows from its starting cards and never gets wider or taller than 6 cards, so no
+    card can ever lie more than 5 columns left of the setup's rightmost column, or 5 rows above
+    its lowest row: that column is A, that row 1 (rows are numbered downwards, as drawn)."""
+    xs = [x for x, _y in setup_cells]
+    ys = [y for _x, y in setup_cells]
+    return (max(xs) - (MAX_SIDE - 1), max(ys) - (MAX_SIDE - 1))
+
+
+def cell_label(cell: Cell, origin: Cell) -> str | None:
+    """ "C4": the cell as the board labels it, or None when it lies off the labelled area."""
+    column, row = cell[0] - origin[0], cell[1] - origin[1]
+    if not (0 <= column < len(COLUMN_LETTERS) and row >= 0):
+        return None
+    return f"{COLUMN_LETTERS[column]}{row + 1}"
 
 
 def card_info(name: str) -> dict[str, Any]:
@@ -170,6 +191,48 @@ class TurnDraft:
 
 
 class ThricewiseUI(GameUI):
+    # The referee's words ----------------------------------------------------------------------
+
+    def word(self, kind: str, value: Any, state: Game | None) -> str | None:
+        if kind == "cell" and isinstance(state, Thricewise):
+            return cell_label(value, label_origin(state.setup_cells))
+        if kind == "rank":
+            return str(RANK_LABELS.get(value, value))
+        return None
+
+    def move_name(self, state: Game | None, number: int) -> str:
+        return _("Turn %(number)s") % {"number": number + 1}
+
+    def describe_move(self, state: Game, plan: Turn) -> str:
+        """ "Ana reveals The Sailor, Ben The Origin; Ana places The Sailor at C4: +4"."""
+        assert isinstance(state, Thricewise)
+        reveals = []
+        for player, index in plan.revealed.items():
+            values = {"player": player, "card": CARD_NAMES[index]}
+            if not reveals:
+                reveals.append(_("%(player)s reveals %(card)s") % values)
+            else:
+                reveals.append(
+                    pgettext("the next players' reveals", "%(player)s %(card)s") % values
+                )
+        parts = [", ".join(reveals)]
+        if plan.set_aside:
+            tied = and_list(CARD_NAMES[plan.revealed[player]] for player in plan.set_aside)
+            parts.append(_("set aside (tied rank): %(cards)s") % {"cards": tied})
+        origin = label_origin(state.setup_cells)
+        for player, index, cell, scored in plan.placements:
+            values = {
+                "player": player,
+                "card": CARD_NAMES[index],
+                "cell": cell_label(cell, origin) or describe(list(cell)),
+                "points": scored,
+            }
+            if scored:
+                parts.append(_("%(player)s places %(card)s at %(cell)s: +%(points)s") % values)
+            else:
+                parts.append(_("%(player)s places %(card)s at %(cell)s") % values)
+        return clauses(parts)
+
     # Setup ------------------------------------------------------------------------------------
 
     def default_setup(self, players: list[str]) -> dict[str, Any]:
@@ -250,15 +313,26 @@ class ThricewiseUI(GameUI):
         everything = [*cells, *legal]
         min_x, max_x = min(x for x, _ in everything), max(x for x, _ in everything)
         min_y, max_y = min(y for _, y in everything), max(y for _, y in everything)
+        origin = label_origin(state.setup_cells)
         rows = [
-            [
-                {"x": x, "y": y, "legal": (x, y) in legal, **cells.get((x, y), {})}
-                for x in range(min_x, max_x + 1)
-            ]
+            {
+                "label": y - origin[1] + 1,
+                "cells": [
+                    {
+                        "x": x,
+                        "y": y,
+                        "label": cell_label((x, y), origin),
+                        "legal": (x, y) in legal,
+                        **cells.get((x, y), {}),
+                    }
+                    for x in range(min_x, max_x + 1)
+                ],
+            }
             for y in range(min_y, max_y + 1)
         ]
         context: dict[str, Any] = {
             "tw_rows": rows,
+            "tw_column_labels": [COLUMN_LETTERS[x - origin[0]] for x in range(min_x, max_x + 1)],
             "tw_columns": max_x - min_x + 1,
             "tw_turn": state.turn,
             "tw_turns": state.turns_total,

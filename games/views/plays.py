@@ -21,7 +21,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from referee import GAMES, Judgement
 
-from .. import selectors, services, stats, userjson
+from .. import selectors, services, stats, userjson, verdicts
 from ..access import get_night, get_play, is_owner, require_owner
 from ..gamelog import log_filename, play_to_log
 from ..models import GameNight, Play, Player, game_menu
@@ -165,6 +165,8 @@ def _play_context(
         "seats": seats,
         "names": names,
         "judgement": judgement,
+        # why the referee cannot judge the stored log any more (it should never happen)
+        "refusal": verdicts.explain(judgement),
         "details": judgement.details,
         "state": judgement.state,
         "sheet_template": ui.template("sheet"),
@@ -587,7 +589,7 @@ def _log_upload(request: HttpRequest, night: GameNight) -> HttpResponse:
         try:
             play = services.import_log(club=night.club, log=log, night=night, by=request.user)
         except services.ServiceError as exc:
-            problem = _("The referee refused this log: %(message)s") % {"message": exc.message}
+            problem = _("The referee refused this log. %(reason)s") % {"reason": exc.message}
         else:
             messages.success(request, _("The game log was imported."))
             return redirect("play", play_id=play.pk)

@@ -51,7 +51,7 @@ def test_a_refused_cell_keeps_the_card_drawn_and_says_why_next_to_the_controls(
     tap(member_client, punto, {"card": "red-4"})
     page = tap(member_client, punto, {"at": "9,9"})
     here = panel(page)
-    assert "red-4 cannot go at (9, 9)" in here and 'aria-live="polite"' in here
+    assert "the red 4 cannot go at O15" in here and 'aria-live="polite"' in here
     assert 'id="punto-drafted"' in here  # the red 4 is still in hand: one tap to fix it
     assert "red-4" in html.unescape(draft_on(page))
 

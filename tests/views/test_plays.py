@@ -71,14 +71,15 @@ def test_illegal_move_shows_the_referees_message_and_changes_nothing(member_clie
     wrong = {"player": "Ben", "card": "orange-1", "at": [5, 5]}
     response = post_move(member_client, punto, wrong, seq=1)
     assert response.status_code == 200
-    assert "move 1:" in response.content.decode()
+    assert "Round 1, card 2: the orange 1 cannot go at K11" in response.content.decode()
     assert db_state() == before
 
 
 def test_illegal_move_without_javascript_is_a_422_page(member_client, punto):
     wrong = {"player": "Ben", "card": "orange-1", "at": [0, 0]}
     response = post_move(member_client, punto, wrong, seq=0, htmx=False)
-    assert response.status_code == 422 and "move 0:" in response.content.decode()
+    assert response.status_code == 422
+    assert "Round 1, card 1: it is Ana&#x27;s turn, not Ben&#x27;s." in response.content.decode()
     assert punto.moves.count() == 0
 
 
@@ -166,7 +167,10 @@ def test_uploading_a_team_log_seats_the_partners_together(member_client, night):
         (b"\x00\xff", "not a text file"),
         (b"{oops", "not valid JSON"),
         (b'{"format": "gamelog/1", "game": "go"}', "refused"),
-        (json.dumps({**PUNTO, "moves": PUNTO["moves"] + [PUNTO["moves"][0]]}).encode(), "move 21"),
+        (
+            json.dumps({**PUNTO, "moves": PUNTO["moves"] + [PUNTO["moves"][0]]}).encode(),
+            "Move 22: the game has already ended.",
+        ),
     ],
 )
 def test_a_bad_upload_is_refused_with_a_message_and_stores_nothing(

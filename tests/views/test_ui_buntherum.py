@@ -117,7 +117,8 @@ def test_the_same_card_on_two_sides_is_refused(member_client, night, players):
         {"game": "buntherum", "seat": [p.pk for p in players], **setup_fields(series)},
     )
     assert (
-        response.status_code == 422 and "red-die is in the setup twice" in response.content.decode()
+        response.status_code == 422
+        and "The red die is in the setup twice" in response.content.decode()
     )
     assert Play.objects.count() == 0
 
@@ -264,7 +265,7 @@ def test_an_illegal_call_shows_the_referees_message_and_stores_nothing(member_cl
         member_client, play, {"caller": "Ben", "series": "3"}, draft={"card": "pink-die"}
     )
     body = response.content.decode()
-    assert "move 1: Ben cannot call: only Ana and Chloé" in body
+    assert "Card 2: Ben cannot call: only Ana and Chloé" in body
     assert db_state() == before
 
 

@@ -115,7 +115,7 @@ def test_setup_with_a_colour_given_twice_shows_the_referees_message(member_clien
         {"colour-0-0": "red", "colour-0-1": "blue", "colour-1-0": "red", "colour-1-1": "green"},
     )
     assert response.status_code == 422
-    assert "red is given twice" in response.content.decode()
+    assert "Red is given twice" in response.content.decode()
     assert Play.objects.count() == 0
 
 
@@ -176,7 +176,8 @@ def test_only_legal_cells_are_offered_and_covering_shows_the_card_under(member_c
     cells = {part.split('"')[0] for part in body.split('name="at" value="')[1:]}
     # the 8 + 8 neighbours minus the 2 cards, and both cards (lower than 2) to cover
     assert len(cells) == 12 and {"0,0", "0,1", "-1,-1", "1,2"} <= cells
-    assert "Cover the orange 1 at (0, 1) with the red 2" in body
+    # the board labels the cells: the round's first card is F6
+    assert "Cover the orange 1 at F7 with the red 2" in body
 
 
 def test_a_card_that_cannot_cover_is_not_offered_on_that_cell(member_client, punto):
@@ -205,17 +206,17 @@ def test_the_drawn_span_is_the_cards_plus_one_each_side_up_to_the_full_box():
 def test_a_full_box_draws_exactly_its_six_by_six_cells():
     cells = {(x, y): "red-1" for x in range(-2, 4) for y in range(6)}
     board = _board(cells, legal=set())
-    assert [[cell["at"] for cell in row] for row in board["rows"]] == [
+    assert [[cell["at"] for cell in row["cells"]] for row in board["rows"]] == [
         [f"{x},{y}" for x in range(-2, 4)] for y in range(6)
     ]
     assert board["full_width"] and board["full_height"]
-    assert all(cell["in_box"] for row in board["rows"] for cell in row)
+    assert all(cell["in_box"] for row in board["rows"] for cell in row["cells"])
 
 
 def test_a_full_width_strip_still_draws_a_row_above_and_below():
     board = _board({(x, 0): "red-1" for x in range(6)}, legal=set())
-    assert [len(row) for row in board["rows"]] == [6, 6, 6]
-    assert [row[0]["y"] for row in board["rows"]] == [-1, 0, 1]
+    assert [len(row["cells"]) for row in board["rows"]] == [6, 6, 6]
+    assert [row["cells"][0]["y"] for row in board["rows"]] == [-1, 0, 1]
     assert board["full_width"] and not board["full_height"]
 
 
@@ -272,7 +273,7 @@ def test_an_illegal_move_shows_the_referees_message_and_stores_nothing(member_cl
     # a tampered cell: (5, 5) does not touch the red 1
     response = tap(member_client, punto, {"at": "5,5"}, draft={"player": "Ben", "card": "orange-1"})
     body = response.content.decode()
-    assert 'id="move-error"' in body and "move 1: orange-1 cannot go at (5, 5)" in body
+    assert 'id="move-error"' in body and "Round 1, card 2: the orange 1 cannot go at K11" in body
     assert db_state() == before
 
 
@@ -445,7 +446,7 @@ def test_setup_keeps_rounds_to_win_unless_it_is_the_default(
         ({"rounds_to_win": "two"}, "Choose how many rounds win the match."),
         ({"mode": "pairs"}, "The form was damaged"),
         ({"team-1-1": "pink"}, "Choose the colours of Ben and Dev&#x27;s team."),
-        ({"team-1-0": "red"}, "red is given twice (Ana and Ben)"),
+        ({"team-1-0": "red"}, "Red is given twice (Ana and Ben)"),
     ],
 )
 def test_a_wrong_team_setup_says_why_and_starts_nothing(member_client, night, four, data, message):
@@ -508,3 +509,18 @@ def test_a_team_match_tapped_in_counts_rounds_per_team(member_client, team_punto
     assert '<td>Ana &amp; Chloé</td><td>red, blue</td><td class="punto-wins">1</td>' in won
     assert '<td>Ben &amp; Dev</td><td>orange, green</td><td class="punto-wins">0</td>' in won
     assert "Played to 1 round won." in sheet
+
+
+def test_the_board_labels_its_cells_from_the_rounds_first_card(member_client, punto):
+    """The cards of a round stay within 5 columns and rows of its first card: it is F6, and a
+    cell keeps its name for the whole round."""
+    body = tap(member_client, punto, {"card": "red-1"}).content.decode()
+    assert 'aria-label="Play the red 1 at F6"' in body  # the empty table: the centre cell
+    enter(member_client, punto, PUNTO["moves"][0])  # red-1 at (0, 0)
+    response = tap(member_client, punto, {"card": "orange-1"})
+    board = response.context["punto"]["board"]
+    assert board["column_labels"] == ["E", "F", "G"]
+    assert [row["label"] for row in board["rows"]] == [5, 6, 7]
+    body = response.content.decode()
+    assert 'data-at="0,0" data-cell="F6" data-card="red-1"' in body
+    assert 'aria-label="Play the orange 1 at G7"' in body

@@ -175,7 +175,8 @@ def test_illegal_move_shows_the_referees_message_and_stores_nothing(member_clien
     draft = {"card": "4S", "side": "east", "piece": "red-2"}
     response = tap(member_client, three_high, draft=draft, confirm="1")
     body = response.content.decode()
-    assert 'id="move-error"' in body and "red-2 cannot stop on yellow-2 at c1" in body
+    assert 'id="move-error"' in body
+    assert "Turn 1: the medium red piece cannot stop on the medium yellow piece at c1" in body
     assert Move.objects.count() == 0
 
 
@@ -244,7 +245,7 @@ def test_a_refused_move_keeps_the_card_side_and_piece(member_client, three_high)
             member_client, three_high, draft=response and draft_of(response), **{key: value}
         )
     refused = tap(member_client, three_high, draft=draft_of(response), confirm="1")
-    assert "cannot stop on blue-1" in refused.content.decode()
+    assert "cannot stop on the small blue piece" in refused.content.decode()
     assert draft_of(refused) == move
 
 

@@ -334,3 +334,25 @@ def test_a_turn_scored_is_said_next_to_the_controls(member_client, duel):
         response = tap(member_client, duel, {"at": cell}, draft=draft)
         draft = draft_of(response)
     assert 'class="notice event"' in html
+
+
+# --- The board's labels -----------------------------------------------------------------------
+
+
+def test_the_board_labels_its_columns_and_rows_as_messages_name_cells(member_client, duel):
+    """A 2×2 grid at columns 0–1, rows 0–1: the grid may grow 4 columns left of it and 4 rows
+    above it, so its cards are E5, F5, E6, F6 for the whole game."""
+    response = member_client.get(reverse("play", args=[duel.pk]))
+    html = response.content.decode()
+    assert response.context["tw_column_labels"] == ["E", "F"]
+    assert [row["label"] for row in response.context["tw_rows"]] == [5, 6]
+    assert '<span class="tw-label tw-column-label" aria-hidden="true">E</span>' in html
+    assert '<span class="tw-label tw-row-label" aria-hidden="true">6</span>' in html
+    assert 'data-at="1,1" data-cell="F6" data-card="The End"' in html
+
+
+def test_a_free_cell_is_offered_by_its_label(member_client, duel):
+    html = tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Author"})
+    html = html.content.decode()
+    assert 'aria-label="Place here: D4"' in html  # the cell up and left of the grid, (-1, -1)
+    assert 'data-at="-1,-1" data-cell="D4"' in html

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.management.club_option import HELP as CLUB_HELP
 from games.management.club_option import club_from_option
-from games.services import ServiceError, import_log
+from games.services import IllegalMoveError, ServiceError, import_log
 from referee.cli import read_log
 
 
@@ -34,6 +34,9 @@ class Command(BaseCommand):
             if problem is None:
                 try:
                     play = import_log(club=the_club, log=log, night_date=night_date)
+                except IllegalMoveError as exc:
+                    # Said as the referee command says it: "move 7: ...", the place in the file.
+                    problem = exc.judgement.message
                 except ServiceError as exc:
                     problem = exc.message
             if problem is not None:
