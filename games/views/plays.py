@@ -21,7 +21,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from referee import GAMES, Judgement
 
-from .. import selectors, services, stats, userjson, verdicts
+from .. import movelog, selectors, services, stats, userjson, verdicts
 from ..access import get_night, get_play, is_owner, require_owner
 from ..gamelog import log_filename, play_to_log
 from ..models import GameNight, Play, Player, game_menu
@@ -214,10 +214,12 @@ def _render_play(
     notice: str | None = None,
     events: list[str] | None = None,
     live_notice: str | None = None,
+    undone: bool = False,
     status: int = 200,
     moves: list[selectors.LogEntry] | None = None,
 ) -> HttpResponse:
-    """The whole play page, or only its main fragment for an htmx request."""
+    """The whole play page, or only its main fragment for an htmx request; ``undone`` says that
+    the last move was just undone."""
     if moves is None:
         moves = selectors.log_moves(play)
     context = _play_context(play, moves, judgement, draft)
@@ -227,6 +229,8 @@ def _render_play(
     _keep_draft(request, play, draft if can_enter else None)
     context |= {
         "moves": moves,
+        "log_lines": movelog.move_log(judgement, moves, play.club.zone),
+        "time_zone": play.club.time_zone,
         "active_moves": sum(1 for m in moves if m.undone_at is None),
         "draft": draft,
         "draft_json": draft.as_json() if draft else "",
@@ -250,6 +254,10 @@ def _render_play(
         "board_template": ui.template("board"),
         "move_form_template": ui.template("move_form"),
     }
+    if undone:
+        # The undone move was the next one after those still in the log: "Turn 3".
+        where = ui.move_name(judgement.state, context["active_moves"])
+        context["notice"] = _("Move undone: %(where)s.") % {"where": where}
     if not request.htmx or play.status == Play.Status.ABANDONED:
         context["is_owner"] = is_owner(request, play.club)
     template = "plays/play.html#main" if request.htmx else "plays/play.html"
@@ -354,7 +362,7 @@ def play_undo(request: HttpRequest, play_id: int) -> HttpResponse:
     if version is None:
         return _render_play(request, play, error=_damaged())
     try:
-        undone = services.undo_last_move(play=play, by=request.user, version=version)
+        services.undo_last_move(play=play, by=request.user, version=version)
     except services.StalePlayError:
         return _render_stale(request, play)
     except services.PlayGoneError as exc:
@@ -365,7 +373,7 @@ def play_undo(request: HttpRequest, play_id: int) -> HttpResponse:
     if not request.htmx:
         return redirect("play", play_id=play.pk)
     play.refresh_from_db()
-    return _render_play(request, play, notice=_("Move %(seq)s undone.") % {"seq": undone.seq})
+    return _render_play(request, play, undone=True)
 
 
 @login_required

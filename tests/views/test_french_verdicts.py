@@ -114,3 +114,15 @@ def test_a_log_the_referee_can_no_longer_judge_is_said_in_french(member_client, 
     page = member_client.get(reverse("play", args=[play.pk]), headers=FRENCH).content.decode()
     refusal = html.escape("Manche 1, carte 1 : c'est à Ana de jouer, pas à Ben.")
     assert f"L'arbitre ne peut plus juger ce journal : {refusal}" in page
+
+
+def test_the_undo_notice_names_the_move_as_the_players_count_it(member_client, play):
+    services.record_move(
+        play=play, move={"card": "green-die", "call": {"player": "Ana", "series": 3}}
+    )
+    response = member_client.post(
+        reverse("play-undo", args=[play.pk]),
+        {"version": play.version},
+        headers={**FRENCH, "HX-Request": "true"},
+    )
+    assert "Coup annulé : Carte 1." in response.content.decode()

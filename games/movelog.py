@@ -1,0 +1,105 @@
+"""The play page's move log: one line per entry, in the reader's language, as a player would tell
+the game ("Turn 3 — Ana reveals The Sailor, Ben The Origin; Ana places The Sailor at C4: +4"),
+with who entered each and when, in the club's time zone; undone entries are kept, struck through.
+
+The lines are told from the judgement already in hand: its plans are made again on a fresh game
+(``commit`` only, no judging), so each move is told against the game as it stood, and nothing is
+read from the database. An undone entry is told against the game as it stood when the entries
+before it (the ones still in the log) had been made; should that no longer be possible (the
+referee changed its mind), it is shown as the JSON it was.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from referee import GAMES, Game, Judgement
+
+from .selectors import LogEntry
+from .ui import GameUI, sentence, ui_for
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    seq: int
+    #: the move as the players count it: "Turn 3", "Deal 2 of 12"
+    name: str
+    #: what happened, told in the reader's language
+    text: str
+    #: what it led to ("Ana wins round 2"), or ""
+    outcome: str
+    undone: bool
+    entered_by: str | None
+    entered_at: datetime.datetime
+    undone_by: str | None
+    undone_at: datetime.datetime | None
+
+    @property
+    def entered_time(self) -> str:
+        # The night's date is on the page already: the time of day is enough.
+        return self.entered_at.strftime("%H:%M")
+
+    @property
+    def undone_time(self) -> str:
+        return self.undone_at.strftime("%H:%M") if self.undone_at else ""
+
+
+def _fresh_game(judgement: Judgement) -> Game | None:
+    """The game as it starts, to make the judgement's plans again (None when it cannot be)."""
+    if judgement.game not in GAMES or judgement.setup is None:
+        return None
+    try:
+        return GAMES[judgement.game].start(list(judgement.scores), judgement.setup)
+    except Exception:  # the referee no longer reads this setup: tell the moves as JSON
+        return None
+
+
+def move_log(
+    judgement: Judgement, entries: Sequence[LogEntry], zone: datetime.tzinfo
+) -> list[LogLine]:
+    """Every entry of the log, undone ones included, told in the reader's language; times in
+    ``zone`` (the club's time zone)."""
+    ui = ui_for(judgement.game) if judgement.game in GAMES else None
+    state = _fresh_game(judgement)
+    plans = iter(judgement.plans if state is not None else ())
+    lines = []
+    active = 0  # entries still in the log so far: the position of the next one
+    for entry in entries:
+        name = ui.move_name(state, active) if ui is not None else str(active + 1)
+        text, outcome = entry.text, ""
+        if entry.undone_at is None:
+            plan = next(plans, None)
+            active += 1
+            if ui is not None and state is not None and plan is not None:
+                try:
+                    text = sentence(ui.describe_move(state, plan))
+                    state.commit(plan)
+                    outcome = ui.move_outcome(state, plan) or ""
+                except Exception:  # never lose the page over a line: the rest is told as JSON
+                    state = None
+        elif ui is not None and state is not None:
+            text = _tell_undone(ui, state, entry)
+        lines.append(
+            LogLine(
+                seq=entry.seq,
+                name=name,
+                text=text,
+                outcome=outcome,
+                undone=entry.undone_at is not None,
+                entered_by=entry.entered_by,
+                entered_at=entry.entered_at.astimezone(zone),
+                undone_by=entry.undone_by,
+                undone_at=entry.undone_at.astimezone(zone) if entry.undone_at else None,
+            )
+        )
+    return lines
+
+
+def _tell_undone(ui: GameUI, state: Game, entry: LogEntry) -> str:
+    """An undone entry told against the game as it stands (without making it), or its JSON."""
+    try:
+        return sentence(ui.describe_move(state, state.check(entry.data)))
+    except Exception:  # no longer legal here (several undos in a row): as it was entered
+        return entry.text

@@ -1,0 +1,166 @@
+"""The play page's move log: one line per move in the reader's language, undone moves struck
+through, who entered each and when, in the club's time zone (games/movelog.py)."""
+
+import datetime
+import json
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from games import services
+from games.models import Move
+from games.movelog import move_log
+from games.selectors import LogEntry
+from referee import judge
+from tests.examples import EXAMPLES, example_paths
+
+#: the move log of each public example, as players would tell it: one file per language
+EXPECTED = Path(__file__).resolve().parent / "fixtures" / "move_logs"
+AT = datetime.datetime(2026, 11, 20, 20, 5, tzinfo=datetime.UTC)
+
+
+def told(lines) -> list[str]:
+    return [
+        f"{line.name} — {line.text}" + (f" {line.outcome}" if line.outcome else "")
+        for line in lines
+    ]
+
+
+def entries_of(moves, undone=()) -> list[LogEntry]:
+    return [
+        LogEntry(
+            seq,
+            move,
+            "mahmoud",
+            AT,
+            "olivia" if seq in undone else None,
+            AT + datetime.timedelta(minutes=1) if seq in undone else None,
+        )
+        for seq, move in enumerate(moves)
+    ]
+
+
+EXAMPLES_WITH_MOVES = [p for p in example_paths("") if (EXPECTED / f"{p.stem}.en.txt").exists()]
+
+
+def test_every_public_example_with_a_legal_move_has_its_expected_lines():
+    # punto-3 (team play) is judged illegal before its first move until issue 18 lands.
+    assert {p.stem for p in example_paths("")} - {p.stem for p in EXAMPLES_WITH_MOVES} == {
+        "punto-3"
+    }
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("path", EXAMPLES_WITH_MOVES, ids=lambda p: p.stem)
+def test_the_move_log_of_each_public_example_reads_as_expected(path, language):
+    """Every legal move of the example (all of them, or those before the illegal one)."""
+    judgement = judge(json.loads(path.read_text()))
+    expected = (EXPECTED / f"{path.stem}.{language}.txt").read_text().splitlines()
+    with translation.override(language):
+        lines = move_log(judgement, entries_of(judgement.moves), ZoneInfo("Europe/Paris"))
+    assert told(lines) == expected
+
+
+def test_the_lines_agree_with_the_referees_points():
+    """Thricewise: the points of each placement told are the ones the referee counted."""
+    path = EXAMPLES / "thricewise-1.json"
+    expected = json.loads(path.with_name("thricewise-1.expected.json").read_text())
+    judgement = judge(json.loads(path.read_text()))
+    text = " ".join(told(move_log(judgement, entries_of(judgement.moves), datetime.UTC)))
+    scored = [p for p in expected["details"]["placements"] if p["points"]]
+    assert text.count(": +") == len(scored)
+    for placement in scored:
+        assert f"{placement['card']} at " in text and f": +{placement['points']}" in text
+
+
+def test_an_undone_move_is_told_where_it_was_made_and_marked_undone():
+    log = json.loads((EXAMPLES / "punto-1.json").read_text())
+    first, second = log["moves"][:2]
+    wrong = {"player": "Ben", "card": "orange-9", "at": [1, 1]}
+    judgement = judge({**log, "moves": [first, second]})
+    entries = entries_of([first, wrong, second], undone={1})
+    with translation.override("en"):
+        lines = move_log(judgement, entries, ZoneInfo("Europe/Paris"))
+    assert told(lines) == [
+        "Round 1, card 1 — Ana plays the red 1 at F6.",
+        "Round 1, card 2 — Ben plays the orange 9 at G7.",
+        "Round 1, card 2 — Ben plays the orange 1 at F7.",
+    ]
+    assert [line.undone for line in lines] == [False, True, False]
+    assert (lines[1].undone_by, lines[1].undone_time) == ("olivia", "21:06")
+
+
+def test_an_entry_the_referee_no_longer_accepts_is_shown_as_it_was_entered():
+    log = json.loads((EXAMPLES / "punto-1.json").read_text())
+    judgement = judge({**log, "moves": log["moves"][:1]})
+    stray = {"player": "Zed", "card": "red-1", "at": [0, 0]}
+    entries = entries_of([log["moves"][0], stray, log["moves"][1]], undone={1})
+    lines = move_log(judgement, entries, datetime.UTC)
+    assert lines[1].text == json.dumps(stray, ensure_ascii=False)
+    # a stored move past the last one the referee accepts: as entered too, never a crash
+    assert lines[2].text == json.dumps(log["moves"][1], ensure_ascii=False)
+
+
+def test_times_are_in_the_given_time_zone():
+    log = json.loads((EXAMPLES / "punto-1.json").read_text())
+    judgement = judge({**log, "moves": log["moves"][:1]})
+    paris = move_log(judgement, entries_of(log["moves"][:1]), ZoneInfo("Europe/Paris"))
+    montreal = move_log(judgement, entries_of(log["moves"][:1]), ZoneInfo("America/Montreal"))
+    assert (paris[0].entered_time, montreal[0].entered_time) == ("21:05", "15:05")
+
+
+# On the play page -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def finished_punto(club, night):
+    log = json.loads((EXAMPLES / "punto-1.json").read_text())
+    play = services.import_log(club=club, log=log, night=night)
+    Move.objects.filter(play=play).update(entered_at=AT)
+    return play
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_play_page_tells_the_moves_in_the_readers_language(
+    member_client, finished_punto, language
+):
+    response = member_client.get(
+        reverse("play", args=[finished_punto.pk]), headers={"Accept-Language": language}
+    )
+    expected = (EXPECTED / f"punto-1.{language}.txt").read_text().splitlines()
+    assert told(response.context["log_lines"]) == expected
+    page = response.content.decode()
+    first = expected[0].split(" — ")[1]
+    assert f'<span class="move-text">{first}</span>' in page
+    assert '<time datetime="2026-11-20T21:05:00+01:00">21:05</time>' in page
+    assert (
+        "Times in Europe/Paris." if language == "en" else "Heures du fuseau Europe/Paris."
+    ) in page
+
+
+def test_the_play_page_strikes_an_undone_move_and_says_who_undid_it(member_client, play, owner):
+    services.record_move(
+        play=play, move={"card": "green-die", "call": {"player": "Ana", "series": 3}}
+    )
+    services.undo_last_move(play=play, by=owner)
+    page = member_client.get(reverse("play", args=[play.pk])).content.decode()
+    assert '<li class="undone" data-seq="0">' in page
+    assert '<del><strong class="move-name">Card 1</strong> — ' in page
+    assert "Ana calls the green die for series 3: right.</span></del>" in page
+    assert "undone by olivia" in page
+
+
+def test_the_play_page_shows_times_in_the_clubs_time_zone(member_client, finished_punto, owner):
+    services.update_club_settings(club=finished_punto.club, time_zone="Asia/Tokyo", by=owner)
+    page = member_client.get(reverse("play", args=[finished_punto.pk])).content.decode()
+    assert "Times in Asia/Tokyo." in page
+    assert '<time datetime="2026-11-21T05:05:00+09:00">05:05</time>' in page
+
+
+def test_the_log_stays_downloadable_as_json(member_client, finished_punto):
+    response = member_client.get(reverse("play-download", args=[finished_punto.pk]))
+    log = json.loads(response.content)
+    assert log["moves"] == json.loads((EXAMPLES / "punto-1.json").read_text())["moves"]
