@@ -110,7 +110,7 @@ def test_an_illegal_move_changes_nothing_and_undo_steps_back(page, table):
     # undo the first move: green-die can be turned again
     assert page.locator("button[name=card][value=green-die]").count() == 0
     page.click("#undo")
-    page.wait_for_selector("text=Move 0 undone.")
+    page.wait_for_selector("text=Move undone: Card 1.")
     assert page.locator("button[name=card][value=green-die]").count() == 1
     assert page.locator("#series-3 .bh-card").count() == 2
     assert page.locator("#move-log li.undone").count() == 1

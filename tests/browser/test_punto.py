@@ -14,7 +14,7 @@ MATCH = json.loads((EXAMPLES / "punto-1.json").read_text())
 
 
 def logged_moves(page):
-    return page.locator("#move-log li:not(.undone) code")
+    return page.locator("#move-log li:not(.undone) .move-text")
 
 
 def tap_move(page, move, done: int) -> None:
@@ -58,7 +58,9 @@ def test_a_whole_match_tapped_in_on_a_phone(page, table):
     page.click("#move-json-box summary")
     page.fill("#move-json", json.dumps({"player": "Ben", "card": "orange-4", "at": [5, 5]}))
     page.click("button[name=json]")
-    expect(page.locator("#move-error")).to_contain_text("orange-4 cannot go at (5, 5)")
+    expect(page.locator("#move-error")).to_contain_text(
+        "Round 1, card 8: the orange 4 cannot go at K11"
+    )
     expect(logged_moves(page)).to_have_count(7)
     expect(page.locator("#move-error")).to_be_in_viewport()  # next to the box that caused it
     page.evaluate("window.scrollTo(0, 0)")  # the JSON box is below the taps: back to the top
