@@ -126,7 +126,8 @@ def test_edited_sheets_on_a_desktop_in_french(desktop_page, table):
     # Ana swaps her first-half criteria I and II suits: Suns twice is refused by the referee.
     page.select_option("#id-sheet-0-1-I-0", "Suns")
     page.click("#start-play")
-    assert "Suns" in page.inner_text("#setup-error")
+    # the referee's verdict, in French: the suit as the French sheet names it
+    assert "utilise deux fois les Soleils" in page.inner_text("#setup-error")
     assert Play.objects.count() == 0
     page.select_option("#id-sheet-0-1-II-0", "Moons")
     page.click("#start-play")

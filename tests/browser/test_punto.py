@@ -111,7 +111,9 @@ def test_three_players_in_french_on_a_desktop(desktop_page, table):
     page.select_option("select[name=colour-0-0]", "green")
     page.select_option("select[name=colour-2-0]", "green")
     page.click("#start-play")
-    expect(page.locator("#setup-error")).to_contain_text("green is given twice")
+    expect(page.locator("#setup-error")).to_contain_text(
+        "Le vert est donné deux fois (Ana et Chloé)"
+    )
     page.select_option("select[name=colour-2-0]", "red")
     page.click("#start-play")
     page.wait_for_url(re.compile(r".*/plays/\d+/$"))

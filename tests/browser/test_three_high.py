@@ -59,7 +59,9 @@ def test_a_whole_game_tapped_on_a_phone(page, table):
 
     # An illegal move: the medium red would stop on the medium yellow at c1.
     enter(page, {"card": "4S", "side": "east", "piece": "red-2"})
-    expect(page.locator("#move-error")).to_contain_text("red-2 cannot stop on yellow-2 at c1")
+    expect(page.locator("#move-error")).to_contain_text(
+        "Turn 1: the medium red piece cannot stop on the medium yellow piece at c1"
+    )
     expect(page.locator("#move-log")).to_contain_text("No move yet.")
     expect(board.locator("[data-square=a1]")).to_have_attribute("data-stack", "red-3,red-2")
     # the refusal is next to the controls, and the choices are kept: one tap changes one

@@ -106,7 +106,10 @@ def test_an_illegal_move_changes_nothing_and_undo_steps_back_on_a_desktop(deskto
     again = {"reveal": {"Ana": "The Sailor", "Ben": "The Mill"}, "place": []}
     page.fill("#move-json", json.dumps(again))
     swap(page, lambda: page.click("#enter-json"))
-    assert "The Sailor: it was revealed in turn 0" in page.locator("#move-error").inner_text()
+    assert (
+        "Turn 2: Ana cannot reveal The Sailor: it was revealed in turn 1."
+        in page.locator("#move-error").inner_text()
+    )
     assert Move.objects.count() == 1
     assert page.locator("#tw-grid").inner_html() == board
 
