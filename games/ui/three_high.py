@@ -12,7 +12,7 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from referee import Game, IllegalMove, Judgement
 from referee.three_high import (
@@ -60,36 +60,59 @@ SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 SIDE_ORDER = ("north", "west", "east", "south")
 
 
+# Each name is looked up in the reader's language when it is said (lazily): a page or a move log
+# says many pieces, and only the ones it names are translated.
+COLOUR_NAMES = {
+    "red": pgettext_lazy("piece colour", "red"),
+    "yellow": pgettext_lazy("piece colour", "yellow"),
+    "green": pgettext_lazy("piece colour", "green"),
+    "blue": pgettext_lazy("piece colour", "blue"),
+    "black": pgettext_lazy("piece colour", "black"),
+}
+#: "the blue tree": a tree's colour agrees with "tree", not with "piece"
+TREE_NAMES = {
+    "red": pgettext_lazy("a tree", "the red tree"),
+    "yellow": pgettext_lazy("a tree", "the yellow tree"),
+    "green": pgettext_lazy("a tree", "the green tree"),
+    "blue": pgettext_lazy("a tree", "the blue tree"),
+    "black": pgettext_lazy("a tree", "the black tree"),
+}
+SIZE_NAMES = {
+    3: pgettext_lazy("piece size", "large"),
+    2: pgettext_lazy("piece size", "medium"),
+    1: pgettext_lazy("piece size", "small"),
+}
+#: a piece in a sentence, by size: "the small blue piece" ("la petite pièce bleue")
+PIECE_NAMES = {
+    3: pgettext_lazy("a piece in a sentence", "the large %(colour)s piece"),
+    2: pgettext_lazy("a piece in a sentence", "the medium %(colour)s piece"),
+    1: pgettext_lazy("a piece in a sentence", "the small %(colour)s piece"),
+}
+SIDE_NAMES = {
+    "north": gettext_lazy("north"),
+    "south": gettext_lazy("south"),
+    "east": gettext_lazy("east"),
+    "west": gettext_lazy("west"),
+}
+SUIT_NAMES = {
+    "s": pgettext_lazy("card suit", "spades"),
+    "h": pgettext_lazy("card suit", "hearts"),
+    "d": pgettext_lazy("card suit", "diamonds"),
+    "c": pgettext_lazy("card suit", "clubs"),
+}
+
+
 def colour_name(colour: str) -> str:
-    names = {
-        "red": pgettext("piece colour", "red"),
-        "yellow": pgettext("piece colour", "yellow"),
-        "green": pgettext("piece colour", "green"),
-        "blue": pgettext("piece colour", "blue"),
-        "black": pgettext("piece colour", "black"),
-    }
-    return names.get(colour, colour)
+    return str(COLOUR_NAMES.get(colour, colour))
 
 
 def tree_name(colour: str) -> str:
-    """ "the blue tree" (a tree's colour agrees with "tree", not with "piece")."""
-    names = {
-        "red": pgettext("a tree", "the red tree"),
-        "yellow": pgettext("a tree", "the yellow tree"),
-        "green": pgettext("a tree", "the green tree"),
-        "blue": pgettext("a tree", "the blue tree"),
-        "black": pgettext("a tree", "the black tree"),
-    }
-    return names.get(colour, colour)
+    """ "the blue tree"."""
+    return str(TREE_NAMES.get(colour, colour))
 
 
 def size_name(size: int) -> str:
-    names = {
-        3: pgettext("piece size", "large"),
-        2: pgettext("piece size", "medium"),
-        1: pgettext("piece size", "small"),
-    }
-    return names.get(size, str(size))
+    return str(SIZE_NAMES.get(size, size))
 
 
 def piece_label(piece: str) -> str:
@@ -101,32 +124,15 @@ def piece_label(piece: str) -> str:
 def piece_name(piece: str) -> str:
     """ "blue-1" → "the small blue piece" ("la petite pièce bleue"): a piece in a sentence."""
     colour, size = PIECES[piece]
-    names = {
-        3: pgettext("a piece in a sentence", "the large %(colour)s piece"),
-        2: pgettext("a piece in a sentence", "the medium %(colour)s piece"),
-        1: pgettext("a piece in a sentence", "the small %(colour)s piece"),
-    }
-    return names[size] % {"colour": colour_name(colour)}
+    return str(PIECE_NAMES[size]) % {"colour": colour_name(colour)}
 
 
 def side_name(side: str) -> str:
-    names = {
-        "north": _("north"),
-        "south": _("south"),
-        "east": _("east"),
-        "west": _("west"),
-    }
-    return names.get(side, side)
+    return str(SIDE_NAMES.get(side, side))
 
 
 def suit_name(suit: str) -> str:
-    names = {
-        "s": pgettext("card suit", "spades"),
-        "h": pgettext("card suit", "hearts"),
-        "d": pgettext("card suit", "diamonds"),
-        "c": pgettext("card suit", "clubs"),
-    }
-    return names[suit]
+    return str(SUIT_NAMES[suit])
 
 
 def card_info(code: str) -> dict[str, Any]:
