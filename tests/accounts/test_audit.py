@@ -99,6 +99,7 @@ def test_owner_sees_the_audit_newest_first_in_the_clubs_time_zone(owner_client, 
     # A new club keeps the server's zone; Paris is UTC+1 in November: the page says which zone.
     assert club.time_zone == "Europe/Paris"
     assert "2026-11-20 22:05:09" in page and "When (Europe/Paris)" in page
+    assert "entered a move" in page and "log entry 1" in page  # the log's first entry, seq 0
     assert 'datetime="2026-11-20T21:05:09+00:00"' in page
     assert page.index("entered a move") < page.index("started a play")
     assert "mahmoud" in page
