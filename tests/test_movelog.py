@@ -164,3 +164,46 @@ def test_the_log_stays_downloadable_as_json(member_client, finished_punto):
     response = member_client.get(reverse("play-download", args=[finished_punto.pk]))
     log = json.loads(response.content)
     assert log["moves"] == json.loads((EXAMPLES / "punto-1.json").read_text())["moves"]
+
+
+# Lines the public examples do not show ------------------------------------------------------------
+
+
+def tell(log: dict, language: str = "en") -> list[str]:
+    judgement = judge(log)
+    assert judgement.legal, judgement.message
+    with translation.override(language):
+        return told(move_log(judgement, entries_of(judgement.moves), datetime.UTC))
+
+
+def test_a_blocked_punto_card_ends_the_round_and_says_how():
+    from tests.views.test_ui_punto import full_table_moves
+
+    log = json.loads((EXAMPLES / "punto-1.json").read_text())
+    moves = [*full_table_moves(), {"player": "Ana", "card": "red-1", "blocked": True}]
+    judgement = judge({**log, "moves": moves})
+    ended = judgement.details["rounds"][0]
+    lines = tell({**log, "moves": moves})
+    assert lines[0] == "Round 1, card 1 — Ana plays the red 2 at F6."
+    assert lines[-1].startswith("Round 1, card 37 — Ana draws the red 1 and is blocked: no cell")
+    if ended["winner"]:
+        assert f"{ended['winner']} wins round 1 on series." in lines[-1]
+    else:
+        assert lines[-1].endswith("Round 1 ends blocked: nobody wins it.")
+    french = tell({**log, "moves": moves}, "fr")[-1]
+    assert french.startswith("Manche 1, carte 37 — Ana pioche le 1 rouge : aucune case possible")
+
+
+def test_three_high_tells_a_lost_game_and_a_piece_that_stays():
+    log = json.loads((EXAMPLES / "three-high-1.json").read_text())
+    stays = {"player": "Ana", "card": "AS", "side": "north", "piece": "red-1"}  # 1 - 1 = 0
+    lines = tell({**log, "moves": [stays, {"player": "Ben", "cannot_play": True}]})
+    assert lines == [
+        "Turn 1 — Ana plays A♠ by the north side: the small red piece stays on a6.",
+        "Turn 2 — Ben cannot play a card. Lost. Ben could not play a card.",
+    ]
+    french = tell({**log, "moves": [stays, {"player": "Ben", "cannot_play": True}]}, "fr")
+    assert french == [
+        "Tour 1 — Ana joue A♠ côté nord : la petite pièce rouge reste en a6.",
+        "Tour 2 — Ben ne peut jouer aucune carte. Perdu. Ben n’a pas pu jouer de carte.",
+    ]
