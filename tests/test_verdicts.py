@@ -262,3 +262,18 @@ def test_a_setup_refusal_without_where_is_the_problem_alone():
 
 def test_a_legal_log_has_nothing_to_explain():
     assert explain(judge(json.loads((EXAMPLES / "punto-1.json").read_text()))) == ""
+
+
+def test_a_team_plays_refusal_names_the_teams_colours():
+    log = json.loads((EXAMPLES / "punto-3.json").read_text())
+    judgement = judge({**log, "moves": [{"player": "Ana", "card": "orange-2", "at": [0, 0]}]})
+    with translation.override("en"):
+        assert explain(judgement) == (
+            "Round 1, card 1: Ana plays red and blue (their team's colours), not orange: the "
+            "orange 2 is not theirs."
+        )
+    with translation.override("fr"):
+        assert explain(judgement) == (
+            "Manche 1, carte 1 : Ana joue en rouge et bleu (les couleurs de son équipe), pas en "
+            "orange : le 2 orange n'est pas à sa couleur."
+        )
