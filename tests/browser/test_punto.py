@@ -261,7 +261,9 @@ def test_teams_in_french_on_a_desktop(desktop_page, table):
     # both teams red: the referee refuses, the form comes back with the teams chosen
     page.select_option("select[name=team-1-0]", "red")
     page.click("#start-play")
-    expect(page.locator("#setup-error")).to_contain_text("red is given twice")
+    expect(page.locator("#setup-error")).to_contain_text(
+        "Le rouge est donné deux fois (Ana et Ben) : chaque couleur appartient à une équipe"
+    )
     expect(page.locator("#punto-team-colours")).to_be_visible()
     page.select_option("select[name=team-1-0]", "green")
     page.select_option("select[name=team-1-1]", "orange")
