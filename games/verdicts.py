@@ -58,14 +58,14 @@ class Words:
             said = self.ui.word(what, value, self.state)
             if said is not None:
                 return said
-        if what in LISTS:
+        if what in LISTS and isinstance(value, list | tuple):
             join, item = LISTS[what]
             return join(self.word(item, v) if item else str(v) for v in value)
         if what == "value":
             return describe(value)
         if what == "json":
             return json.dumps(value, ensure_ascii=False)
-        if what == "cell":
+        if what == "cell" and isinstance(value, list | tuple):
             return describe(list(value))  # a game without board labels: as written in the log
         if what in COUNTED_FROM_ZERO and isinstance(value, int):
             return str(value + 1)

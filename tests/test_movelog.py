@@ -133,9 +133,8 @@ def test_the_play_page_tells_the_moves_in_the_readers_language(
     first = expected[0].split(" — ")[1]
     assert f'<span class="move-text">{first}</span>' in page
     assert '<time datetime="2026-11-20T21:05:00+01:00">21:05</time>' in page
-    assert (
-        "Times in Europe/Paris." if language == "en" else "Heures du fuseau Europe/Paris."
-    ) in page
+    zone = "Times in Europe/Paris." if language == "en" else "Heures du fuseau Europe/Paris."
+    assert zone in page
 
 
 def test_the_play_page_strikes_an_undone_move_and_says_who_undid_it(member_client, play, owner):

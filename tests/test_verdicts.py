@@ -277,3 +277,14 @@ def test_a_team_plays_refusal_names_the_teams_colours():
             "Manche 1, carte 1 : Ana joue en rouge et bleu (les couleurs de son équipe), pas en "
             "orange : le 2 orange n'est pas à sa couleur."
         )
+
+
+@pytest.mark.parametrize("game", [None, *GAMES])
+def test_a_word_is_said_whatever_it_is_given(game):
+    """Said as the log writes it when it is not what its kind says: never an error on a page."""
+    state = _state(game) if game else None
+    words = words_for(game, state)
+    kinds = {*SAMPLES[""], *SAMPLES.get(game or "", {}), "cell", "names", "sides", "colours"}
+    for what in kinds:
+        for odd in (None, 7, "zzz", [1, "x"], {"a": 1}, (99, 99)):
+            assert isinstance(words(what, odd), str)

@@ -113,6 +113,15 @@ def clauses(parts: Iterable[str]) -> str:
     return pgettext("between the parts of one move", "; ").join(parts)
 
 
+def is_cell(value: Any) -> bool:
+    """A cell (column, row) of two integers, as the referee's messages carry them."""
+    return (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    )
+
+
 def read_cell(value: str, message: str) -> tuple[int, int]:
     """A tapped cell, posted as "x,y"; ``message`` says what to do when it is not one."""
     try:

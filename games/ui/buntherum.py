@@ -198,6 +198,8 @@ class BuntherumUI(GameUI):
     # The referee's words ----------------------------------------------------------------------
 
     def word(self, kind: str, value: Any, state: Game | None) -> str | None:
+        if not isinstance(value, str):  # every thing Buntherum names is a name
+            return None
         if kind == "card" and value in CARD_NAMES:
             return card_name(value)
         if kind == "colour" and value in COLOUR_NAMES:

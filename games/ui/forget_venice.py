@@ -90,7 +90,7 @@ class ForgetVeniceUI(GameUI):
     # The referee's words ----------------------------------------------------------------------
 
     def word(self, kind: str, value: Any, state: Game | None) -> str | None:
-        if kind == "suit" and value in SUIT_LABELS:
+        if kind == "suit" and isinstance(value, str) and value in SUIT_LABELS:
             return str(SUIT_LABELS[value])
         return None
 

@@ -27,9 +27,10 @@ from referee.punto import (
     VALUES,
     CardPlay,
     Punto,
+    parse_card,
 )
 
-from . import Draft, FormError, GameUI, and_list, read_cell, read_draft
+from . import Draft, FormError, GameUI, and_list, is_cell, read_cell, read_draft
 
 COLOUR_LABELS = {
     "red": pgettext_lazy("Punto colour", "red"),
@@ -234,11 +235,11 @@ class PuntoUI(GameUI):
     # The referee's words ----------------------------------------------------------------------
 
     def word(self, kind: str, value: Any, state: Game | None) -> str | None:
-        if kind == "card":
-            return card_words(value)
-        if kind == "colour" and value in COLOUR_LABELS:
+        if kind == "card" and (card := parse_card(value)) is not None:
+            return card_words(card)
+        if kind == "colour" and isinstance(value, str) and value in COLOUR_LABELS:
             return str(COLOUR_LABELS[value])
-        if kind == "cell" and isinstance(state, Punto):
+        if kind == "cell" and isinstance(state, Punto) and is_cell(value):
             return cell_name(value, state)
         return None
 

@@ -184,6 +184,8 @@ class ThreeHighUI(GameUI):
     # The referee's words ----------------------------------------------------------------------
 
     def word(self, kind: str, value: Any, state: Game | None) -> str | None:
+        if not isinstance(value, str):  # every thing 3-High names is a code
+            return None
         if kind == "piece" and value in PIECES:
             return piece_name(value)
         if kind == "card" and isinstance(value, str) and value.lower() in CARDS:

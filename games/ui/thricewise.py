@@ -23,7 +23,7 @@ from referee.decktet import BASIC_DECK
 from referee.messages import describe
 from referee.thricewise import CARD_NAMES, MAX_SIDE, Thricewise, Turn, parse_card, setup_size
 
-from . import Draft, FormError, GameUI, and_list, clauses, read_cell, read_draft
+from . import Draft, FormError, GameUI, and_list, clauses, is_cell, read_cell, read_draft
 
 SUIT_LABELS = {
     "Moons": gettext_lazy("Moons"),
@@ -194,9 +194,9 @@ class ThricewiseUI(GameUI):
     # The referee's words ----------------------------------------------------------------------
 
     def word(self, kind: str, value: Any, state: Game | None) -> str | None:
-        if kind == "cell" and isinstance(state, Thricewise):
+        if kind == "cell" and isinstance(state, Thricewise) and is_cell(value):
             return cell_label(value, label_origin(state.setup_cells))
-        if kind == "rank":
+        if kind == "rank" and isinstance(value, str):
             return str(RANK_LABELS.get(value, value))
         return None
 
