@@ -32,6 +32,22 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite, the browser tests' database is a file, not pytest-django's in-memory one.
+
+    An in-memory database is one connection that the live server shares among its threads; a
+    live stream's reads then interleave with a move's transaction on that same connection ("no
+    such savepoint", a 500). With a file each thread has its own connection, as in production.
+    """
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        name = tmp_path_factory.mktemp("browser-db") / "test.sqlite3"
+        database.setdefault("TEST", {})["NAME"] = str(name)
+
+
+@pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: `make test-browser` installs it")

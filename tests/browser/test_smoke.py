@@ -45,3 +45,11 @@ def test_no_console_error_on_page_loads_and_htmx_swaps(page, table):
     assert console == [] and page.js_errors == []
     favicon = page.request.get("/favicon.ico")  # what browsers ask for without a <link rel=icon>
     assert favicon.ok and favicon.headers["content-type"] == "image/svg+xml"
+
+
+def test_the_live_server_has_a_database_of_its_own_on_sqlite(live_server, transactional_db):
+    # Not pytest-django's in-memory database that the server's threads would share (conftest).
+    from django.db import connection
+
+    if connection.vendor == "sqlite":
+        assert not connection.is_in_memory_db(), connection.settings_dict["NAME"]
