@@ -119,59 +119,6 @@ def _reader(query: Callable, wrapper: Callable) -> Callable[[], tuple | None]:
     return read
 
 
-def _close_request_connection() -> None:
-    """The request thread's connection, closed in that thread (one made elsewhere, as in the
-    tests' clients, is not this request's to close)."""
-    db = connections[DEFAULT_DB_ALIAS]
-    if db._thread_ident == threading.get_ident():
-        db.close()
-
-
-async def _release_request_thread() -> None:
-    """Let go of the thread (and its database connection) that asgiref keeps for this request
-    while its response lasts: Django's synchronous middleware ran in it, and an idle stream
-    must not hold one each. The stream's own reads run in the shared pool.
-
-    asgiref keeps that thread per request context (``ThreadSensitiveContext``) until the
-    response ends; if its internals change, this does nothing and the stream still works."""
-    await sync_to_async(_close_request_connection)()
-    context_var = getattr(SyncToAsync, "thread_sensitive_context", None)
-    executors = getattr(SyncToAsync, "context_to_thread_executor", None)
-    context = context_var.get(None) if context_var is not None else None
-    if context is None or executors is None:
-        return
-    executor = executors.pop(context, None)
-    if executor is not None:
-        executor.shutdown(wait=False)  # its thread ends; a later call would start another
-
-
-_pool = threading.local()
-
-
-def _pool_connection():
-    """This pool thread's own database connection, kept between reads (a stream's reads may
-    run in any thread of the pool; Django's own connection belongs to the request's thread)."""
-    wrapper = getattr(_pool, "connection", None)
-    if wrapper is None:
-        wrapper = _pool.connection = connections.create_connection(DEFAULT_DB_ALIAS)
-    wrapper.close_if_unusable_or_obsolete()  # broken or too old: a new one, as for a request
-    return wrapper
-
-
-def _read_in_pool(query: Callable) -> Callable:
-    """A stream's read (one row or None), in the loop's shared thread pool, not a thread of
-    its own."""
-
-    def read():
-        wrapper = _pool_connection()
-        sql, params = query().query.get_compiler(connection=wrapper).as_sql()
-        with wrapper.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchone()
-
-    return sync_to_async(read, thread_sensitive=False)
-
-
 async def _async_stream(
     key: str, read, version_of: Callable, last_seen: int | None
 ) -> AsyncIterator[bytes]:
