@@ -10,7 +10,7 @@ from django.db.models import Count, Sum
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
-from .models import Club, ClubInvite, GameNight, Membership, Play, Player
+from .models import Club, ClubInvite, GameNight, Membership, NightShare, Play, Player
 
 
 def _user_id(request: HttpRequest) -> int:
@@ -95,6 +95,36 @@ def get_invite_by_token(request: HttpRequest, token: str) -> ClubInvite:
     return get_object_or_404(ClubInvite.objects.select_related("club"), token=token)
 
 
+# Read-only links: the token is the only key, and it opens one night ---------------------------
+
+
+def get_shared_night(token: str) -> GameNight:
+    """The night a working read-only link opens, for anyone who holds it (no account needed);
+    404 once the owner has withdrawn it."""
+    return get_object_or_404(
+        GameNight.objects.select_related("club"), shares__token=token, shares__revoked_at=None
+    )
+
+
+def get_shared_play(token: str, play_id: int) -> Play:
+    """A play of the night a working link opens; any other play is a 404 through it."""
+    return get_object_or_404(
+        Play.objects.select_related("club", "night"),
+        pk=play_id,
+        night__shares__token=token,
+        night__shares__revoked_at=None,
+    )
+
+
+def get_owned_share(request: HttpRequest, share_id: int) -> NightShare:
+    return get_object_or_404(
+        NightShare.objects.select_related("night__club"),
+        pk=share_id,
+        night__club__memberships__user_id=_user_id(request),
+        night__club__memberships__role=Membership.Role.OWNER,
+    )
+
+
 # Live streams (games.views.live): async, and checked again on every wake-up ------------------
 
 
@@ -121,6 +151,15 @@ def watched_night(user_id: int, night_id: int):
     deleted one. A query of one row, (sum, count)."""
     return (
         GameNight.objects.filter(pk=night_id, club__memberships__user_id=user_id)
+        .annotate(versions=Sum("plays__version"), count=Count("plays"))
+        .values_list("versions", "count")
+    )
+
+
+def watched_shared_night(token: str):
+    """``watched_night`` through a read-only link: no row once the link is withdrawn."""
+    return (
+        GameNight.objects.filter(shares__token=token, shares__revoked_at=None)
         .annotate(versions=Sum("plays__version"), count=Count("plays"))
         .values_list("versions", "count")
     )

@@ -343,6 +343,49 @@ class RatingChange(models.Model):
         return self.ordinal_after - self.ordinal_before
 
 
+# Read-only links: a game night for people without an account ---------------------------------
+
+
+def new_share_token() -> str:
+    return secrets.token_urlsafe(24)  # 192 random bits: not to be guessed
+
+
+class NightShareQuerySet(models.QuerySet):
+    def active(self) -> NightShareQuerySet:
+        return self.filter(revoked_at__isnull=True)
+
+
+class NightShare(models.Model):
+    """A read-only link an owner makes to one game night: whoever holds it sees that night's
+    plays (live) and its summary, and nothing else of the club. It works until the owner
+    withdraws it; a night has at most one working link (a new one is a new token)."""
+
+    night = models.ForeignKey(GameNight, on_delete=models.CASCADE, related_name="shares")
+    token = models.CharField(_("token"), max_length=64, unique=True, default=new_share_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    revoked_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
+
+    objects = NightShareQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["night"],
+                condition=Q(revoked_at__isnull=True),
+                name="one_working_share_per_night",
+            )
+        ]
+        verbose_name = _("read-only link")
+        verbose_name_plural = _("read-only links")
+
+    def __str__(self) -> str:
+        return f"{self.night} share #{self.pk}"
+
+
 # Trust: club invites and the audit trail ----------------------------------------------------
 
 INVITE_LIFETIME = datetime.timedelta(days=7)
@@ -434,6 +477,8 @@ class AuditEntry(models.Model):
         MEMBER_JOIN = "member.join", _("joined the club")
         MEMBER_REMOVE = "member.remove", _("removed a member")
         NIGHT_EDIT = "night.edit", _("edited a game night")
+        NIGHT_SHARE = "night.share", _("made a read-only link to a game night")
+        SHARE_REVOKE = "share.revoke", _("withdrew a read-only link to a game night")
         CLUB_EDIT = "club.edit", _("changed the club's settings")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit_entries")

@@ -34,6 +34,7 @@ from .models import (
     GameNight,
     Membership,
     Move,
+    NightShare,
     Play,
     Player,
     Seat,
@@ -656,6 +657,48 @@ def revoke_invite(*, invite: ClubInvite, by: AbstractBaseUser) -> ClubInvite:
             data={"uses": invite.uses, "max_uses": invite.max_uses},
         )
     return invite
+
+
+@transaction.atomic
+def share_night(*, night: GameNight, by: AbstractBaseUser) -> NightShare:
+    """The night's read-only link: the working one if there is one, else a new one."""
+    # The night's row is locked so that two owners asking at once make one link, not two.
+    GameNight.objects.select_for_update().filter(pk=night.pk).first()
+    share = NightShare.objects.active().filter(night=night).first()
+    if share is not None:
+        return share
+    share = NightShare.objects.create(night=night, created_by=by)
+    record_audit(
+        club_id=night.club_id,
+        action=AuditEntry.Action.NIGHT_SHARE,
+        by=by,
+        object_kind="night",
+        object_id=night.pk,
+        summary=f"{night.date:%Y-%m-%d} (#{share.pk})",
+        data={"share": share.pk},
+    )
+    return share
+
+
+@transaction.atomic
+def revoke_share(*, share: NightShare, by: AbstractBaseUser) -> NightShare:
+    """Withdraw a read-only link: its pages answer 404 and its open streams end at once."""
+    share = NightShare.objects.select_for_update().select_related("night").get(pk=share.pk)
+    if share.revoked_at is None:
+        share.revoked_at = timezone.now()
+        share.save(update_fields=["revoked_at"])
+        record_audit(
+            club_id=share.night.club_id,
+            action=AuditEntry.Action.SHARE_REVOKE,
+            by=by,
+            object_kind="night",
+            object_id=share.night_id,
+            summary=f"{share.night.date:%Y-%m-%d} (#{share.pk})",
+            data={"share": share.pk},
+        )
+        # Wakes the night's streams, which read again and find the link gone (games.access).
+        live.notify(share.night_id, 0)
+    return share
 
 
 @transaction.atomic

@@ -1,6 +1,18 @@
 from django.urls import path
 
-from .views import accounts, audit, clubs, deletions, health, live, members, plays, rulings, stats
+from .views import (
+    accounts,
+    audit,
+    clubs,
+    deletions,
+    health,
+    live,
+    members,
+    plays,
+    rulings,
+    shares,
+    stats,
+)
 
 urlpatterns = [
     path("", clubs.home, name="home"),
@@ -39,6 +51,12 @@ urlpatterns = [
     path("join/<slug:token>/", members.invite_join, name="invite-join"),
     path("memberships/<int:membership_id>/remove/", members.member_remove, name="member-remove"),
     path("clubs/<int:club_id>/audit/", audit.club_audit, name="club-audit"),
+    # Read-only links to a night (no account needed); the token is a slug, as for invites
+    path("nights/<int:night_id>/share/", shares.night_share, name="night-share"),
+    path("shares/<int:share_id>/revoke/", shares.share_revoke, name="share-revoke"),
+    path("shared/<slug:token>/", shares.shared_night, name="shared-night"),
+    path("shared/<slug:token>/plays/<int:play_id>/", shares.shared_play, name="shared-play"),
+    path("shared/<slug:token>/events/", live.shared_night_events, name="shared-events"),
     path("plays/<int:play_id>/delete/", deletions.play_delete, name="play-delete"),
     path("players/<int:player_id>/delete/", deletions.player_delete, name="player-delete"),
     # History and leaderboards

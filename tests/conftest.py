@@ -86,17 +86,20 @@ def _plain_http_live_server(request):
 
 @pytest.fixture(scope="session", autouse=True)
 def _stop_live_listener(request):
-    """A live stream opened on PostgreSQL starts the process's listener (games.live), which
-    holds a connection to the test database: close it before the database is dropped (this
-    fixture then depends on the database's, so it is torn down first)."""
+    """A live stream opened on PostgreSQL starts the process's listener (games.live), and its
+    reads under ASGI keep connections in a pool (games.views.live), all to the test database:
+    close them before the database is dropped (this fixture then depends on the database's, so
+    it is torn down first)."""
     if not _django_active(request):
         yield
         return
     request.getfixturevalue("django_db_setup")
     yield
     from games import live
+    from games.views.live import close_pool_connections
 
     live.listener.stop()
+    close_pool_connections()
 
 
 def _django_active(request) -> bool:

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -143,4 +144,12 @@ def night_detail(request: HttpRequest, night_id: int) -> HttpResponse:
         "live_version": sum(play.version for play in plays) + len(plays),
         "night_form": GameNightForm(instance=night),
     }
+    if is_owner(request, night.club):
+        share = night.shares.active().first()
+        context |= {
+            "is_owner": True,
+            "share": share,
+            "share_url": share
+            and request.build_absolute_uri(reverse("shared-night", args=[share.token])),
+        }
     return render(request, "clubs/night.html", context)

@@ -94,6 +94,7 @@ async def _release_request_thread() -> None:
 
 
 _pool = threading.local()
+_pool_wrappers: list = []  # every pool thread's connection, so that they can all be closed
 
 
 def _pool_connection():
@@ -102,8 +103,20 @@ def _pool_connection():
     wrapper = getattr(_pool, "connection", None)
     if wrapper is None:
         wrapper = _pool.connection = connections.create_connection(DEFAULT_DB_ALIAS)
+        _pool_wrappers.append(wrapper)
     wrapper.close_if_unusable_or_obsolete()  # broken or too old: a new one, as for a request
     return wrapper
+
+
+def close_pool_connections() -> None:
+    """Close the streams' pool connections from any thread (the tests, before dropping their
+    database); a pool thread that reads again opens a new one."""
+    for wrapper in list(_pool_wrappers):
+        wrapper.inc_thread_sharing()
+        try:
+            wrapper.close()
+        finally:
+            wrapper.dec_thread_sharing()
 
 
 def _reader(query: Callable, wrapper: Callable) -> Callable[[], tuple | None]:
@@ -205,5 +218,17 @@ async def night_events(request: HttpRequest, night_id: int) -> StreamingHttpResp
         request,
         f"night:{night_id}",
         lambda: access.watched_night(user_id, night_id),
+        access.night_version,
+    )
+
+
+async def shared_night_events(request: HttpRequest, token: str) -> StreamingHttpResponse:
+    """A night's stream through its read-only link (no account): it ends once the owner
+    withdraws the link (games.services.revoke_share wakes it to find out)."""
+    night = await sync_to_async(access.get_shared_night)(token)
+    return await _open(
+        request,
+        f"night:{night.pk}",
+        lambda: access.watched_shared_night(token),
         access.night_version,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import messages
@@ -505,10 +506,23 @@ def play_sheet(request: HttpRequest, play_id: int) -> HttpResponse:
 @require_GET
 def play_table(request: HttpRequest, play_id: int) -> HttpResponse:
     """The table screen: a read-only page for a laptop or TV at the table — big board, scores,
-    the score sheet, the last move — that follows the play live (its night's stream, so that
-    it also hears of the next play). Once the play is over and the night has a newer play in
-    progress, it moves on to that play's table screen."""
+    the score sheet, the last move — that follows the play live."""
     play = get_play(request, play_id)
+    return table_screen(
+        request,
+        play,
+        screen_url=lambda pk: reverse("play-table", args=[pk]),
+        events_url=reverse("night-events", args=[play.night_id]),
+    )
+
+
+def table_screen(
+    request: HttpRequest, play: Play, *, screen_url: Callable[[int], str], events_url: str
+) -> HttpResponse:
+    """A play's table screen, for members or through a night's read-only link (games.views.
+    shares): it follows its night's stream, so that it also hears of the next play. Once the
+    play is over and the night has a newer play in progress, it moves on to that play's screen
+    (``screen_url`` of its id)."""
     night = play.night
     if play.status != Play.Status.IN_PROGRESS:
         following = (
@@ -518,7 +532,7 @@ def play_table(request: HttpRequest, play_id: int) -> HttpResponse:
             .first()
         )
         if following is not None:
-            url = reverse("play-table", args=[following.pk])
+            url = screen_url(following.pk)
             if request.htmx:
                 response = HttpResponse(status=204)
                 response["HX-Redirect"] = url
@@ -532,6 +546,8 @@ def play_table(request: HttpRequest, play_id: int) -> HttpResponse:
         "night": night,
         "last_move": active[-1] if active else None,
         "board_template": ui_for(play.game).template("board"),
+        "screen_url": screen_url(play.pk),
+        "events_url": events_url,
         # what the night's stream counts (games.access.watched_night): the page is at this one
         "live_version": sum(versions) + len(versions),
     }

@@ -184,3 +184,41 @@ def test_the_nights_stream_follows_its_plays(play, night, member, owner, players
 
     first, after_move, after_new_play = async_to_sync(run)()
     assert first < after_move < after_new_play
+
+
+# Through a night's read-only link (games.views.shares): no account, and it ends when withdrawn
+
+
+def test_a_read_only_link_streams_its_nights_changes_without_an_account(play, night, owner):
+    share = services.share_night(night=night, by=owner)
+
+    async def run():
+        response = await AsyncClient().get(reverse("shared-events", args=[share.token]))
+        assert response.status_code == 200
+        task = asyncio.ensure_future(frames(response, "event: changed", count=2))
+        await asyncio.sleep(0.2)
+        await sync_to_async(services.record_move)(play=play, move=PLAY_FIRST_MOVE, by=owner)
+        return events(await task)
+
+    first, after_move = async_to_sync(run)()
+    assert first < after_move
+
+
+def test_withdrawing_the_link_ends_its_stream_at_once(play, night, owner):
+    """No keep-alive needed (60 s here): withdrawing wakes the waiting stream, which reads
+    again and finds the link gone."""
+    share = services.share_night(night=night, by=owner)
+    shown = sum(p.version for p in night.plays.all()) + night.plays.count()
+
+    async def run():
+        url = reverse("shared-events", args=[share.token]) + f"?v={shown}"
+        response = await AsyncClient().get(url)
+        stream = aiter(response.streaming_content)
+        await asyncio.wait_for(anext(stream), WAIT)  # the retry line: connected
+        after = asyncio.ensure_future(anext(stream, None))
+        await asyncio.sleep(0.3)  # the stream has read its version and waits
+        assert not after.done()
+        await sync_to_async(services.revoke_share)(share=share, by=owner)
+        return await asyncio.wait_for(after, WAIT)
+
+    assert async_to_sync(run)() is None  # the stream ended, with no event
