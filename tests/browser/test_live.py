@@ -5,11 +5,13 @@ import json
 import re
 
 from django.db import transaction
+from django.test import Client
 from playwright.sync_api import expect
 
 from tests.examples import EXAMPLES
+from tests.servers import HOST, database_url_of_the_tests, free_port, server
 
-from .conftest import PHONE, log_in
+from .conftest import PHONE, log_in, start_play
 from .test_punto import logged_moves, start_punto, tap_move
 
 MOVES = json.loads((EXAMPLES / "punto-1.json").read_text())["moves"]
@@ -111,3 +113,80 @@ def test_the_table_screen_follows_the_play_then_the_next_one(page, desktop_page,
     desktop_page.wait_for_url(re.compile(rf".*/plays/{following}/table/$"))
     expect(desktop_page.locator("#last-move")).to_contain_text("No move yet")
     assert desktop_page.js_errors == []
+
+
+def test_a_read_only_link_follows_the_night_without_an_account(page, browser, live_server, table):
+    """The owner makes the night's link on a phone; someone without an account opens it on a
+    laptop, follows a move on the night's cards and on the table screen, and loses it when the
+    owner withdraws the link."""
+    start_punto(page, table, ["Ana", "Ben"])
+    play_url = page.url
+    page.goto(f"/nights/{table['night'].pk}/")
+    page.click(".night-share summary")
+    page.click("text=Make a read-only link")
+    link = page.locator("#share-url").input_value()
+    assert "/shared/" in link
+
+    context = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    try:
+        guest = context.new_page()
+        guest.goto(link)
+        expect(guest.locator("#shared-night")).to_contain_text("Ana 0, Ben 0")
+        expect(guest.locator(".site-header")).not_to_contain_text("Browser club")
+
+        page.goto(play_url)
+        tap_move(page, MOVES[0], 0)
+        guest.click(".play-cards a")  # the play's table screen, through the link
+        expect(guest.locator("#last-move")).to_contain_text(MOVES[0]["card"])
+        tap_move(page, MOVES[1], 1)
+        expect(guest.locator("#last-move")).to_contain_text(MOVES[1]["card"])  # live
+        expect(guest.locator("#table-screen form")).to_have_count(0)
+
+        guest.goto(link)
+        page.click("#abandon")  # then the confirmation step
+        page.click("#confirm-abandon")
+        expect(guest.locator("#shared-night")).to_contain_text("abandoned")  # live
+
+        page.goto(f"/nights/{table['night'].pk}/")
+        page.click("text=Withdraw the link")
+        expect(page.locator(".messages")).to_contain_text("withdrawn")
+        assert guest.goto(link).status == 404
+        assert guest.goto(guest.url).status == 404
+    finally:
+        context.close()
+    assert page.js_errors == []
+
+
+def test_a_phone_catches_up_after_the_server_restarts(browser, table):
+    """The app server goes away while a phone shows the play, a move is entered meanwhile (by
+    another server, here straight in the database), the server comes back on the same address:
+    the phone reconnects by itself and shows the move, without a reload."""
+    from games import services
+    from games.models import Play
+
+    database_url = database_url_of_the_tests()
+    port = free_port()
+    context = browser.new_context(base_url=f"http://{HOST}:{port}", locale="en-GB", **PHONE)
+    context.set_default_timeout(15_000)
+    # Signed in by its session (the tests' quick password hasher is theirs alone)
+    client = Client()
+    client.force_login(table["user"])
+    session = client.cookies["sessionid"].value
+    context.add_cookies([{"name": "sessionid", "value": session, "url": f"http://{HOST}:{port}"}])
+    try:
+        phone = context.new_page()
+        with server(database_url, port):
+            start_play(phone, table["night"], "punto", ["Ana", "Ben"])
+            phone.click("#start-play")
+            expect(phone.locator("#punto-turn")).to_have_text("Ana drew:")
+            phone.evaluate("window.sameDocument = true")
+        play = Play.objects.get()
+        services.record_move(play=play, move=MOVES[0])  # while no server runs
+        with server(database_url, port):
+            expect(logged_moves(phone)).to_have_count(1)
+            expect(phone.locator("#punto-turn")).to_have_text("Ben drew:")
+            assert phone.evaluate("window.sameDocument") is True  # not reloaded
+            tap_move(phone, MOVES[1], 1)  # and the phone enters the next move as usual
+    finally:
+        context.close()

@@ -5,24 +5,16 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
-import socket
-import subprocess
-import sys
 import time
-from contextlib import contextmanager
-from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 from django.conf import settings
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-ROOT = Path(__file__).resolve().parents[2]
-HOST = "127.0.0.1"
+from tests.servers import HOST, database_url_of_the_tests, server
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -33,54 +25,13 @@ pytestmark = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
-
-
-@contextmanager
-def server(database_url: str):
-    port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "DEBUG": "1",
-        "SECRET_KEY": settings.SECRET_KEY,  # the sessions made here are read there
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        # long: only the NOTIFY can bring the event within the test's time (the keep-alive
-        # re-reads the version too, which would hide a lost NOTIFY)
-        "LIVE_KEEPALIVE_SECONDS": "60",
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", HOST,
-         "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection((HOST, port), timeout=1).close()
-                break
-            except OSError:
-                assert process.poll() is None, process.stderr.read().decode()
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.2)
-        yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
 def test_a_move_posted_to_one_server_reaches_a_stream_on_the_other(play, member):
     from tests.conftest import PLAY_FIRST_MOVE
 
     client = Client()
     client.force_login(member)
     cookie = f"sessionid={client.cookies['sessionid'].value}"
-    params = connection.settings_dict
-    database_url = f"postgres://{params['USER']}@{params['HOST']}:{params['PORT']}/{params['NAME']}"
+    database_url = database_url_of_the_tests()
     with server(database_url) as watch_port, server(database_url) as enter_port:
         # the watcher's stream, on the first server, at the play's current version
         stream = http.client.HTTPConnection(HOST, watch_port, timeout=20)
