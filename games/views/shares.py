@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from .. import services, stats
 from ..access import get_night, get_owned_share, get_shared_night, get_shared_play, require_owner
 from .plays import table_screen
+from .stats import games_sentence
 
 
 @login_required
@@ -53,6 +54,7 @@ def shared_night(request: HttpRequest, token: str) -> HttpResponse:
         "night": night,
         "summary": summary,
         "plays": plays,
+        "point_games": games_sentence(stats.POINT_GAMES),
         "share_token": token,
         # what the link's stream counts (games.access.watched_shared_night)
         "live_version": sum(versions) + len(versions),

@@ -39,7 +39,7 @@ def _date_param(request: HttpRequest, name: str) -> datetime.date | None:
         return None
 
 
-def _titles(games: Iterable[str]) -> str:
+def games_sentence(games: Iterable[str]) -> str:
     """The games' titles as a sentence lists them ("Forget Venice and Thricewise")."""
     titles = [GAMES[game].title for game in games]
     if len(titles) < 2:
@@ -115,8 +115,8 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
             (ALL_GAMES, _("All games")),
             *((game, title) for game, title in game_menu() if stats.is_rated(game)),
         ],
-        "cooperative_games": _titles(stats.COOPERATIVE_GAMES),
-        "point_games": _titles(stats.POINT_GAMES),
+        "cooperative_games": games_sentence(stats.COOPERATIVE_GAMES),
+        "point_games": games_sentence(stats.POINT_GAMES),
     }
     return render(request, "stats/player.html", context)
 
@@ -128,7 +128,7 @@ def night_summary(request: HttpRequest, night_id: int) -> HttpResponse:
         "night": night,
         "club": night.club,
         "summary": stats.night_summary(night),
-        "point_games": _titles(stats.POINT_GAMES),
+        "point_games": games_sentence(stats.POINT_GAMES),
     }
     return render(request, "stats/night.html", context)
 

@@ -5,6 +5,7 @@ else of the club), and that a withdrawn link is a 404. Its stream: tests/live/te
 from __future__ import annotations
 
 import datetime
+import json
 
 import pytest
 from django.urls import reverse
@@ -12,6 +13,7 @@ from django.urls import reverse
 from games import services
 from games.models import AuditEntry, NightShare
 from tests.conftest import PLAY_FIRST_MOVE
+from tests.examples import EXAMPLES
 
 HTMX = {"HX-Request": "true"}
 
@@ -97,6 +99,15 @@ def test_without_an_account_the_link_shows_the_nights_plays_and_summary(client, 
     assert reverse("shared-events", args=[share.token]) in body
     for name in ("Ana", "Ben", "Chloé"):
         assert name in body
+
+
+def test_the_link_shows_the_nights_summary(client, night, share):
+    log = json.loads((EXAMPLES / "thricewise-1.json").read_text())
+    services.import_log(club=night.club, log=log, night=night)
+    body = client.get(shared(share)).content.decode()
+    assert "1 finished play." in body
+    assert "scored in points: Forget Venice and Thricewise" in body
+    assert 'class="sheet stack night-lines"' in body
 
 
 def test_the_link_shows_nothing_else_of_the_club(client, play, share, night):
