@@ -540,11 +540,12 @@ def table_screen(
             return redirect(url)
     moves = selectors.log_moves(play)
     context = _play_context(play, moves, None, None)
-    active = [m for m in moves if m.undone_at is None]
+    told = movelog.move_log(context["judgement"], moves, play.club.zone)
+    told = [line for line in told if not line.undone]
     versions = list(night.plays.values_list("version", flat=True))
     context |= {
         "night": night,
-        "last_move": active[-1] if active else None,
+        "last_move": told[-1] if told else None,
         "board_template": ui_for(play.game).template("board"),
         "screen_url": screen_url(play.pk),
         "events_url": events_url,

@@ -49,6 +49,10 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 
 @pytest.fixture(scope="session")
 def browser():
+    from playwright.sync_api import expect
+
+    # A move's answer takes milliseconds, but CI machines are shared: wait as long as for taps.
+    expect.set_options(timeout=10_000)
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: `make test-browser` installs it")
     from playwright.sync_api import sync_playwright

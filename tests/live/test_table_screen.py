@@ -17,7 +17,9 @@ def test_a_member_sees_the_board_the_scores_and_the_last_move(member_client, pla
     body = response.content.decode()
     assert response.status_code == 200
     assert 'id="scores"' in body and 'class="board-frame"' in body
-    assert "green-die" in body.split('id="last-move"')[1].split("</p>")[0]
+    last_move = body.split('id="last-move"')[1].split("</p>")[0]
+    assert "Card 1</strong> — Ana calls the green die for series 3: right." in last_move
+    assert "css/play" in body and "css/games/buntherum" in body  # its board drawn, not bare
     assert reverse("night-events", args=[play.night_id]) in body
     assert "<form" not in body.split('id="table-screen"')[1]  # read-only: nothing to enter
 
