@@ -1,10 +1,17 @@
 """make loadtest: gunicorn + PostgreSQL on 127.0.0.1, 50 simulated members across 10 clubs
 entering moves concurrently — some deliberately illegal, some racing on the same play — then a
 check of the database: no move lost, none duplicated, every stored result equal to the referee's
-judgement of its log.
+judgement of its log; and a check of the load itself: every simulated member kept entering moves
+for the whole period (one that stopped early, or crashed, fails the run).
+
+Each member has a queue of plays (the two racing members share theirs) and goes on to the next
+when a match ends. It posts what the page's move form carries, read by the fields' name
+attributes (benchmarks/forms.py), and knows which move comes next by counting the move log.
 
 Bounded: loopback only, at most DURATION seconds of load, and the whole run stops by itself
-well within 2 minutes. Uses a throwaway database, dropped at the end.
+well within 2 minutes. Uses a throwaway database, dropped at the end. Environment:
+LOADTEST_SECONDS (45), LOADTEST_WORKERS (gunicorn workers; the number of cores),
+LOADTEST_PLAYS (plays queued per member; 6), LOADTEST_CLUBS (10).
 """
 
 from __future__ import annotations
@@ -13,7 +20,6 @@ import http.client
 import json
 import os
 import random
-import re
 import secrets
 import signal
 import statistics
@@ -24,7 +30,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 HOST = "127.0.0.1"
+
+from benchmarks import forms  # noqa: E402
 
 
 def free_port() -> int:
@@ -37,11 +46,15 @@ def free_port() -> int:
 
 PORT = int(os.environ.get("LOADTEST_PORT") or free_port())
 PG = "postgres://postgres@127.0.0.1:5432/"
-DB = f"referee_loadtest_{os.getpid()}"
-CLUBS, MEMBERS_PER_CLUB = 10, 5
+DB = f"{os.environ.get('LOADTEST_DB', 'referee_loadtest')}_{os.getpid()}"
+CLUBS, MEMBERS_PER_CLUB = int(os.environ.get("LOADTEST_CLUBS", "10")), 5
 DURATION = float(os.environ.get("LOADTEST_SECONDS", "45"))
+#: On 2 cores, 2 workers served more than 4 or 8 (issue 19): as many as there are cores.
+WORKERS = int(os.environ.get("LOADTEST_WORKERS") or os.cpu_count() or 2)
+PLAYS_PER_MEMBER = int(os.environ.get("LOADTEST_PLAYS", "6"))
 ILLEGAL_SHARE = 0.1
-VERSION = re.compile(rb'name="version" value="(\d+)"')
+#: A member that has not finished a request within this long after the deadline stopped early.
+GRACE = 10.0
 ENV = {
     **os.environ,
     "DATABASE_URL": PG + DB,
@@ -56,6 +69,16 @@ LOG = json.loads((ROOT / "benchmarks" / "logs" / "punto-bench.json").read_text()
 
 def psql(sql: str) -> None:
     subprocess.run(["psql", PG + "postgres", "-qc", sql], check=True, capture_output=True)
+
+
+def queue(night, players) -> list[int]:
+    """PLAYS_PER_MEMBER new Punto plays, for one member (or the two racing members)."""
+    from games import services
+
+    return [
+        services.start_play(night=night, game="punto", players=players, setup=LOG["setup"]).pk
+        for _ in range(PLAYS_PER_MEMBER)
+    ]
 
 
 def seed() -> list[dict]:
@@ -87,24 +110,16 @@ def seed() -> list[dict]:
         ana = services.add_player(club=club, name="Ana")
         ben = services.add_player(club=club, name="Ben")
         night = services.create_game_night(club=club, date=datetime.date.today())
-        # Members 0 and 1 race on one play; the others each have their own.
-        shared = services.start_play(
-            night=night, game="punto", players=[ana, ben], setup=LOG["setup"]
-        )
+        # Members 0 and 1 race on the same plays; the others each have their own.
+        shared = queue(night, [ana, ben])
         for i, user in enumerate(users):
-            play = (
-                shared
-                if i < 2
-                else services.start_play(
-                    night=night, game="punto", players=[ana, ben], setup=LOG["setup"]
-                )
-            )
+            plays = shared if i < 2 else queue(night, [ana, ben])
             session = SessionStore()
             session["_auth_user_id"] = str(user.pk)
             session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
             session["_auth_user_hash"] = user.get_session_auth_hash()
             session.create()
-            tasks.append({"play": play.pk, "session": session.session_key, "user": user.pk})
+            tasks.append({"plays": plays, "session": session.session_key, "user": user.pk})
     return tasks
 
 
@@ -115,8 +130,10 @@ class Member(threading.Thread):
         self.random = random.Random(seed_value)
         self.latencies: list[float] = []
         self.statuses: dict[int, int] = {}
-        self.stored = self.illegal = self.stale = self.errors = 0
+        self.stored = self.illegal = self.stale = self.errors = self.matches = 0
         self.csrf = secrets.token_hex(16)
+        self.last_done = 0.0  # when its last request ended
+        self.failure: str | None = None  # why it stopped before the deadline
 
     def request(self, method: str, path: str, body: str = "") -> tuple[int, bytes]:
         conn = http.client.HTTPConnection(HOST, PORT, timeout=30)
@@ -136,40 +153,64 @@ class Member(threading.Thread):
             status, data = 599, b""
         finally:
             conn.close()
-        self.latencies.append(time.perf_counter() - start)
+        self.last_done = time.perf_counter()
+        self.latencies.append(self.last_done - start)
         self.statuses[status] = self.statuses.get(status, 0) + 1
         return status, data
 
     def run(self) -> None:
+        try:
+            self.play_until_the_deadline()
+        except Exception as exc:  # reported, and fails the run
+            self.failure = f"{type(exc).__name__}: {exc}"
+
+    def look(self, play: int) -> tuple[dict[str, str] | None, int]:
+        """The play as its page shows it: the move form's hidden fields (None once the match
+        is over) and how many moves its log holds (not undone)."""
+        status, page = self.request("GET", f"/plays/{play}/")
+        if status >= 500:
+            self.errors += 1
+        found = forms.parse(page)
+        return found.forms.get("move-form"), found.log_entries - found.undone_entries
+
+    def play_until_the_deadline(self) -> None:
         from urllib.parse import urlencode
 
-        play = self.task["play"]
-        status, page = self.request("GET", f"/plays/{play}/")
+        plays = list(self.task["plays"])
+        play = plays.pop(0)
+        fields, logged = self.look(play)
         while time.perf_counter() < self.deadline:
-            found = VERSION.search(page)
-            if status >= 500 or not found:
-                self.errors += status >= 500
-                if not found:
-                    break  # the game is over (no move form any more)
-            version = int(found.group(1))
-            # Nobody undoes or abandons here, so the play's version counts its moves.
-            move = LOG["moves"][version]
+            if fields is None:  # the match is over: the next play of the queue
+                self.matches += 1
+                if not plays:
+                    self.failure = "ran out of plays before the deadline"
+                    return
+                play = plays.pop(0)
+                fields, logged = self.look(play)
+                continue
+            move = LOG["moves"][logged]
             illegal = self.random.random() < ILLEGAL_SHARE
             if illegal:
                 # Out of turn: always illegal (a far cell is not: a round's first card goes
                 # anywhere).
                 move = {**move, "player": "Ben" if move["player"] == "Ana" else "Ana"}
-            body = urlencode({"move_json": json.dumps(move), "version": version})
+            data = {k: v for k, v in fields.items() if k != "csrfmiddlewaretoken"}
+            body = urlencode({**data, "move_json": json.dumps(move)})
             status, page = self.request("POST", f"/plays/{play}/move/", body)
             if status >= 500:
                 self.errors += 1
+                fields, logged = self.look(play)
             elif b"move-error" in page:
                 if b"Someone else changed this play" in page:
                     self.stale += 1
-                else:
+                    fields, logged = self.look(play)  # where the play stands now
+                else:  # refused: the play is as it was, its form shown again
                     self.illegal += 1
+                    fields = forms.hidden_fields(page, "move-form")
             else:
                 self.stored += 1
+                logged += 1
+                fields = forms.hidden_fields(page, "move-form")
 
 
 def check(tasks: list[dict]) -> list[str]:
@@ -209,7 +250,7 @@ def main() -> None:
                 "--bind",
                 f"{HOST}:{PORT}",
                 "--workers",
-                "4",
+                str(WORKERS),
                 "--log-level",
                 "warning",
             ],
@@ -231,7 +272,7 @@ def main() -> None:
         for member in members:
             member.start()
         for member in members:
-            member.join(timeout=DURATION + 40)
+            member.join(timeout=max(0.0, deadline + GRACE + 30 - time.perf_counter()))
         elapsed = time.perf_counter() - started
         latencies = sorted(x for m in members for x in m.latencies)
         statuses: dict[int, int] = {}
@@ -239,6 +280,16 @@ def main() -> None:
             for code, n in m.statuses.items():
                 statuses[code] = statuses.get(code, 0) + n
         problems = check(tasks)
+        # The load held for the whole period: every member still entering moves at the end.
+        for index, m in enumerate(members):
+            if m.is_alive():
+                problems.append(f"member {index} still running {GRACE + 30:.0f} s after the end")
+            elif m.failure:
+                problems.append(f"member {index} stopped early: {m.failure}")
+            elif m.last_done < deadline:
+                problems.append(
+                    f"member {index} stopped {deadline - m.last_done:.1f} s before the end"
+                )
         stored_by_clients = sum(m.stored for m in members)
         from games.models import Move
 
@@ -254,23 +305,26 @@ def main() -> None:
         fivexx = sum(n for code, n in statuses.items() if code >= 500)
         print(
             f"## Load test: {len(members)} members across {CLUBS} clubs, gunicorn "
-            f"(4 uvicorn workers, ASGI) + PostgreSQL, {elapsed:.0f} s\n"
+            f"({WORKERS} uvicorn workers, ASGI) + PostgreSQL, {DURATION:.0f} s of load ({elapsed:.0f} s until "
+            f"every member's last answer); load average {os.getloadavg()[0]:.1f} at the end\n"
         )
         print(
             "| requests | req/s | p50 | p95 | p99 | stored | illegal (refused) | "
-            "stale (raced) | 5xx | statuses |"
+            "stale (raced) | matches ended | 5xx | statuses |"
         )
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         print(
             f"| {len(latencies)} | {len(latencies) / elapsed:.0f} | "
             f"{statistics.median(latencies) * 1000:.0f} ms | {pct(0.95):.0f} ms | "
             f"{pct(0.99):.0f} ms | {stored_in_db} | {sum(m.illegal for m in members)} | "
-            f"{sum(m.stale for m in members)} | {fivexx} | {dict(sorted(statuses.items()))} |"
+            f"{sum(m.stale for m in members)} | {sum(m.matches for m in members)} | {fivexx} | "
+            f"{dict(sorted(statuses.items()))} |"
         )
         print(
-            "\nDatabase check: "
+            "\nChecks: "
             + (
-                "no move lost, none duplicated, every stored result equals the referee's judgement."
+                "every member entered moves for the whole period; no move lost, none "
+                "duplicated, every stored result equals the referee's judgement."
                 if not problems
                 else "; ".join(problems)
             )
