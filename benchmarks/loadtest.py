@@ -305,8 +305,9 @@ def main() -> None:
         fivexx = sum(n for code, n in statuses.items() if code >= 500)
         print(
             f"## Load test: {len(members)} members across {CLUBS} clubs, gunicorn "
-            f"({WORKERS} uvicorn workers, ASGI) + PostgreSQL, {DURATION:.0f} s of load ({elapsed:.0f} s until "
-            f"every member's last answer); load average {os.getloadavg()[0]:.1f} at the end\n"
+            f"({WORKERS} uvicorn workers, ASGI) + PostgreSQL, {DURATION:.0f} s of load "
+            f"({elapsed:.0f} s until every member's last answer); load average "
+            f"{os.getloadavg()[0]:.1f} at the end\n"
         )
         print(
             "| requests | req/s | p50 | p95 | p99 | stored | illegal (refused) | "
