@@ -159,3 +159,19 @@ def test_a_half_not_yet_played_has_nothing_to_open(member_client, club):
     play = services.import_log(club=club, log={**log, "moves": log["moves"][:3]})
     notes = _details(_page(member_client, reverse("play", args=[play.pk]), "en"), "fv-sheet")
     assert len(notes) == 9  # the first half only, as far as it has been played
+
+
+def test_criterion_ii_says_the_larger_count_first_whichever_suit_it_is():
+    from django.utils import translation
+
+    from games.why import criterion_reason
+    from referee.decktet import BY_NAME
+    from referee.forget_venice import half_breakdown
+
+    cards = [BY_NAME[name] for name in ("The Author", "The Painter", "The Journey")]
+    # II on (Wyrms, Knots): Wyrms 0, Knots 2 (Author, Painter): the second suit is the larger.
+    two = half_breakdown(cards, (("Moons", "Leaves"), ("Wyrms", "Knots"), ("Suns", "Waves")))[1]
+    with translation.override("en"):
+        reason = criterion_reason(two)
+    assert reason.text == "the difference of the counts: 2 − 0 = 2"
+    assert reason.lines == ("Wyrms: no card", "Knots: 2 — The Author, The Painter")
