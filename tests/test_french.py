@@ -88,9 +88,7 @@ def test_inclusive_forms_are_written_one_way():
         (2, "Supprimer cette partie de Punto ({date}) et ses 2 coups ?"),
     ],
 )
-def test_deleting_a_play_counts_its_moves_as_french_does(
-    owner_client, club, night, moves, french
-):
+def test_deleting_a_play_counts_its_moves_as_french_does(owner_client, club, night, moves, french):
     log = json.loads((EXAMPLES / "punto-1.json").read_text())
     play = services.import_log(club=club, log={**log, "moves": log["moves"][:moves]}, night=night)
     response = owner_client.get(reverse("play-delete", args=[play.pk]), headers=FRENCH)
