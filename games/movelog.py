@@ -19,6 +19,7 @@ from referee import GAMES, Game, Judgement
 
 from .selectors import LogEntry
 from .ui import GameUI, sentence, ui_for
+from .why import Reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,8 @@ class LogLine:
     entered_at: datetime.datetime
     undone_by: str | None
     undone_at: datetime.datetime | None
+    #: why the move scored what it did (``games.why.Reason``s), folded under the line
+    why: tuple[Reason, ...] = ()
 
     @property
     def entered_time(self) -> str:
@@ -68,13 +71,14 @@ def move_log(
     active = 0  # entries still in the log so far: the position of the next one
     for entry in entries:
         name = ui.move_name(state, active) if ui is not None else str(active + 1)
-        text, outcome = entry.text, ""
+        text, outcome, why = entry.text, "", ()
         if entry.undone_at is None:
             plan = next(plans, None)
             active += 1
             if ui is not None and state is not None and plan is not None:
                 try:
                     text = sentence(ui.describe_move(state, plan))
+                    why = tuple(ui.explain_move(state, plan))
                     state.commit(plan)
                     outcome = ui.move_outcome(state, plan) or ""
                 except Exception:  # never lose the page over a line: the rest is told as JSON
@@ -92,6 +96,7 @@ def move_log(
                 entered_at=entry.entered_at.astimezone(zone),
                 undone_by=entry.undone_by,
                 undone_at=entry.undone_at.astimezone(zone) if entry.undone_at else None,
+                why=why,
             )
         )
     return lines

@@ -24,6 +24,7 @@ Only finished plays count, anywhere; plays in progress and abandoned plays count
 from __future__ import annotations
 
 import datetime
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +51,9 @@ COMPETITIVE_GAMES = tuple(name for name in GAMES if name not in COOPERATIVE_GAME
 SCOPES = (ALL_GAMES, *GAMES)
 #: Opponents sharing fewer plays than this are never anyone's nemesis.
 NEMESIS_MIN_PLAYS = 3
+#: A rating over fewer plays than this is provisional: too few results to say much, so it is
+#: marked and, on a leaderboard by rating, ranked after the established ones.
+PROVISIONAL_PLAYS = 5
 
 SORT_KEYS = ("ordinal", "mu", "sigma", "plays", "wins", "losses", "win_rate", "player")
 
@@ -99,6 +103,10 @@ class Standing:
     @property
     def ordinal(self) -> float | None:
         return None if self.mu is None else ordinal(self.mu, self.sigma)
+
+    @property
+    def provisional(self) -> bool:
+        return self.mu is not None and self.plays < PROVISIONAL_PLAYS
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -182,6 +190,9 @@ def _partners_in(
 
 
 def sort_standings(standings: list[Standing], sort: str) -> list[Standing]:
+    """Sorted by ``sort``; by rating (the default), players whose rating is still provisional
+    come after every established one, whichever the direction: two plays without a win must not
+    outrank fifteen plays with four."""
     descending = sort.startswith("-")
     key = sort.lstrip("-")
     if key not in SORT_KEYS:
@@ -189,12 +200,16 @@ def sort_standings(standings: list[Standing], sort: str) -> list[Standing]:
     standings = sorted(standings, key=lambda s: s.player.casefold())
     if key == "player":
         return standings[::-1] if descending else standings
+    apart = key in ("ordinal", "mu", "sigma")
 
-    def value(standing: Standing) -> tuple[bool, float]:
+    def value(standing: Standing) -> tuple[bool, bool, float]:
         number = getattr(standing, key)
         missing = number is None
-        # Missing values (unrated) go last whichever the direction.
-        return (missing if descending else not missing, number or 0.0)
+        provisional = apart and standing.provisional
+        # Provisional ratings, then missing values (unrated), go last whichever the direction.
+        if descending:
+            return (not provisional, not missing, number or 0.0)
+        return (provisional, missing, number or 0.0)
 
     return sorted(standings, key=value, reverse=descending)
 
@@ -210,6 +225,10 @@ class GameRecord:
     scores: list[int] = field(default_factory=list)
     mu: float | None = None
     sigma: float | None = None
+
+    @property
+    def provisional(self) -> bool:
+        return self.mu is not None and self.plays < PROVISIONAL_PLAYS
 
     @property
     def title(self) -> str:
@@ -323,7 +342,9 @@ def player_summary(player: Player) -> PlayerSummary:
             games[row["scope"]].mu, games[row["scope"]].sigma = row["mu_after"], row["sigma_after"]
     overall = None
     for row in latest_ratings(player, scopes=[ALL_GAMES]):
-        overall = GameRecord(ALL_GAMES, mu=row["mu_after"], sigma=row["sigma_after"])
+        overall = GameRecord(
+            ALL_GAMES, plays=row["plays"], mu=row["mu_after"], sigma=row["sigma_after"]
+        )
 
     rivals = head_to_head(player)
     eligible = [r for r in rivals if r.plays >= NEMESIS_MIN_PLAYS]
@@ -424,24 +445,52 @@ def partnerships(player: Player) -> list[Partnership]:
 
 @dataclass
 class RatingChart:
-    """A server-rendered SVG line of the ordinal (μ − 3σ) over the player's rated plays."""
+    """A server-rendered SVG chart of one thing, the rating (μ − 3σ) after each rated play of a
+    player, oldest on the left: a line with a dot per play (when there are few), a rating axis
+    with round ticks and a date under the first, middle and last play."""
 
     width: int
     height: int
+    #: the plotting area: left, right, top and bottom edges
+    left: int
+    right: int
+    top: int
+    bottom: int
     points: str  # the polyline's "x,y x,y ..."
-    band: str  # the polygon of μ ± σ, drawn under the line
-    top: float
-    bottom: float
+    dots: list[tuple[float, float]]  # one per play, when there are few enough to see them
+    y_ticks: list[tuple[float, float]]  # (y, rating)
+    x_ticks: list[tuple[float, datetime.datetime, str]]  # (x, date, text-anchor)
     first: datetime.datetime
     last: datetime.datetime
     count: int
-    top_y: float = 0.0
-    bottom_y: float = 0.0
+    latest: float
     zero_y: float | None = None
 
+    @property
+    def axis_x(self) -> int:
+        """Where the rating axis's name is written, upwards, at the left edge."""
+        return 2
 
-CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 160, 8
+    @property
+    def middle_y(self) -> float:
+        return (self.top + self.bottom) / 2
+
+
+CHART_WIDTH, CHART_HEIGHT = 340, 200
+#: room for the rating ticks on the left, the dates under the axis, and a little air
+CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 48, 12, 10, 36
 CHART_MAX_POINTS = 240
+CHART_MAX_DOTS = 40
+
+
+def _nice_step(span: float, count: int = 4) -> float:
+    """A round step (1, 2 or 5 × a power of ten) giving about ``count`` ticks over ``span``."""
+    raw = max(span, 1e-9) / count
+    power = 10 ** math.floor(math.log10(raw))
+    for multiple in (1, 2, 5, 10):
+        if multiple * power >= raw:
+            return multiple * power
+    return 10 * power  # pragma: no cover - the loop always returns
 
 
 def rating_chart(player: Player, scope: str = ALL_GAMES) -> RatingChart | None:
@@ -456,37 +505,50 @@ def rating_chart(player: Player, scope: str = ALL_GAMES) -> RatingChart | None:
         # Keep the shape on a phone: an evenly spaced sample, the last play always included.
         step = len(history) / CHART_MAX_POINTS
         history = [history[int(i * step)] for i in range(CHART_MAX_POINTS - 1)] + [history[-1]]
-    first = history[0][0]
     values = [ordinal(mu, sigma) for _, mu, sigma in history]
-    lows = [mu - sigma for _, mu, sigma in history]
-    highs = [mu + sigma for _, mu, sigma in history]
-    top, bottom = max(max(values), max(highs)), min(min(values), min(lows))
-    span = (top - bottom) or 1.0
-    inner_w, inner_h = CHART_WIDTH - 2 * CHART_PAD, CHART_HEIGHT - 2 * CHART_PAD
     count = len(history)
+    tick = _nice_step(max(values) - min(values))
+    low = math.floor(min(values) / tick) * tick
+    high = math.ceil(max(values) / tick) * tick
+    if high == low:
+        low, high = low - tick, high + tick
+    left, right = CHART_LEFT, CHART_WIDTH - CHART_RIGHT
+    top, bottom = CHART_TOP, CHART_HEIGHT - CHART_BOTTOM
 
     def x(index: int) -> float:
-        return CHART_PAD + (inner_w * index / (count - 1) if count > 1 else inner_w / 2)
+        return left + ((right - left) * index / (count - 1) if count > 1 else (right - left) / 2)
 
     def y(value: float) -> float:
-        return CHART_PAD + inner_h * (top - value) / span
+        return top + (bottom - top) * (high - value) / (high - low)
 
-    line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
-    upper = [f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(highs)]
-    lower = [f"{x(i):.1f},{y(v):.1f}" for i, v in reversed(list(enumerate(lows)))]
+    ticks = []
+    value = low
+    while value <= high + tick / 2:
+        ticks.append((y(value), round(value, 6) + 0.0))  # + 0.0: never "-0"
+        value += tick
+    if count == 1:
+        x_ticks = [(x(0), history[0][0], "middle")]
+    else:
+        middle = (count - 1) // 2
+        x_ticks = [(x(0), history[0][0], "start"), (x(count - 1), history[-1][0], "end")]
+        if count >= 5:
+            x_ticks.insert(1, (x(middle), history[middle][0], "middle"))
     return RatingChart(
         width=CHART_WIDTH,
         height=CHART_HEIGHT,
-        points=line,
-        band=" ".join(upper + lower),
+        left=left,
+        right=right,
         top=top,
         bottom=bottom,
-        first=first,
+        points=" ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values)),
+        dots=[(x(i), y(v)) for i, v in enumerate(values)] if count <= CHART_MAX_DOTS else [],
+        y_ticks=ticks,
+        x_ticks=x_ticks,
+        first=history[0][0],
         last=history[-1][0],
         count=count,
-        top_y=y(top),
-        bottom_y=y(bottom),
-        zero_y=y(0.0) if bottom < 0 < top else None,
+        latest=values[-1],
+        zero_y=y(0.0) if low < 0 < high else None,
     )
 
 

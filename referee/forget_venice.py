@@ -147,6 +147,7 @@ DEFAULT_SHEETS: tuple[Sheet, ...] = (
 )
 
 _SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
+_CARDS: dict[str, Card] = {card.name: card for card in DECK}
 _SUIT_SPELLINGS = {norm(suit): suit for suit in SUITS}
 #: card name → (its rank as one bit of a run mask, the indices of the suits it bears). Cards are
 #: keyed by their canonical name: a str caches its hash, a frozen dataclass does not.
@@ -195,6 +196,69 @@ def half_criteria(cards: Iterable[Card], pairs: Sequence[Sequence[str]]) -> dict
             counts[i] += 1
             masks[i] |= bit
     return _score(counts, masks, [[_SUIT_INDEX[s] for s in pair] for pair in pairs])
+
+
+@dataclass(frozen=True, slots=True)
+class SuitTally:
+    """One suit of a player's collection in a half, as a criterion reads it."""
+
+    suit: str
+    #: the player's cards bearing the suit, in the order taken ("a card counts for every suit
+    #: it bears")
+    cards: tuple[str, ...]
+    #: the cards of its longest run of consecutive ranks, by rank (the lowest such run when two
+    #: are as long); two Pawns of the suit are both there, and count one rank
+    run: tuple[str, ...]
+    #: the length of that run: its distinct ranks
+    run_length: int
+
+    @property
+    def count(self) -> int:
+        return len(self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class CriterionScore:
+    """A criterion of a half for one player: its two suits, and the points they gave (why)."""
+
+    criterion: str  # "I", "II" or "III"
+    suits: tuple[SuitTally, SuitTally]
+    points: int
+
+
+def _tally(suit: str, cards: Sequence[Card]) -> SuitTally:
+    bearing = [card for card in cards if suit in card.suits]
+    ranks = sorted({RUN_RANKS[card.rank] for card in bearing})
+    best: list[int] = []
+    current: list[int] = []
+    for rank in ranks:
+        current = [*current, rank] if current and rank == current[-1] + 1 else [rank]
+        if len(current) > len(best):
+            best = current
+    in_run = sorted(
+        (card for card in bearing if RUN_RANKS[card.rank] in best),
+        key=lambda card: RUN_RANKS[card.rank],
+    )
+    return SuitTally(
+        suit=suit,
+        cards=tuple(card.name for card in bearing),
+        run=tuple(card.name for card in in_run),
+        run_length=len(best),
+    )
+
+
+def half_breakdown(
+    cards: Iterable[Card], pairs: Sequence[Sequence[str]]
+) -> tuple[CriterionScore, CriterionScore, CriterionScore]:
+    """``half_criteria`` told: for each criterion, its two suits with the cards that bear them
+    (and their longest runs), and its points. Worked out on demand: judging never needs it."""
+    cards = list(cards)
+    (a, b), (c, d), (e, f) = ((_tally(x, cards), _tally(y, cards)) for x, y in pairs)
+    return (
+        CriterionScore("I", (a, b), min(a.count, b.count)),
+        CriterionScore("II", (c, d), abs(c.count - d.count)),
+        CriterionScore("III", (e, f), max(e.run_length, f.run_length)),
+    )
 
 
 def _read_sheets(players: Sequence[str], setup: Any) -> list[Sheet]:
@@ -413,6 +477,12 @@ class ForgetVenice(Game):
         over the cards collected so far: "a half in progress counts what has been collected"."""
         h = (half or self.half) - 1
         return _score(self._counts[h][player], self._masks[h][player], self._pairs[player][h])
+
+    def why(self, player: str, half: int | None = None) -> tuple[CriterionScore, ...]:
+        """``criteria`` told: which suits and cards gave each criterion its points."""
+        h = half or self.half
+        cards = [_CARDS[name] for name in self.collection(player, h)]
+        return half_breakdown(cards, self.sheets[player][str(h)])
 
     # --- Playing a deal --------------------------------------------------------------------
 

@@ -207,6 +207,86 @@ def window_points(a: int, b: int, c: int) -> int:
     return 0 if worth == _NO_NUMBER else kinds * worth
 
 
+#: the kinds a window may be, in the order the rules list them
+KINDS = ("set", "flush", "straight")
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """A full window a placed card completed, and how the referee scored it: why it scored.
+
+    The same reading of the rules as ``window_points`` (which stays lean for judging): the tests
+    check that the two always agree."""
+
+    #: the three cards in line order, and their cells
+    cards: tuple[str, str, str]
+    cells: tuple[Cell, Cell, Cell]
+    #: the kinds it is, in the order of ``KINDS``; empty when it is none
+    kinds: tuple[str, ...]
+    #: the suits the three cards share (a flush counts once, however many)
+    suits: tuple[str, ...]
+    #: the lowest rank among its number cards (2–9); 0 when it has none
+    worth: int
+
+    @property
+    def points(self) -> int:
+        return len(self.kinds) * self.worth
+
+
+def explain_window(cells: tuple[Cell, Cell, Cell], indices: tuple[int, int, int]) -> Window:
+    """The ``Window`` of three cards (indices in ``BASIC_DECK``) at ``cells``, in line order."""
+    a, b, c = indices
+    ra, rb, rc = RANK[a], RANK[b], RANK[c]
+    shared = SUIT_MASK[a] & SUIT_MASK[b] & SUIT_MASK[c]
+    step = rb - ra
+    kinds = tuple(
+        kind
+        for kind, is_kind in (
+            ("set", ra == rb == rc),
+            ("flush", bool(shared)),
+            ("straight", step in (1, -1) and rc - rb == step),
+        )
+        if is_kind
+    )
+    worth = min(_WORTH[a], _WORTH[b], _WORTH[c])
+    return Window(
+        cards=(CARD_NAMES[a], CARD_NAMES[b], CARD_NAMES[c]),
+        cells=cells,
+        kinds=kinds,
+        suits=tuple(suit for i, suit in enumerate(SUITS) if shared >> i & 1),
+        worth=0 if worth == _NO_NUMBER else worth,
+    )
+
+
+def windows_at(board: Mapping[Cell, int], cell: Cell) -> list[Window]:
+    """Every full window through ``cell`` (just placed on ``board``), in the order
+    ``Thricewise._cell_points`` reads them: each direction, then the windows before, around and
+    after the cell. Windows of no kind are left out: they score nothing and say nothing."""
+    x, y = cell
+    found = []
+    for dx, dy in DIRECTIONS:
+        line = [(x + k * dx, y + k * dy) for k in (-2, -1, 0, 1, 2)]
+        for start in range(3):
+            cells = (line[start], line[start + 1], line[start + 2])
+            if all(c in board for c in cells):
+                window = explain_window(cells, (board[cells[0]], board[cells[1]], board[cells[2]]))
+                if window.kinds:
+                    found.append(window)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """One placed card, its points, and the windows that made them (``Thricewise.why``)."""
+
+    turn: int  # from 0, as ``details["placements"]``
+    player: str
+    card: str
+    cell: Cell
+    points: int
+    windows: tuple[Window, ...]
+
+
 def turns_for(players: int, setup_cards: int) -> int:
     """docs/gamelog.md §3: "Draw pile = 36 − setup cards − 3 × players. So a game has exactly
     `3 + floor(pile / players)` turns: 16, 10, 8, 6 turns for 2, 3, 4, 5 players."
@@ -647,6 +727,39 @@ class Thricewise(Game):
 
     # --- Queries for a score sheet --------------------------------------------------------------
 
+    def why(self) -> list[Scored]:
+        """Every card placed so far, in order, with the windows that made its points: the board
+        is laid again from the setup, card by card, so each card's windows are the ones it
+        completed when it was placed. Worked out on demand: judging never needs it."""
+        board = {cell: self.board[cell] for cell in self.setup_cells}
+        scored = []
+        for turn, player, index, cell, points in self.placements:
+            board[cell] = index
+            scored.append(
+                Scored(
+                    turn, player, CARD_NAMES[index], cell, points, tuple(windows_at(board, cell))
+                )
+            )
+        return scored
+
+    def why_turn(self, turn: Turn) -> list[Scored]:
+        """``why`` for the placements of a turn planned on this state (before its commit)."""
+        board = dict(self.board)
+        scored = []
+        for player, index, cell, points in turn.placements:
+            board[cell] = index
+            scored.append(
+                Scored(
+                    self.turn,
+                    player,
+                    CARD_NAMES[index],
+                    cell,
+                    points,
+                    tuple(windows_at(board, cell)),
+                )
+            )
+        return scored
+
     def set_aside_cards(self, player: str | None = None) -> Any:
         """The cards still set aside, in the order they were set aside: a list for one player,
         or {player: [...]} for every player (seat order) when ``player`` is None."""
@@ -685,4 +798,16 @@ class Thricewise(Game):
 
 GAME = Thricewise
 
-__all__ = ["GAME", "Thricewise", "Turn", "parse_card", "turns_for", "window_points"]
+__all__ = [
+    "GAME",
+    "KINDS",
+    "Scored",
+    "Thricewise",
+    "Turn",
+    "Window",
+    "explain_window",
+    "parse_card",
+    "turns_for",
+    "window_points",
+    "windows_at",
+]

@@ -223,6 +223,11 @@ class GameUI(ABC):
         after it. None when there is nothing to add."""
         return None
 
+    def explain_move(self, state: Game, plan: Plan) -> list[Any]:
+        """Why the move scored what it did, as ``games.why.Reason``s (empty when there is
+        nothing to explain); ``state`` is the game just before the move."""
+        return []
+
 
 def find_uis(engines: Iterable[type[Game]]) -> dict[str, GameUI]:
     """Each game's UI, by convention: ``games.ui.<the referee module's name>`` names a

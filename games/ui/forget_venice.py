@@ -29,6 +29,7 @@ from referee.forget_venice import (
     ForgetVenice,
 )
 
+from ..why import criterion_reason
 from . import Draft, FormError, GameUI, clauses, read_draft
 
 SUIT_LABELS = {
@@ -274,7 +275,7 @@ class ForgetVeniceUI(GameUI):
 
     def move_context(self, judgement: Judgement, players: list[str], draft: Draft | None) -> dict:
         state = judgement.state
-        context: dict[str, Any] = {"fv_sheet": _sheet(judgement.details, players)}
+        context: dict[str, Any] = {"fv_sheet": _sheet(judgement.details, players, state)}
         if not isinstance(state, ForgetVenice):
             return context
         data = draft.data if draft else {}
@@ -391,8 +392,11 @@ def _form(
     }
 
 
-def _sheet(details: dict[str, Any], players: list[str]) -> dict[str, Any] | None:
-    """The paper score sheet: criteria I/II/III per half and player, half totals, totals."""
+def _sheet(
+    details: dict[str, Any], players: list[str], state: Game | None
+) -> dict[str, Any] | None:
+    """The paper score sheet: criteria I/II/III per half and player, half totals, totals; and,
+    when the game state is at hand, why each criterion gave its points."""
     halves = details.get("halves")
     sheets = details.get("sheets")
     if not halves or not sheets:
@@ -400,13 +404,17 @@ def _sheet(details: dict[str, Any], players: list[str]) -> dict[str, Any] | None
     rows = []
     for index, half in enumerate(HALVES):
         scores = halves[index] if index < len(halves) else None
+        why = {}
+        if scores and isinstance(state, ForgetVenice):
+            why = {p: state.why(p, index + 1) for p in players}
         criteria = []
-        for criterion in CRITERIA:
+        for number, criterion in enumerate(CRITERIA):
             cells = []
             for player in players:
                 suits = [_suit(s) for s in sheets[player][half][criterion]]
                 value = scores[player][criterion] if scores else None
-                cells.append({"value": value, "suits": suits})
+                reason = criterion_reason(why[player][number]) if player in why else None
+                cells.append({"value": value, "suits": suits, "why": reason, "player": player})
             criteria.append({"criterion": criterion, "cells": cells})
         totals = [scores[p]["total"] if scores else None for p in players]
         rows.append({"half": half, "criteria": criteria, "totals": totals})

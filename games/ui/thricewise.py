@@ -11,6 +11,7 @@ turn is complete and goes to the referee, which has the final word.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from django.http import QueryDict
@@ -21,8 +22,17 @@ from referee import Game, Judgement
 from referee.base import IllegalMove
 from referee.decktet import BASIC_DECK
 from referee.messages import describe
-from referee.thricewise import CARD_NAMES, MAX_SIDE, Thricewise, Turn, parse_card, setup_size
+from referee.thricewise import (
+    CARD_NAMES,
+    KINDS,
+    MAX_SIDE,
+    Thricewise,
+    Turn,
+    parse_card,
+    setup_size,
+)
 
+from ..why import KIND_LABELS, Reason, thricewise_card
 from . import Draft, FormError, GameUI, and_list, clauses, is_cell, read_cell, read_draft
 
 SUIT_LABELS = {
@@ -57,6 +67,12 @@ def cell_label(cell: Cell, origin: Cell) -> str | None:
     if not (0 <= column < len(COLUMN_LETTERS) and row >= 0):
         return None
     return f"{COLUMN_LETTERS[column]}{row + 1}"
+
+
+def _cell_namer(state: Thricewise) -> Callable[[Cell], str]:
+    """The board's name of a cell ("C4") for this game, or its coordinates off the board."""
+    origin = label_origin(state.setup_cells)
+    return lambda cell: cell_label(cell, origin) or describe(list(cell))
 
 
 def card_info(name: str) -> dict[str, Any]:
@@ -220,18 +236,35 @@ class ThricewiseUI(GameUI):
             tied = and_list(CARD_NAMES[plan.revealed[player]] for player in plan.set_aside)
             parts.append(_("set aside (tied rank): %(cards)s") % {"cards": tied})
         origin = label_origin(state.setup_cells)
-        for player, index, cell, scored in plan.placements:
+        for placed in state.why_turn(plan):
             values = {
-                "player": player,
-                "card": CARD_NAMES[index],
-                "cell": cell_label(cell, origin) or describe(list(cell)),
-                "points": scored,
+                "player": placed.player,
+                "card": placed.card,
+                "cell": cell_label(placed.cell, origin) or describe(list(placed.cell)),
+                "points": placed.points,
+                # "+4 (set)": what made the points; the play page folds the windows under it
+                "kinds": and_list(
+                    str(KIND_LABELS[kind])
+                    for kind in KINDS
+                    if any(kind in window.kinds for window in placed.windows)
+                ),
             }
-            if scored:
-                parts.append(_("%(player)s places %(card)s at %(cell)s: +%(points)s") % values)
+            if placed.points:
+                parts.append(
+                    _("%(player)s places %(card)s at %(cell)s: +%(points)s (%(kinds)s)") % values
+                )
             else:
                 parts.append(_("%(player)s places %(card)s at %(cell)s") % values)
         return clauses(parts)
+
+    def explain_move(self, state: Game, plan: Turn) -> list[Reason]:
+        """Each card of the turn that scored, with the windows it completed."""
+        assert isinstance(state, Thricewise)
+        return [
+            thricewise_card(placed, _cell_namer(state))
+            for placed in state.why_turn(plan)
+            if placed.points
+        ]
 
     # Setup ------------------------------------------------------------------------------------
 
@@ -374,10 +407,16 @@ class ThricewiseUI(GameUI):
 
     @staticmethod
     def _sheet(state: Thricewise) -> dict[str, Any]:
-        """Points turn by turn per player, with the cards each placed, and the totals."""
+        """Points turn by turn per player, with the cards each placed and why they scored, and
+        the totals."""
         cards: dict[tuple[int, str], list[str]] = {}
-        for number, player, index, _cell, _points in state.placements:
-            cards.setdefault((number, player), []).append(CARD_NAMES[index])
+        why: dict[tuple[int, str], list[Reason]] = {}
+        cell_name = _cell_namer(state)
+        for placed in state.why():
+            cards.setdefault((placed.turn, placed.player), []).append(placed.card)
+            why.setdefault((placed.turn, placed.player), []).append(
+                thricewise_card(placed, cell_name)
+            )
         rows = []
         for number in range(state.turns_total):
             played = number < len(state.turn_points)
@@ -387,7 +426,12 @@ class ThricewiseUI(GameUI):
                     "number": number + 1,
                     "played": played,
                     "cells": [
-                        {"points": points.get(p), "cards": cards.get((number, p), [])}
+                        {
+                            "points": points.get(p),
+                            "cards": cards.get((number, p), []),
+                            "why": why.get((number, p), []),
+                            "player": p,
+                        }
                         for p in state.players
                     ],
                 }

@@ -95,6 +95,9 @@ def leaderboard(request: HttpRequest, club_id: int, scope: str = ALL_GAMES) -> H
         "as_of": as_of,
         "sort": sort,
         "columns": columns,
+        # by rating, provisional ratings are ranked apart, after the established ones
+        "apart": sort.lstrip("-") in ("ordinal", "mu", "sigma"),
+        "provisional_plays": stats.PROVISIONAL_PLAYS,
     }
     return render(request, "stats/leaderboard.html", context)
 
@@ -117,6 +120,7 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         ],
         "cooperative_games": games_sentence(stats.COOPERATIVE_GAMES),
         "point_games": games_sentence(stats.POINT_GAMES),
+        "provisional_plays": stats.PROVISIONAL_PLAYS,
     }
     return render(request, "stats/player.html", context)
 

@@ -49,9 +49,11 @@ def test_members_see_every_page(history, night, member_client):
         assert response.status_code == 200, url
 
 
-def test_leaderboard_lists_the_players_with_rating_and_uncertainty(history, member_client):
+def test_leaderboard_lists_the_players_with_one_rating_number_explained(history, member_client):
     response = member_client.get(reverse("leaderboard", args=[history.pk]))
-    assert b"\xc2\xb1" in response.content  # ± sigma
+    # one number a club reads, and what it is on the page; no "± σ" beside it
+    assert b"\xc2\xb1" not in response.content
+    assert "What is this number?" in response.content.decode()
     standings = response.context["standings"]
     assert {s.player for s in standings} == {"Ana", "Ben", "Chloé", "Dev", "Eli"}
     assert response.context["sort"] == "-ordinal"

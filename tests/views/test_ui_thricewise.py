@@ -307,9 +307,14 @@ def test_the_sheet_shows_points_turn_by_turn_with_totals(member_client, night, p
         False,
     ]
     turn_2 = sheet["rows"][1]["cells"]
-    assert turn_2 == [
+    assert [{"points": c["points"], "cards": c["cards"]} for c in turn_2] == [
         {"points": 2, "cards": ["The Sailor", "The Forest"]},
         {"points": 7, "cards": ["The Castle"]},
+    ]
+    # why it scored, card by card (tests/views/test_why_scored.py shows it on the pages)
+    assert [reason.text for reason in turn_2[0]["why"]] == [
+        "The Sailor at G6: no points",
+        "The Forest at G5: +2",
     ]
     html = response.content.decode()
     assert 'id="tw-sheet"' in html and "The Sailor, The Forest" in html
