@@ -249,11 +249,13 @@ class BuntherumUI(GameUI):
         return {"series": {side: list(cards) for side, cards in DEFAULT_SERIES.items()}}
 
     def setup_context(self, players: list[str], post: QueryDict | None) -> dict[str, Any]:
+        """A fresh form starts empty: the twelve cards are dealt at random, so any card shown
+        before they are tapped would be one to undo. A form shown again keeps what was sent."""
         sides = []
         for side in SIDES:
             slots = []
             for slot in SLOTS:
-                colour, obj = card_parts(DEFAULT_SERIES[side][slot])
+                colour = obj = ""
                 if post is not None:
                     colour = post.get(_field(side, slot, "colour"), "")
                     obj = post.get(_field(side, slot, "object"), "")
@@ -271,6 +273,7 @@ class BuntherumUI(GameUI):
             "bh_sides": sides,
             "bh_colours": [(c, COLOUR_NAMES[c]) for c in COLOURS],
             "bh_objects": [(o, OBJECT_NAMES[o]) for o in OBJECTS],
+            "bh_deck": DECK,
         }
 
     def parse_setup(self, post: QueryDict, players: list[str]) -> Any:

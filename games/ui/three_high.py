@@ -239,6 +239,9 @@ class ThreeHighUI(GameUI):
         return {"pieces": [{"piece": p, "square": DEFAULT_SQUARES[p]} for p in PIECES]}
 
     def setup_context(self, players: list[str], post: QueryDict | None) -> dict[str, Any]:
+        """A fresh form starts with no square chosen: the squares come from the cards drawn at
+        the table, so any square shown before they are tapped would be one to undo. A form
+        shown again keeps what was sent."""
         rows = []
         for piece in PIECES:
             row = _piece_info(piece)
@@ -247,10 +250,23 @@ class ThreeHighUI(GameUI):
                 row["red_card"] = post.get(f"red-{piece}", "")
                 row["black_card"] = post.get(f"black-{piece}", "")
             else:
-                row.update(square=DEFAULT_SQUARES[piece], red_card="", black_card="")
+                row.update(square="", red_card="", black_card="")
             rows.append(row)
+        board = [
+            [
+                {
+                    "name": f"{file}{rank}",
+                    "dark": (f + rank) % 2 == 1,
+                    "file_label": file if rank == 1 else "",
+                    "rank_label": str(rank) if file == "a" else "",
+                }
+                for f, file in enumerate(FILES)
+            ]
+            for rank in range(8, 0, -1)
+        ]
         return {
             "pieces": rows,
+            "setup_board": board,
             "squares": sorted(SQUARES, key=lambda name: (name[0], int(name[1:]))),
             "red_cards": _cards_of(RED_SUITS),
             "black_cards": _cards_of(BLACK_SUITS),
