@@ -345,6 +345,20 @@ class ThreeHighUI(GameUI):
             else:
                 off_board = landing is None
 
+        top_choices = []
+        for square, top in tops.items():
+            choice = {"square": square, **_piece_info(top), "selected": top == piece}
+            if state is not None and card and side:
+                try:
+                    choice["destination"] = state.destination(card, side, top) or "off"
+                except IllegalMove:
+                    choice["destination"] = ""
+            top_choices.append(choice)
+
+        # Once the card and the side are chosen, each top piece shows on the board where it
+        # would land: the board is the piece picker, on a phone the only one on the screen.
+        destinations = {c["piece"]: c.get("destination") for c in top_choices}
+
         ranks = []
         for rank in range(8, 0, -1):
             cells = []
@@ -365,19 +379,10 @@ class ThreeHighUI(GameUI):
                         "file_label": file if rank == 1 else "",
                         "rank_label": str(rank) if file == "a" else "",
                         "description": ", ".join(piece_label(p) for p in stack),
+                        "destination": destinations.get(stack[-1]) if stack else None,
                     }
                 )
             ranks.append(cells)
-
-        top_choices = []
-        for square, top in tops.items():
-            choice = {"square": square, **_piece_info(top), "selected": top == piece}
-            if state is not None and card and side:
-                try:
-                    choice["destination"] = state.destination(card, side, top) or "off"
-                except IllegalMove:
-                    choice["destination"] = ""
-            top_choices.append(choice)
 
         played_set = set(played)
         card_columns = [

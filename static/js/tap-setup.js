@@ -15,8 +15,8 @@
      slot takes to look like it; a [data-face] child is what the slot shows; a [data-marks]
      child receives the marks of the slots on the cell.
    - data-unique="1": a cell fills one slot at most (tapping a filled cell takes it back).
-   - [data-status] (aria-live) says what the next tap does: data-next ("%(slot)s"), data-done,
-     data-again ("%(slot)s", after a cell was taken back), data-move ("%(slot)s").
+   - [data-status] (aria-live) says what the next tap does: data-next ("{slot}"), data-done,
+     data-again ("{slot}", after a cell was taken back), data-move ("{slot}").
    - .tap-fallback elements are hidden once the taps work. */
 (() => {
   "use strict";
@@ -49,7 +49,7 @@
       return -1;
     };
     const say = (template, slot) => {
-      status.textContent = (template || "").replace("%(slot)s", slot ? slot.dataset.name : "");
+      status.textContent = (template || "").replace("{slot}", slot ? slot.dataset.name : "");
     };
 
     let current = nextEmpty(-1);
