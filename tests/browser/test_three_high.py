@@ -35,8 +35,10 @@ def all_in_view(page) -> None:
             .filter((el) => !el.closest('#move-json-box') && el.getClientRects().length);
         return items.filter((el) => {
             const r = el.getBoundingClientRect();
-            return r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5;
-        }).map((el) => (el.id || el.name + '=' + el.value) + ' ' + Math.round(el.getBoundingClientRect().bottom));
+            return r.top < 0 || r.left < 0
+                || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5;
+        }).map((el) => (el.id || el.name + '=' + el.value)
+            + ' ' + Math.round(el.getBoundingClientRect().bottom));
     }"""
     )
     assert off == [], f"off the {page.viewport_size} screen: {off}"
@@ -142,7 +144,8 @@ def test_a_whole_game_tapped_on_a_phone_in_french(page, table):
     page.click("button[name=language][value=fr]")
     page.wait_for_selector("html[lang=fr]")
     start_play(page, table["night"], "three-high", ["Ana", "Ben"])
-    expect(page.locator("#th-setup-status")).to_have_text("Touchez la case de la grande pièce rouge.")
+    status = page.locator("#th-setup-status")
+    expect(status).to_have_text("Touchez la case de la grande pièce rouge.")
     assert_no_horizontal_scroll(page)
     assert tap_setup(page, GAME["setup"]["pieces"]) == SETUP_TAPS
     expect(page.locator("button[name=side][value=north]")).to_have_text("nord")
