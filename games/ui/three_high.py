@@ -430,7 +430,8 @@ class ThreeHighUI(GameUI):
             c for c in after.details.get("trees", []) if c not in before.details.get("trees", [])
         ]
         for colour in new:
-            said.append(_("The %(colour)s tree stands.") % {"colour": colour_name(colour)})
+            # "the green tree": a tree's colour agrees with "tree" ("l'arbre vert", not "verte")
+            said.append(capfirst(_("%(tree)s stands.") % {"tree": tree_name(colour)}))
         if after.details.get("outcome") == "won":
             said.append(_("Every tree stands: the table wins!"))
         elif after.details.get("outcome") == "lost":

@@ -154,8 +154,9 @@ def test_a_whole_game_tapped_on_a_phone_in_french(page, table):
     for count, move in enumerate(GAME["moves"], start=1):
         enter(page, move, expect_moves=count)
         if count == 1:
-            expect(page.locator("#verdict")).to_contain_text("L’arbre rouge est debout.")
-        if count == 3:
+            expect(page.locator("#verdict")).to_contain_text("L'arbre rouge est monté.")
+        if count == 3:  # the tree's colour agrees with "arbre", not with "pièce"
+            expect(page.locator("#verdict")).to_contain_text("L'arbre vert est monté.")
             page.screenshot(path=str(RESULTS / "three-high-phone-fr-mid-game.png"))
     expect(page.locator("#result")).to_have_text("Vainqueurs : Ana, Ben")
     expect(page.locator("#th-outcome")).to_contain_text("Gagnée")
