@@ -249,11 +249,13 @@ class BuntherumUI(GameUI):
         return {"series": {side: list(cards) for side, cards in DEFAULT_SERIES.items()}}
 
     def setup_context(self, players: list[str], post: QueryDict | None) -> dict[str, Any]:
+        """A fresh form starts empty: the twelve cards are dealt at random, so any card shown
+        before they are tapped would be one to undo. A form shown again keeps what was sent."""
         sides = []
         for side in SIDES:
             slots = []
             for slot in SLOTS:
-                colour, obj = card_parts(DEFAULT_SERIES[side][slot])
+                colour = obj = ""
                 if post is not None:
                     colour = post.get(_field(side, slot, "colour"), "")
                     obj = post.get(_field(side, slot, "object"), "")
@@ -271,6 +273,7 @@ class BuntherumUI(GameUI):
             "bh_sides": sides,
             "bh_colours": [(c, COLOUR_NAMES[c]) for c in COLOURS],
             "bh_objects": [(o, OBJECT_NAMES[o]) for o in OBJECTS],
+            "bh_deck": DECK,
         }
 
     def parse_setup(self, post: QueryDict, players: list[str]) -> Any:
@@ -315,8 +318,16 @@ class BuntherumUI(GameUI):
             for name in state.players
         ]
         face_up = None
+        kept_tied: list[str] = []
+        kept_caller = None
         if draft is not None and parse_card(draft.data.get("card")) is not None:
             face_up = make_card(parse_card(draft.data["card"]))
+            # what a refused tap had chosen, shown again (only names that may still call)
+            tied = draft.data.get("tied")
+            if isinstance(tied, list):
+                kept_tied = [name for name in tied if name in may_call]
+            if draft.data.get("caller") in may_call:
+                kept_caller = draft.data["caller"]
         unplaced = set(state.unplaced_cards())
         grid = [
             {
@@ -346,6 +357,8 @@ class BuntherumUI(GameUI):
                 "finished": state.finished,
                 "winner": state.winner,
                 "face_up": face_up,
+                "kept_tied": kept_tied,
+                "kept_caller": kept_caller,
                 "grid": grid,
                 "objects": [(o, OBJECT_NAMES[o], OBJECT_SYMBOLS[o]) for o in OBJECTS],
                 "sides": SIDES,
@@ -367,7 +380,11 @@ class BuntherumUI(GameUI):
             if any(name not in players for name in tied):
                 raise FormError(_("Choose the tied players from the list."))
             if len(set(tied)) < 2:
-                raise FormError(_("Tick at least two players who called at the same time."))
+                # the card and the tick stay: one more tick and the tie is recorded
+                raise FormError(
+                    _("Tick at least two players who called at the same time."),
+                    draft=Draft({"card": card, "tied": tied}),
+                )
             return {"card": card, "tie": tied}
         series = post.get("series")
         if not series:
@@ -383,6 +400,23 @@ class BuntherumUI(GameUI):
             "card": card,
             "call": {"player": caller, "series": int(series) if series in SIDES else IMPOSSIBLE},
         }
+
+    def kept_after_refusal(
+        self, move: Any, judgement: Judgement, players: list[str]
+    ) -> Draft | None:
+        """A refused call or tie keeps its card and who was chosen: fixing one is one tap."""
+        state = judgement.state
+        if not isinstance(move, dict) or not isinstance(state, Buntherum):
+            return None
+        if parse_card(move.get("card")) not in state.unplaced_cards():
+            return None  # a card that cannot be turned: nothing worth keeping
+        kept: dict[str, Any] = {"card": parse_card(move["card"])}
+        call, tie = move.get("call"), move.get("tie")
+        if isinstance(call, dict) and isinstance(call.get("player"), str):
+            kept["caller"] = call["player"]
+        if isinstance(tie, list):
+            kept["tied"] = [name for name in tie if isinstance(name, str)]
+        return Draft(kept)
 
     @staticmethod
     def _turned_card(value: Any, state: Buntherum) -> str:

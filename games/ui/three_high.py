@@ -239,6 +239,9 @@ class ThreeHighUI(GameUI):
         return {"pieces": [{"piece": p, "square": DEFAULT_SQUARES[p]} for p in PIECES]}
 
     def setup_context(self, players: list[str], post: QueryDict | None) -> dict[str, Any]:
+        """A fresh form starts with no square chosen: the squares come from the cards drawn at
+        the table, so any square shown before they are tapped would be one to undo. A form
+        shown again keeps what was sent."""
         rows = []
         for piece in PIECES:
             row = _piece_info(piece)
@@ -247,10 +250,23 @@ class ThreeHighUI(GameUI):
                 row["red_card"] = post.get(f"red-{piece}", "")
                 row["black_card"] = post.get(f"black-{piece}", "")
             else:
-                row.update(square=DEFAULT_SQUARES[piece], red_card="", black_card="")
+                row.update(square="", red_card="", black_card="")
             rows.append(row)
+        board = [
+            [
+                {
+                    "name": f"{file}{rank}",
+                    "dark": (f + rank) % 2 == 1,
+                    "file_label": file if rank == 1 else "",
+                    "rank_label": str(rank) if file == "a" else "",
+                }
+                for f, file in enumerate(FILES)
+            ]
+            for rank in range(8, 0, -1)
+        ]
         return {
             "pieces": rows,
+            "setup_board": board,
             "squares": sorted(SQUARES, key=lambda name: (name[0], int(name[1:]))),
             "red_cards": _cards_of(RED_SUITS),
             "black_cards": _cards_of(BLACK_SUITS),
@@ -329,6 +345,20 @@ class ThreeHighUI(GameUI):
             else:
                 off_board = landing is None
 
+        top_choices = []
+        for square, top in tops.items():
+            choice = {"square": square, **_piece_info(top), "selected": top == piece}
+            if state is not None and card and side:
+                try:
+                    choice["destination"] = state.destination(card, side, top) or "off"
+                except IllegalMove:
+                    choice["destination"] = ""
+            top_choices.append(choice)
+
+        # Once the card and the side are chosen, each top piece shows on the board where it
+        # would land: the board is the piece picker, on a phone the only one on the screen.
+        destinations = {c["piece"]: c.get("destination") for c in top_choices}
+
         ranks = []
         for rank in range(8, 0, -1):
             cells = []
@@ -349,19 +379,10 @@ class ThreeHighUI(GameUI):
                         "file_label": file if rank == 1 else "",
                         "rank_label": str(rank) if file == "a" else "",
                         "description": ", ".join(piece_label(p) for p in stack),
+                        "destination": destinations.get(stack[-1]) if stack else None,
                     }
                 )
             ranks.append(cells)
-
-        top_choices = []
-        for square, top in tops.items():
-            choice = {"square": square, **_piece_info(top), "selected": top == piece}
-            if state is not None and card and side:
-                try:
-                    choice["destination"] = state.destination(card, side, top) or "off"
-                except IllegalMove:
-                    choice["destination"] = ""
-            top_choices.append(choice)
 
         played_set = set(played)
         card_columns = [
@@ -409,7 +430,8 @@ class ThreeHighUI(GameUI):
             c for c in after.details.get("trees", []) if c not in before.details.get("trees", [])
         ]
         for colour in new:
-            said.append(_("The %(colour)s tree stands.") % {"colour": colour_name(colour)})
+            # "the green tree": a tree's colour agrees with "tree" ("l'arbre vert", not "verte")
+            said.append(capfirst(_("%(tree)s stands.") % {"tree": tree_name(colour)}))
         if after.details.get("outcome") == "won":
             said.append(_("Every tree stands: the table wins!"))
         elif after.details.get("outcome") == "lost":

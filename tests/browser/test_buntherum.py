@@ -1,31 +1,38 @@
-"""Buntherum in a real browser: the six starting series, then the example game tapped card by
-card (the card, then who called and the series, "Impossible!" or a tie) to the score sheet."""
+"""Buntherum in a real browser: the six starting series tapped card by card on the colour ×
+object grid, then the example game tapped card by card (the card, then who called and the
+series, "Impossible!" or a tie) to the score sheet — on a phone in English and in French, and on
+a desktop. On a phone every tap is on an element already on the screen (``in_view``)."""
 
 import json
 import re
 
+from playwright.sync_api import expect
+
 from tests.examples import EXAMPLES
 
-from .conftest import assert_no_horizontal_scroll, in_view, log_in, start_play
+from .conftest import RESULTS, assert_no_horizontal_scroll, in_view, log_in, start_play
 
 EXAMPLE = json.loads((EXAMPLES / "buntherum-1.json").read_text())
 SEATS = ["Ana", "Ben", "Chloé", "Dev", "Eli"]
+#: one tap per card, then "Start the play" (was 24 dropdowns: 49 taps at best)
+SETUP_TAPS = 13
 
 
-def fill_setup(page, series):
+def tap_setup(page, series) -> int:
+    """The twelve cards tapped on the grid, series 1 first, then "Start the play"."""
+    before = getattr(page, "taps", 0)
     for side, cards in series.items():
-        for slot, card in enumerate(cards):
-            colour, obj = card.split("-")
-            page.select_option(f"select[name=s{side}_{slot}_colour]", colour)
-            page.select_option(f"select[name=s{side}_{slot}_object]", obj)
+        for slot, card in enumerate(cards, start=1):
+            expect(page.locator(f"#slot-{side}-{slot}")).to_have_class(re.compile("tap-current"))
+            in_view(page, f"#bh-setup-taps [data-cell={card}]").click()
+    in_view(page, "#start-play").click()
+    return page.taps - before
 
 
-def start_the_example(page, table):
+def start_the_example(page, table, seats=SEATS):
     log_in(page)
-    start_play(page, table["night"], "buntherum", SEATS)
-    # the form is prefilled with the example's series; enter them anyway, as a table would
-    fill_setup(page, EXAMPLE["setup"]["series"])
-    page.click("#start-play")
+    start_play(page, table["night"], "buntherum", seats)
+    assert tap_setup(page, EXAMPLE["setup"]["series"]) == SETUP_TAPS
     page.wait_for_url(re.compile(r".*/plays/\d+/$"))
 
 
@@ -68,10 +75,14 @@ def test_the_example_game_tapped_on_a_phone_to_the_score_sheet(page, table):
         if index == 1:
             assert "Crash!" in page.locator("#bh-outcome").inner_text()
             assert page.locator("tr[data-player=Ben] .bh-token-on").count() == 1
+        if index == 6:
+            page.screenshot(path=str(RESULTS / "buntherum-phone-mid-game.png"))
     assert page.locator("#play-status").inner_text().lower() == "finished"
     assert page.locator("#result").inner_text() == "Winners: Ana"
     assert "Ana has turned their last card and wins!" in page.locator("#bh-outcome").inner_text()
     assert page.locator("#move-form").count() == 0
+    expect(page.locator("#result")).to_be_in_viewport(ratio=1)  # not a tap: not counted
+    page.screenshot(path=str(RESULTS / "buntherum-phone-finished.png"))
     scores = {
         name: page.locator(f"#scores tr[data-player='{name}'] .score").inner_text()
         for name in SEATS
@@ -146,20 +157,100 @@ def test_on_a_desktop_the_series_surround_the_hexagon(desktop_page, table):
     assert page.js_errors == []
 
 
-def test_in_french(page, table):
+def test_the_example_game_tapped_on_a_phone_in_french(page, table):
     log_in(page)
     page.click("button[name=language][value=fr]")
     page.wait_for_selector("html[lang=fr]")
+    start_play(page, table["night"], "buntherum", SEATS)
+    expect(page.locator("#bh-setup-status")).to_have_text("Touchez la carte : série 1, carte 1.")
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=str(RESULTS / "buntherum-phone-fr-setup.png"))
+    assert tap_setup(page, EXAMPLE["setup"]["series"]) == SETUP_TAPS
+    page.wait_for_url(re.compile(r".*/plays/\d+/$"))
+    for index, move in enumerate(EXAMPLE["moves"]):
+        tap_move(page, move)
+        if index == 1:
+            expect(page.locator("#bh-outcome")).to_contain_text("jeton Crash")
+        if index == 6:
+            page.screenshot(path=str(RESULTS / "buntherum-phone-fr-mid-game.png"))
+    expect(page.locator("#result")).to_have_text("Vainqueurs : Ana")
+    expect(page.locator("#result")).to_be_in_viewport(ratio=1)  # not a tap: not counted
+    expect(page.locator("#scores tr[data-player=Ana] .score")).to_have_text("6")
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=str(RESULTS / "buntherum-phone-fr-finished.png"))
+    assert page.js_errors == []
+
+
+def test_a_tie_with_one_player_ticked_is_said_next_to_the_buttons_and_kept(page, table):
+    """The tapped move the form refuses: the message is on the screen by the controls, the card
+    and the tick stay, and one more tick records the tie."""
+    start_the_example(page, table)
+    tap_move(page, EXAMPLE["moves"][0])
+    before = page.taps
+    in_view(page, "button[name=card][value=blue-ball]").click()
+    in_view(page, "input[name=tied][value=Chloé]").check()
+    in_view(page, "#record-tie").click()
+    expect(page.locator("#move-error")).to_contain_text("at least two players")
+    expect(page.locator("#move-error")).to_be_in_viewport(ratio=1)  # not a tap: not counted
+    assert seq(page) == "1"
+    expect(page.locator("#bh-call .bh-turned")).to_contain_text("blue ball")
+    expect(page.locator("input[name=tied][value=Chloé]")).to_be_checked()
+    in_view(page, "input[name=tied][value=Dev]").check()
+    in_view(page, "#record-tie").click()
+    expect(page.locator("#bh-outcome")).to_contain_text("Tie between Chloé, Dev")
+    assert page.taps - before == 5  # the card, a tick, "tie", the forgotten tick, "tie"
+    assert page.js_errors == []
+
+
+def test_a_refused_setup_is_said_on_the_screen_and_keeps_the_cards(page, table):
+    log_in(page)
+    start_play(page, table["night"], "buntherum", SEATS)
+    series = {**EXAMPLE["setup"]["series"], "2": ["orange-ball", "orange-cup"]}
+    tap_setup(page, series)
+    expect(page.locator("#setup-error")).to_contain_text("two orange cards")
+    expect(page.locator("#setup-error")).to_be_in_viewport(ratio=1)  # not a tap: not counted
+    # every card is kept: the wrong one is changed with two taps, its place then the card
+    expect(page.locator("#slot-1-1")).to_have_class(re.compile("bh-red"))
+    before = page.taps
+    in_view(page, "#slot-2-2").click()
+    in_view(page, "#bh-setup-taps [data-cell=green-cup]").click()
+    in_view(page, "#start-play").click()
+    page.wait_for_url(re.compile(r".*/plays/\d+/$"))
+    assert page.taps - before == 3
+    expect(page.locator("#series-2 [data-card=green-cup]")).to_have_count(1)
+    assert page.js_errors == []
+
+
+def test_a_card_tapped_twice_is_taken_back(page, table):
+    log_in(page)
     start_play(page, table["night"], "buntherum", SEATS[:3])
-    assert "Série 1" in page.locator("#setup-series-1 legend").inner_text()
+    in_view(page, "#bh-setup-taps [data-cell=red-die]").click()
+    in_view(page, "#bh-setup-taps [data-cell=blue-car]").click()
+    expect(page.locator("#s1_1_colour")).to_have_value("blue")  # the form's own fields
+    expect(page.locator("#s1_1_object")).to_have_value("car")
+    in_view(page, "#bh-setup-taps [data-cell=red-die]").click()  # a slip: taken back
+    expect(page.locator("#s1_0_colour")).to_have_value("")
+    expect(page.locator("#slot-1-1")).to_have_class(re.compile("tap-current"))
+    expect(page.locator("#bh-setup-status")).to_contain_text("series 1, card 1")
+    assert page.js_errors == []
+
+
+def test_without_javascript_the_lists_still_set_up_the_play(browser, live_server, table):
+    from .conftest import PHONE
+
+    context = browser.new_context(
+        base_url=live_server.url, locale="en-GB", java_script_enabled=False, **PHONE
+    )
+    page = context.new_page()
+    log_in(page)
+    start_play(page, table["night"], "buntherum", SEATS)
+    expect(page.locator("#bh-setup-taps")).to_be_hidden()
+    for side, cards in EXAMPLE["setup"]["series"].items():
+        for slot, card in enumerate(cards):
+            colour, obj = card.split("-")
+            page.select_option(f"select[name=s{side}_{slot}_colour]", colour)
+            page.select_option(f"select[name=s{side}_{slot}_object]", obj)
     page.click("#start-play")
     page.wait_for_url(re.compile(r".*/plays/\d+/$"))
-    page.click("button[name=card][value=green-die]")
-    page.wait_for_selector("#bh-call")
-    assert "Impossible" in page.locator("#call-impossible").inner_text()
-    page.check("input[name=caller][value=Ben]")
-    page.click("#call-1")
-    page.wait_for_selector("#bh-outcome")
-    assert "jeton Crash" in page.locator("#bh-outcome").inner_text()
-    assert_no_horizontal_scroll(page)
-    assert page.js_errors == []
+    expect(page.locator("#series-3 .bh-card")).to_have_count(2)
+    context.close()

@@ -100,6 +100,31 @@ def test_a_whole_match_tapped_in_on_a_phone(page, table):
     assert page.js_errors == []
 
 
+def test_a_whole_match_tapped_in_on_a_phone_in_french(page, table):
+    """The example match in French, two taps a move, every tap already on the screen."""
+    log_in(page)
+    page.click("button[name=language][value=fr]")
+    page.wait_for_selector("html[lang=fr]")
+    start_play(page, table["night"], "punto", ["Ana", "Ben"])
+    in_view(page, "#start-play").click()
+    page.wait_for_url(re.compile(r".*/plays/\d+/$"))
+    expect(page.locator("#punto-turn")).to_have_text("Ana a retourné :")
+    for index, move in enumerate(MATCH["moves"]):
+        tap_move(page, move, index)  # asserts two taps, each in view
+        if index == 8:  # Ana's red line wins round 1
+            expect(page.locator("#punto-round")).to_contain_text("Manche 2")
+        if index == 12:
+            assert_no_horizontal_scroll(page)
+            page.screenshot(path=str(RESULTS / "punto-phone-fr-mid-game.png"))
+    expect(page.locator("#result")).to_have_text("Vainqueurs : Ana")
+    expect(page.locator("#result")).to_be_in_viewport(ratio=1)
+    expect(page.locator("#scores [data-player=Ana] .score")).to_have_text("2")
+    expect(page.locator("#move-form")).to_have_count(0)
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=str(RESULTS / "punto-phone-fr-finished.png"))
+    assert page.js_errors == []
+
+
 def test_three_players_in_french_on_a_desktop(desktop_page, table):
     page = desktop_page
     log_in(page)

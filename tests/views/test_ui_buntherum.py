@@ -75,13 +75,29 @@ def setup_url(night):
     return reverse("play-setup", args=[night.pk])
 
 
-def test_setup_page_is_prefilled_with_the_examples_six_series(member_client, night, players):
+def test_setup_page_starts_with_no_card_chosen_and_offers_the_grid(member_client, night, players):
+    """The cards are dealt at random: nothing is proposed that would have to be undone."""
     query = {"game": "buntherum", "seat": [p.pk for p in players]}
     body = member_client.get(setup_url(night), query).content.decode()
     assert 'name="s1_0_colour"' in body and 'name="s6_1_object"' in body
-    assert '<option value="red" selected>' in body
-    assert '<option value="telephone" selected>' in body
+    assert body.count('<option value="" selected>') == 24
     assert body.count(" selected>") == 24
+    # the grid the cards are tapped on: 64 cards, 12 places to fill, each writing its two lists
+    assert body.count("data-cell=") == 64 and body.count("data-slot ") == 12
+    assert 'data-fields="s6_1_colour s6_1_object"' in body and 'id="s6_1_object"' in body
+    assert "js/tap-setup.js" in body
+
+
+def test_a_setup_with_a_card_missing_says_which_series(member_client, night, players):
+    fields = {**setup_fields(), "s5_1_colour": "", "s5_1_object": ""}
+    response = member_client.post(
+        setup_url(night), {"game": "buntherum", "seat": [p.pk for p in players], **fields}
+    )
+    assert response.status_code == 422
+    assert "Series 5: choose a colour and an object" in response.content.decode()
+    # what was entered is shown again: 11 cards and the empty place
+    assert response.content.decode().count('<option value="" selected>') == 2
+    assert Play.objects.count() == 0
 
 
 def test_the_default_setup_starts_a_play(member_client, night, players):

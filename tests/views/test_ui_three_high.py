@@ -66,7 +66,11 @@ def test_setup_page_lists_the_15_pieces_large_first_with_distinct_default_square
     assert rows[:5] == ["red-3", "yellow-3", "green-3", "blue-3", "black-3"]
     assert rows[-1] == "black-1" and len(rows) == 15
     assert len(set(DEFAULT_SQUARES.values())) == 15
-    assert '<option value="b2" selected>' in body
+    # the squares come from the cards drawn: none is proposed that would have to be undone
+    assert body.count('<option value="" selected>') == 15
+    # the tray and the board they are tapped on (static/js/tap-setup.js writes the lists)
+    assert body.count("data-slot ") == 15 and body.count("data-cell=") == 64
+    assert 'data-fields="square-green-2"' in body and 'id="square-green-2"' in body
     assert "our convention" in body and 'id="card-convention"' in body
 
 
