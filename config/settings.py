@@ -107,6 +107,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A pool per process, not a persistent connection per thread: under ASGI each request runs
+    # its synchronous code in a thread of its own, and persistent connections left behind by
+    # those threads piled up to PostgreSQL's max_connections under `make loadtest` ("too many
+    # clients"). Django's docs ask for a pool under ASGI. A request waits up to 10 s for one.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("DB_POOL_SIZE", "20")),
+        "timeout": 10,
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -659,6 +659,19 @@ def revoke_invite(*, invite: ClubInvite, by: AbstractBaseUser) -> ClubInvite:
     return invite
 
 
+def _audit_share(share: NightShare, action: str, *, by: AbstractBaseUser) -> AuditEntry:
+    night = share.night
+    return record_audit(
+        club_id=night.club_id,
+        action=action,
+        by=by,
+        object_kind="night",
+        object_id=night.pk,
+        summary=f"{night.date:%Y-%m-%d} (#{share.pk})",
+        data={"share": share.pk},
+    )
+
+
 @transaction.atomic
 def share_night(*, night: GameNight, by: AbstractBaseUser) -> NightShare:
     """The night's read-only link: the working one if there is one, else a new one."""
@@ -668,15 +681,7 @@ def share_night(*, night: GameNight, by: AbstractBaseUser) -> NightShare:
     if share is not None:
         return share
     share = NightShare.objects.create(night=night, created_by=by)
-    record_audit(
-        club_id=night.club_id,
-        action=AuditEntry.Action.NIGHT_SHARE,
-        by=by,
-        object_kind="night",
-        object_id=night.pk,
-        summary=f"{night.date:%Y-%m-%d} (#{share.pk})",
-        data={"share": share.pk},
-    )
+    _audit_share(share, AuditEntry.Action.NIGHT_SHARE, by=by)
     return share
 
 
@@ -687,15 +692,7 @@ def revoke_share(*, share: NightShare, by: AbstractBaseUser) -> NightShare:
     if share.revoked_at is None:
         share.revoked_at = timezone.now()
         share.save(update_fields=["revoked_at"])
-        record_audit(
-            club_id=share.night.club_id,
-            action=AuditEntry.Action.SHARE_REVOKE,
-            by=by,
-            object_kind="night",
-            object_id=share.night_id,
-            summary=f"{share.night.date:%Y-%m-%d} (#{share.pk})",
-            data={"share": share.pk},
-        )
+        _audit_share(share, AuditEntry.Action.SHARE_REVOKE, by=by)
         # Wakes the night's streams, which read again and find the link gone (games.access).
         live.notify(share.night_id, 0)
     return share

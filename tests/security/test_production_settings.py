@@ -61,3 +61,22 @@ def test_the_deploy_check_fails_without_a_real_secret_key():
         timeout=120,
     )
     assert result.returncode != 0
+
+
+def test_postgresql_connections_come_from_a_pool_per_process():
+    """Under ASGI each request's synchronous code runs in a thread of its own: persistent
+    connections per thread piled up to PostgreSQL's limit under load ("too many clients").
+    A pool per process bounds them (DB_POOL_SIZE)."""
+    script = (
+        "import json, django; django.setup(); from django.conf import settings as s; "
+        "d = s.DATABASES['default']; print(json.dumps([d['CONN_MAX_AGE'], d['OPTIONS']]))"
+    )
+    env = {**os.environ, **PRODUCTION, "DATABASE_URL": "postgres://u@db.invalid:5432/referee"}
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env={**env, "DB_POOL_SIZE": "7"},
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    max_age, options = json.loads(result.stdout.strip().splitlines()[-1])
+    assert max_age == 0
+    assert options["pool"]["max_size"] == 7
