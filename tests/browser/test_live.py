@@ -190,3 +190,39 @@ def test_a_phone_catches_up_after_the_server_restarts(browser, table):
             tap_move(phone, MOVES[1], 1)  # and the phone enters the next move as usual
     finally:
         context.close()
+
+
+def test_a_change_announced_while_the_phone_waits_for_its_own_move_is_fetched_after_it(
+    page, table, monkeypatch
+):
+    """The race the page's own move and the stream run: the phone's move is answered (its page
+    rendered), then another phone's move commits and is announced before that answer lands, so
+    the stream's refresh gives way (hx-sync) — and the page fetches the play again once its own
+    answer has settled (static/js/live-catchup.js), instead of waiting for the next change."""
+    from games import live, services
+    from games.models import Play
+
+    start_punto(page, table, ["Ana", "Ben"])
+    play = Play.objects.get()
+    monkeypatch.setattr(live.hub, "publish", lambda *keys: None)  # the stream is told by hand
+    answered = []
+
+    def after_the_answer_another_move(route):
+        response = route.fetch()
+        if "at=" in (route.request.post_data or "") and not answered:
+            answered.append(True)
+            services.record_move(play=play, move=MOVES[1])  # Ben's, from another phone
+        route.fulfill(response=response)
+
+    page.route("**/move/", after_the_answer_another_move)
+    # what the stream says of Ben's move, heard while this phone's own move is on its way
+    page.evaluate(
+        "v => document.dispatchEvent(new CustomEvent('htmx:sseMessage',"
+        " {detail: {lastEventId: String(v)}}))",
+        play.version + 2,
+    )
+    page.click(f"button[name=card][value={MOVES[0]['card']}]")
+    x, y = MOVES[0]["at"]
+    page.click(f'button[name=at][value="{x},{y}"]')
+    expect(logged_moves(page)).to_have_count(2)
+    expect(page.locator("#punto-turn")).to_have_text("Ana drew:")
