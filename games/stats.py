@@ -466,19 +466,10 @@ class RatingChart:
     latest: float
     zero_y: float | None = None
 
-    @property
-    def axis_x(self) -> int:
-        """Where the rating axis's name is written, upwards, at the left edge."""
-        return 2
-
-    @property
-    def middle_y(self) -> float:
-        return (self.top + self.bottom) / 2
-
 
 CHART_WIDTH, CHART_HEIGHT = 340, 200
-#: room for the rating ticks on the left, the dates under the axis, and a little air
-CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 48, 12, 10, 36
+#: room for the rating ticks on the left, the axis's name above them, the dates under the axis
+CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 40, 12, 24, 36
 CHART_MAX_POINTS = 240
 CHART_MAX_DOTS = 40
 
