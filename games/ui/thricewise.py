@@ -74,6 +74,7 @@ def card_info(name: str) -> dict[str, Any]:
         "short": short,
         # An Ace is known by its rank and its suit: its face needs no name ("Ace of Moons").
         "ace": card.rank == "Ace",
+        "word": card.rank in RANK_LABELS,  # "Ace", "Crown": a word, not a number
         "rank": rank,
         "suits": suits,
         "label": f"{name} — {rank} · {', '.join(s['label'] for s in suits)}",

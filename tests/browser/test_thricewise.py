@@ -107,7 +107,7 @@ def test_a_whole_five_player_game_tapped_in_on_a_phone(page, table, language):
         for row in page.locator("#scores tbody tr").all()
     }
     assert scores == EXPECTED["scores"]
-    winners = "Winners: Eli" if language == "en" else "Gagnants : Eli"
+    winners = "Winners: Eli" if language == "en" else "Vainqueurs : Eli"
     assert page.locator("#result").inner_text().replace("\u202f", " ") == winners
     totals = page.locator("#tw-sheet tfoot td")
     assert [int(t) for t in totals.all_inner_texts()] == list(EXPECTED["scores"].values())
@@ -204,9 +204,10 @@ def _fill_the_grid(play, turns: int, side: int) -> None:
 
 
 def assert_names_whole(page) -> None:
-    """Every card name on the board is shown whole: not cut by its cell, not broken in a word."""
+    """Every card name and rank on the board is shown whole: not cut by its cell, not broken in
+    a word."""
     cut = page.evaluate(
-        """() => [...document.querySelectorAll('#tw-grid .tw-name')].filter(name => {
+        """() => [...document.querySelectorAll('#tw-grid :is(.tw-name, .tw-rank)')].filter(name => {
             const cell = name.closest('.tw-cell').getBoundingClientRect();
             const box = name.getBoundingClientRect();
             const words = name.textContent.trim().split(/\\s+/).length;
