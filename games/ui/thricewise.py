@@ -74,7 +74,8 @@ def card_info(name: str) -> dict[str, Any]:
         "short": short,
         # An Ace is known by its rank and its suit: its face needs no name ("Ace of Moons").
         "ace": card.rank == "Ace",
-        "word": card.rank in RANK_LABELS,  # "Ace", "Crown": a word, not a number
+        # "Couronne" is too long for a seventh of a phone at the size of a number
+        "long_rank": len(rank) > len("Crown"),
         "rank": rank,
         "suits": suits,
         "label": f"{name} — {rank} · {', '.join(s['label'] for s in suits)}",

@@ -80,9 +80,11 @@ def test_a_whole_five_player_game_tapped_in_on_a_phone(page, table, language):
     assert page.locator("#setup-deck button[data-card]").count() == 36
     assert page.locator("select[name^=cell_]").count() == 6  # the lists, driven by the picker
     assert_no_horizontal_scroll(page)
+    assert_names_whole(page, "#setup-deck")
     assert enter_setup(page, GAME["setup"]["grid"]) == 7  # six cards, then "Start the play"
     assert page.locator("#tw-grid .tw-card").count() == 6
     assert_no_horizontal_scroll(page)
+    assert_names_whole(page, "#tw-deck")
 
     taps = []
     for number, move in enumerate(GAME["moves"]):
@@ -203,21 +205,27 @@ def _fill_the_grid(play, turns: int, side: int) -> None:
         state.commit(state.plan(draft.move()))
 
 
-def assert_names_whole(page) -> None:
-    """Every card name and rank on the board is shown whole: not cut by its cell, not broken in
-    a word."""
+def assert_names_whole(page, where: str = "#tw-grid") -> None:
+    """Every card name and rank on the board (or in a picker) is shown whole: not cut by its
+    card, not broken in a word."""
     cut = page.evaluate(
-        """() => [...document.querySelectorAll('#tw-grid :is(.tw-name, .tw-rank)')].filter(name => {
-            const cell = name.closest('.tw-cell').getBoundingClientRect();
+        """where => [...document.querySelectorAll(`${where} :is(.tw-name, .tw-rank)`)]
+        .filter(name => {
+            const cell = name.closest('.tw-cell, .tw-pick').getBoundingClientRect();
             const box = name.getBoundingClientRect();
             const words = name.textContent.trim().split(/\\s+/).length;
             const lines = Math.round(box.height / parseFloat(getComputedStyle(name).lineHeight));
             return name.scrollWidth > name.clientWidth + 0.5 || box.left < cell.left - 0.5
                 || box.right > cell.right + 0.5 || box.bottom > cell.bottom + 0.5
                 || lines > words;
-        }).map(name => name.textContent)"""
+        }).map(name => {
+            const width = box => Math.round(box.getBoundingClientRect().width);
+            return `${name.textContent} (${width(name)} px in ${
+                width(name.closest('.tw-cell, .tw-pick'))})`;
+        })""",
+        where,
     )
-    assert cut == [], f"card names cut on the board: {cut}"
+    assert cut == [], f"card names cut in {where}: {cut}"
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -252,3 +260,35 @@ def test_the_full_six_by_six_grid_fits_a_phone_with_whole_names(page, table, lan
     page.screenshot(path=str(RESULTS / f"thricewise-phone-{language}-full-grid.png"))
     assert_no_horizontal_scroll(page)
     assert_names_whole(page)
+
+
+def test_a_turn_start_over_and_undo_on_a_desktop(desktop_page, table):
+    page = desktop_page
+    start_duel(page, table)
+    assert page.locator("#tw-grid .tw-card").count() == 4
+    turn = {
+        "reveal": {"Ana": "The Sailor", "Ben": "The Castle"},
+        "place": [
+            {"player": "Ana", "card": "The Sailor", "at": [2, 0]},
+            {"player": "Ben", "card": "The Castle", "at": [-1, 1]},
+        ],
+    }
+    assert enter_turn(page, ["Ana", "Ben"], turn) == 5
+    assert Move.objects.get().data == turn
+    board = page.locator("#tw-grid").inner_html()
+
+    # Half a turn, then Start over: nothing stored, the board as it was.
+    tap(page, '#tw-deck button[name=pick][value="The Mill"]')
+    tap(page, '#tw-deck button[name=pick][value="The Pact"]')
+    tap(page, "button[name=at][value='3,0']")
+    assert page.locator("#tw-grid .tw-pending").count() == 1
+    tap(page, "#start-over")
+    assert page.locator("#tw-grid").inner_html() == board
+    assert page.locator("#tw-slots .tw-slot-next").get_attribute("data-player") == "Ana"
+
+    tap(page, "#undo")
+    assert Move.objects.filter(undone_at__isnull=True).count() == 0
+    assert page.locator("#tw-grid .tw-card").count() == 4
+    assert page.locator("#move-log li.undone").count() == 1
+    page.screenshot(path=str(RESULTS / "thricewise-desktop-en.png"))
+    assert page.js_errors == []
