@@ -12,7 +12,7 @@ from typing import Any
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from referee import Game, Judgement
 from referee.decktet import BY_NAME, SUITS, Card
@@ -83,8 +83,16 @@ def _card(card: Card | str) -> dict[str, Any]:
     }
 
 
-def _field(seat: int, half: str, criterion: str, which: int) -> str:
-    return f"sheet-{seat}-{half}-{criterion}-{which}"
+def _field(seat: int, half: str, suit: str) -> str:
+    """The setup form's field of one suit of one seat's half: its value is the criterion."""
+    return f"sheet-{seat}-{half}-{suit}"
+
+
+def _criterion_of(pairs: Any) -> dict[str, str]:
+    """{suit: criterion} for a half's three pairs of suits (criteria I, II, III in order)."""
+    return {
+        suit: criterion for criterion, pair in zip(CRITERIA, pairs, strict=True) for suit in pair
+    }
 
 
 class ForgetVeniceUI(GameUI):
@@ -143,47 +151,88 @@ class ForgetVeniceUI(GameUI):
         return {}
 
     def setup_context(self, players: list[str], post: QueryDict | None) -> dict[str, Any]:
+        """Each seat's sheet as a grid to tap: for each half, a row per criterion and a column
+        per suit; a tap puts the suit in that criterion. Every seat starts from its default
+        sheet, so that the default sheets take one tap: "Start the play"."""
         sheets = []
+        edited = False
         for seat, name in enumerate(players):
             halves = []
             for half in HALVES:
-                default = DEFAULT_SHEETS[seat % len(DEFAULT_SHEETS)][half]
-                rows = []
-                for criterion, pair in zip(CRITERIA, default, strict=True):
-                    selects = []
-                    for which, suit in enumerate(pair):
-                        field = _field(seat, half, criterion, which)
-                        chosen = post.get(field, suit) if post is not None else suit
-                        selects.append({"name": field, "value": chosen, "which": which + 1})
-                    rows.append({"criterion": criterion, "selects": selects})
+                default = _criterion_of(DEFAULT_SHEETS[seat % len(DEFAULT_SHEETS)][half])
+                chosen = {}
+                for suit in SUITS:
+                    value = default[suit]
+                    if post is not None:
+                        value = post.get(_field(seat, half, suit), "")
+                        edited = edited or value != default[suit]
+                    chosen[suit] = value
+                rows = [
+                    {
+                        "criterion": criterion,
+                        "rule": CRITERION_RULES[criterion],
+                        "cells": [
+                            {
+                                **_suit(suit),
+                                "field": _field(seat, half, suit),
+                                "checked": chosen[suit] == criterion,
+                            }
+                            for suit in SUITS
+                        ],
+                    }
+                    for criterion in CRITERIA
+                ]
                 halves.append({"half": half, "rows": rows})
             sheets.append({"name": name, "seat": seat + 1, "halves": halves})
         return {
             "fv_sheets": sheets,
             "fv_suits": [_suit(s) for s in SUITS],
+            # a sheet sent back (refused, or changed): the grids stay open
+            "fv_edited": edited,
         }
 
     def parse_setup(self, post: QueryDict, players: list[str]) -> Any:
-        """The sheets as chosen; no ``sheets`` at all when they are the default sheets."""
+        """The sheets as tapped; no ``sheets`` at all when they are the default sheets.
+
+        A half's six suits each go to one criterion, two suits per criterion; within a
+        criterion the two suits are listed in the Decktet's order of suits."""
         sheets: dict[str, dict[str, dict[str, list[str]]]] = {}
         is_default = len(players) <= len(DEFAULT_SHEETS)
         for seat, name in enumerate(players):
             sheet: dict[str, dict[str, list[str]]] = {}
             for half in HALVES:
-                sheet[half] = {}
-                for index, criterion in enumerate(CRITERIA):
-                    pair = []
-                    for which in range(2):
-                        suit = post.get(_field(seat, half, criterion, which), "")
-                        if suit not in SUITS:
-                            raise FormError(
-                                _("Choose two suits for %(name)s, half %(half)s, criterion %(c)s.")
-                                % {"name": name, "half": half, "c": criterion}
+                pairs: dict[str, list[str]] = {criterion: [] for criterion in CRITERIA}
+                for suit in SUITS:
+                    criterion = post.get(_field(seat, half, suit), "")
+                    if criterion not in pairs:
+                        raise FormError(
+                            _("%(name)s's sheet, half %(half)s: tap the criterion of %(suit)s.")
+                            % {"name": name, "half": half, "suit": SUIT_LABELS[suit]}
+                        )
+                    pairs[criterion].append(suit)
+                for criterion, suits in pairs.items():
+                    if len(suits) != 2:
+                        raise FormError(
+                            ngettext(
+                                "%(name)s's sheet, half %(half)s: criterion %(c)s has "
+                                "%(count)s suit (%(suits)s); each criterion takes two.",
+                                "%(name)s's sheet, half %(half)s: criterion %(c)s has "
+                                "%(count)s suits (%(suits)s); each criterion takes two.",
+                                len(suits),
                             )
-                        pair.append(suit)
-                    sheet[half][criterion] = pair
-                    if is_default and tuple(pair) != DEFAULT_SHEETS[seat][half][index]:
-                        is_default = False
+                            % {
+                                "name": name,
+                                "half": half,
+                                "c": criterion,
+                                "count": len(suits),
+                                "suits": ", ".join(str(SUIT_LABELS[s]) for s in suits) or "—",
+                            }
+                        )
+                sheet[half] = pairs
+                if is_default and _criterion_of(DEFAULT_SHEETS[seat][half]) != {
+                    suit: criterion for criterion, suits in pairs.items() for suit in suits
+                }:
+                    is_default = False
             sheets[name] = sheet
         return {} if is_default else {"sheets": sheets}
 

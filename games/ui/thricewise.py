@@ -1,11 +1,12 @@
 """Thricewise at the table: the starting grid, the reveal, then each placement tap by tap.
 
-A turn is entered in two parts. First every player's revealed card (only unseen cards are
-offered). Then the players who place do so in the order the referee expects
-(``placing_order``): the current placer picks one of the cards they may still place this turn
-(the revealed card and their set-aside cards) and taps a free cell; once the revealed card is
-down they may go on with set-aside cards or say they are done. When everybody has placed, the
-turn is complete and goes to the referee, which has the final word.
+A turn is entered in three parts, a tap per choice. First every player's revealed card: the
+unseen cards are laid out as a picker and a tap gives the card to the next player in seat order
+(a second tap takes it back); the last card revealed moves on to the placements. Then the players
+who place do so in the order the referee expects (``placing_order``): a tap on a free cell places
+the card ready to go (the placer's revealed card, then the next placer's), and a tap on one of the
+placer's set-aside cards readies it instead. Last, one tap enters the turn: it goes to the
+referee, which has the final word.
 """
 
 from __future__ import annotations
@@ -87,6 +88,10 @@ def card_info(name: str) -> dict[str, Any]:
     return {
         "name": name,
         "short": short,
+        # An Ace is known by its rank and its suit: its face needs no name ("Ace of Moons").
+        "ace": card.rank == "Ace",
+        # "Couronne" is too long for a seventh of a phone at the size of a number
+        "long_rank": len(rank) > len("Crown"),
         "rank": rank,
         "suits": suits,
         "label": f"{name} — {rank} · {', '.join(s['label'] for s in suits)}",
@@ -140,6 +145,15 @@ class TurnDraft:
         return next((p for p in self.order if p not in self.done), None)
 
     @property
+    def next_placer(self) -> str | None:
+        """Who places after the current placer (None when the current placer is the last)."""
+        waiting = [p for p in self.order if p not in self.done]
+        return waiting[1] if len(waiting) > 1 else None
+
+    def has_placed_revealed(self, player: str) -> bool:
+        return self.reveal[player] in self.placed_by(player)
+
+    @property
     def set_aside_now(self) -> list[str]:
         """Players whose revealed card goes aside this turn (a tied rank)."""
         return [p for p in self.reveal if p not in self.order]
@@ -173,6 +187,16 @@ class TurnDraft:
         player = self.placer
         if player is None:
             raise FormError(_("Everybody has placed: the turn is complete."))
+        following = self.next_placer
+        if (
+            card not in self.cards_left(player)
+            and following is not None
+            and card == self.reveal[following]
+            and self.has_placed_revealed(player)
+        ):
+            # The next placer's card: the current placer keeps their other set-aside cards.
+            self.done.append(player)
+            player = following
         if card not in self.cards_left(player):
             raise FormError(
                 _("%(player)s cannot place that card now: choose one of the cards offered.")
@@ -194,6 +218,30 @@ class TurnDraft:
                 % {"player": player, "card": self.reveal[player]}
             )
         self.done.append(player)
+
+    def finish(self) -> None:
+        """The turn entered as it stands: the last placer keeps any set-aside card left."""
+        self.finish_group()
+        player = self.placer
+        if player is not None:
+            raise FormError(
+                _("%(player)s has not placed %(card)s yet: tap a highlighted cell.")
+                % {"player": player, "card": self.reveal[player]}
+            )
+
+    def ready_card(self) -> str | None:
+        """The card a tap on a cell places unless another is chosen: the placer's revealed card,
+        then the next placer's (most players keep their set-aside cards), and for the last
+        placer their first set-aside card left."""
+        player = self.placer
+        if player is None:
+            return None
+        if not self.has_placed_revealed(player):
+            return self.reveal[player]
+        if self.next_placer is not None:
+            return self.reveal[self.next_placer]
+        left = self.cards_left(player)
+        return left[0] if left else None
 
     @property
     def complete(self) -> bool:
@@ -276,12 +324,11 @@ class ThricewiseUI(GameUI):
         return {"grid": [{"card": n, "at": [x, y]} for n, (x, y) in zip(names, cells, strict=True)]}
 
     def setup_context(self, players: list[str], post: QueryDict | None) -> dict[str, Any]:
-        default = self.default_setup(players)
+        """The starting grid, empty until the cards are tapped (or chosen in the lists that stand
+        in for the picker without JavaScript); a refused setup shows its cards again."""
         cells = []
         for number, (x, y) in enumerate(grid_cells(players)):
-            chosen = post.get(f"cell_{number}") if post is not None else None
-            if chosen is None:
-                chosen = default["grid"][number]["card"]
+            chosen = (post.get(f"cell_{number}") or "") if post is not None else ""
             cells.append({"number": number, "x": x, "y": y, "chosen": chosen})
         return {
             "setup_cells": cells,
@@ -378,16 +425,41 @@ class ThricewiseUI(GameUI):
             "tw_last_turn": self._last_turn(state),
         }
         if turn is None:
-            unseen = [card_info(name) for name in state.unseen_cards()]
-            picked = (draft.data.get("picked") if draft else None) or {}
-            context["tw_reveal"] = [
-                {"number": n, "player": p, "unseen": unseen, "picked": picked.get(str(n))}
-                for n, p in enumerate(players)
-            ]
+            picked = _picked(draft.data if draft else {}, state, players) or {}
+            by_card = {card: players[int(n)] for n, card in picked.items()}
+            waiting = [n for n in range(len(players)) if str(n) not in picked]
+            next_number = waiting[0] if waiting else None
+            context["tw_reveal"] = {
+                "players": [
+                    {
+                        "number": n,
+                        "player": p,
+                        "card": card_info(picked[str(n)]) if str(n) in picked else None,
+                        "next": n == next_number,
+                    }
+                    for n, p in enumerate(players)
+                ],
+                "next": None if next_number is None else players[next_number],
+                "cards": [
+                    {**card_info(name), "by": by_card.get(name)} for name in state.unseen_cards()
+                ],
+            }
         else:
+            ready = turn.ready_card()
+            following = turn.next_placer
+            cards = []
+            if placer is not None:
+                for name in turn.cards_left(placer):
+                    aside = name != turn.reveal[placer]
+                    cards.append({**card_info(name), "player": placer, "aside": aside})
+                if following is not None and turn.has_placed_revealed(placer):
+                    cards.append(
+                        {**card_info(turn.reveal[following]), "player": following, "aside": False}
+                    )
             context["tw_draft"] = {
                 "reveal": [
                     {
+                        "number": number,
                         "player": p,
                         "card": card_info(c),
                         "aside": p in turn.set_aside_now,
@@ -395,13 +467,16 @@ class ThricewiseUI(GameUI):
                         "current": p == placer,
                         "placed": [card_info(name) for name in turn.placed_by(p)],
                     }
-                    for p, c in turn.reveal.items()
+                    for number, (p, c) in enumerate(turn.reveal.items())
                 ],
                 "order": turn.order,
                 "placer": placer,
-                "cards": [card_info(c) for c in turn.cards_left(placer)] if placer else [],
-                "may_finish": placer is not None and turn.reveal[placer] in turn.placed_by(placer),
+                "ready": ready,
+                "cards": cards,
+                "may_enter": placer is None
+                or (following is None and turn.has_placed_revealed(placer)),
                 "has_cells": bool(legal),
+                "placed": len(turn.place),
             }
         return context
 
@@ -458,15 +533,25 @@ class ThricewiseUI(GameUI):
             raise FormError(_("The referee cannot judge this play, so no move can be entered."))
         data = read_draft(post)
         if not data.get("reveal"):
+            if "pick" in post:
+                return self._pick(post.get("pick") or "", data, state, players)
             return self._reveal(post, state, players)
         turn = TurnDraft(state, players, data)
+        if "unreveal" in post:
+            # Back to the reveal, this player's card taken back; what was placed is dropped.
+            number = post.get("unreveal") or ""
+            picked = {str(n): turn.reveal[p] for n, p in enumerate(players)}
+            if number not in picked:
+                raise FormError(_("The form was damaged: start the move again."))
+            del picked[number]
+            return Draft({"picked": picked})
+        if "enter" in post:
+            turn.finish()
+            return turn.move()
         if "group_done" in post:
             turn.finish_group()
         elif "at" in post:
-            card = post.get("card") or ""
-            if not card and turn.placer:
-                left = turn.cards_left(turn.placer)
-                card = left[0] if len(left) == 1 else ""
+            card = post.get("card") or turn.ready_card() or ""
             if not card:
                 raise FormError(_("Choose the card to place, then tap a cell."))
             turn.put(
@@ -475,21 +560,46 @@ class ThricewiseUI(GameUI):
             )
         else:
             raise FormError(_("Tap one of the highlighted cells of the grid."))
-        if turn.complete:
-            return turn.move()
         return Draft(turn.as_data())
 
     @staticmethod
+    def _pick(card: str, data: dict[str, Any], state: Thricewise, players: list[str]) -> Draft:
+        """A card of the picker tapped: the next player's revealed card, or taken back when it
+        was already given; the last card revealed moves on to the placements."""
+        picked = _picked(data, state, players)
+        if picked is None:
+            raise FormError(_("The form was damaged: start the move again."))
+        if card not in state.unseen_cards():
+            raise FormError(
+                _("%(card)s cannot be revealed: it has already been seen.") % {"card": card},
+                draft=Draft({"picked": picked}),
+            )
+        taken = [number for number, name in picked.items() if name == card]
+        if taken:
+            del picked[taken[0]]
+            return Draft({"picked": picked})
+        waiting = [n for n in range(len(players)) if str(n) not in picked]
+        if not waiting:  # a full reveal is never kept as picks, but a form may be old
+            raise FormError(_("Every player has a card: tap one to take it back first."))
+        picked[str(waiting[0])] = card
+        if len(waiting) > 1:
+            return Draft({"picked": picked})
+        return Draft(
+            {"reveal": {p: picked[str(n)] for n, p in enumerate(players)}, "place": [], "done": []}
+        )
+
+    @staticmethod
     def _reveal(post: QueryDict, state: Thricewise, players: list[str]) -> Any:
+        """The reveal as lists (``reveal_0``…) post it: every player's card at once."""
         unseen = set(state.unseen_cards())
         reveal: dict[str, str] = {}
         by_card: dict[str, str] = {}
         # A refusal shows the unseen cards picked so far again: fixing one costs one choice.
-        picked = {
-            str(number): post.get(f"reveal_{number}")
-            for number in range(len(players))
-            if post.get(f"reveal_{number}") in unseen
-        }
+        picked: dict[str, str] = {}
+        for number in range(len(players)):
+            card = post.get(f"reveal_{number}") or ""
+            if card in unseen and card not in picked.values():  # a card twice: kept once
+                picked[str(number)] = card
         kept = Draft({"picked": picked}) if picked else None
         for number, player in enumerate(players):
             card = post.get(f"reveal_{number}") or ""
@@ -511,10 +621,22 @@ class ThricewiseUI(GameUI):
                 )
             by_card[card] = player
             reveal[player] = card
-        if not state.placing_order(reveal):
-            # Every card is set aside: nobody places, the turn is complete.
-            return {"reveal": reveal, "place": []}
         return Draft({"reveal": reveal, "place": [], "done": []})
+
+
+def _picked(data: dict[str, Any], state: Thricewise, players: list[str]) -> dict[str, str] | None:
+    """The cards given so far in the picker, {seat number: card}; None when the draft's picks
+    are damaged (not seats, not unseen cards, a card twice)."""
+    picked = data.get("picked") or {}
+    if not isinstance(picked, dict):
+        return None
+    unseen = set(state.unseen_cards())
+    seats = {str(n) for n in range(len(players))}
+    if any(n not in seats or c not in unseen for n, c in picked.items()):
+        return None
+    if len(set(picked.values())) != len(picked):
+        return None
+    return dict(picked)
 
 
 UI = ThricewiseUI

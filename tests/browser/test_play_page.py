@@ -62,22 +62,31 @@ def test_a_move_being_built_survives_a_reload(page, table):
 
 
 def test_a_refused_reveal_is_said_next_to_it_and_the_picks_are_kept(page, table):
+    """The picker never gives a card twice; a reveal typed as JSON can, and the referee refuses
+    it next to the box, the cards tapped before it kept: the last player's card is one tap."""
     play, log = example_play(table, "thricewise-1", 0)
     log_in(page)
     page.goto(f"/plays/{play.pk}/")
-    reveal = log["moves"][0]["reveal"]
-    for number, player in enumerate(log["players"]):
-        card = reveal[log["players"][0]] if number == 1 else reveal[player]  # Ben repeats Ana
-        in_view(page, f"#reveal-{number}").select_option(card)
-    in_view(page, "#reveal-cards").click()
-    expect(page.locator("#move-error")).to_contain_text("cannot both reveal")
+    players, reveal = log["players"], log["moves"][0]["reveal"]
+    for player in players[:-1]:
+        in_view(page, f'#tw-deck button[name=pick][value="{reveal[player]}"]').click()
+        expect(page.locator(f'#tw-slots .tw-slot[data-player="{player}"]')).to_have_attribute(
+            "data-card", reveal[player]
+        )
+    page.click("#move-json-box summary")
+    twice = {**reveal, players[1]: reveal[players[0]]}  # Ben repeats Ana
+    page.fill("#move-json", json.dumps({"reveal": twice, "place": []}))
+    page.click("#enter-json")
+    expect(page.locator("#move-error")).to_contain_text("both revealed")
     expect(page.locator("#move-error")).to_be_in_viewport()
-    for number, player in enumerate(log["players"]):
-        if number != 1:
-            expect(page.locator(f"#reveal-{number}")).to_have_value(reveal[player])
+    page.evaluate("window.scrollTo(0, 0)")
+    for player in players[:-1]:
+        expect(page.locator(f'#tw-slots .tw-slot[data-player="{player}"]')).to_have_attribute(
+            "data-card", reveal[player]
+        )
     taps = page.taps
-    in_view(page, "#reveal-1").select_option(reveal[log["players"][1]])  # the one fix
-    in_view(page, "#reveal-cards").click()
+    in_view(page, f'#tw-deck button[name=pick][value="{reveal[players[-1]]}"]').click()
+    in_view(page, "#enter-turn").click()
     expect(page.locator("#move-log li")).to_have_count(1)
     assert page.taps - taps == 2
     page.wait_for_load_state("networkidle")

@@ -35,8 +35,8 @@ def default_form(players):
     for seat in range(3):
         for half in ("1", "2"):
             for criterion, pair in zip(CRITERIA, DEFAULT_SHEETS[seat][half], strict=True):
-                for which, suit in enumerate(pair):
-                    data[f"sheet-{seat}-{half}-{criterion}-{which}"] = suit
+                for suit in pair:
+                    data[f"sheet-{seat}-{half}-{suit}"] = criterion
     return data
 
 
@@ -71,10 +71,19 @@ def test_setup_page_prefills_each_seats_default_sheet(member_client, night, play
     assert response.status_code == 200
     body = response.content.decode()
     # Player 2, first half, criterion II: Moons against Wyrms (docs/gamelog.md §4).
-    assert 'name="sheet-1-1-II-0"' in body and 'name="sheet-1-1-II-1"' in body
+    assert 'name="sheet-1-1-Moons" value="II" id="id-sheet-1-1-Moons-II" checked' in body
+    assert 'name="sheet-1-1-Moons" value="I" id="id-sheet-1-1-Moons-I" aria' in body
     form = response.context["fv_sheets"]
-    assert [s["value"] for s in form[1]["halves"][0]["rows"][1]["selects"]] == ["Moons", "Wyrms"]
-    assert [s["value"] for s in form[2]["halves"][1]["rows"][2]["selects"]] == ["Suns", "Wyrms"]
+
+    def chosen(seat, half, row):
+        cells = form[seat]["halves"][half]["rows"][row]["cells"]
+        return [c["name"] for c in cells if c["checked"]]
+
+    assert chosen(1, 0, 1) == ["Moons", "Wyrms"]
+    assert chosen(2, 1, 2) == ["Suns", "Wyrms"]
+    # The default sheets take one tap: the grids are folded away, the start button near.
+    assert '<details class="fv-edit" id="fv-edit">' in body
+    assert body.count('type="radio" class="fv-pick"') == 3 * 2 * 3 * 6
 
 
 def test_default_sheets_start_a_play_without_sheets(member_client, night, players):
@@ -86,8 +95,8 @@ def test_default_sheets_start_a_play_without_sheets(member_client, night, player
 
 def test_edited_sheets_are_stored_in_the_setup(member_client, night, players):
     data = default_form(players)
-    # Ana swaps Moons and Suns between criteria I and II of her first half.
-    data["sheet-0-1-I-0"], data["sheet-0-1-II-0"] = "Suns", "Moons"
+    # Ana swaps Moons and Suns between criteria I and II of her first half: two taps.
+    data["sheet-0-1-Suns"], data["sheet-0-1-Moons"] = "I", "II"
     member_client.post(setup_url(night, players), data)
     sheets = Play.objects.get().setup["sheets"]
     assert sheets["Ana"]["1"] == {
@@ -98,25 +107,35 @@ def test_edited_sheets_are_stored_in_the_setup(member_client, night, players):
     assert sheets["Ben"]["2"]["I"] == ["Moons", "Suns"]
 
 
-def test_a_half_using_a_suit_twice_is_refused_by_the_referee(member_client, night, players):
+def test_a_criterion_with_three_suits_gets_a_message_and_the_grid_back(
+    member_client, night, players
+):
     data = default_form(players)
-    data["sheet-2-2-I-0"] = "Suns"  # Chloé's second half: Suns in I and in III
+    data["sheet-2-2-Suns"] = "I"  # Chloé's second half: Suns moved from III to I
     response = member_client.post(setup_url(night, players), data)
     assert response.status_code == 422
-    body = response.content.decode()
-    assert 'id="setup-error"' in body and "uses Suns twice" in body
-    # The form comes back as it was sent.
-    assert response.context["fv_sheets"][2]["halves"][1]["rows"][0]["selects"][0]["value"] == "Suns"
+    body = html.unescape(response.content.decode())
+    assert 'id="setup-error"' in body
+    assert (
+        "Chloé's sheet, half 2: criterion I has 3 suits (Suns, Waves, Leaves); each criterion "
+        "takes two." in body
+    )
+    # The grids come back open, as they were sent: moving one suit back is the one tap left.
+    assert '<details class="fv-edit" id="fv-edit" open>' in body
+    cells = response.context["fv_sheets"][2]["halves"][1]["rows"][0]["cells"]
+    assert [c["name"] for c in cells if c["checked"]] == ["Suns", "Waves", "Leaves"]
     assert Play.objects.count() == 0
 
 
-@pytest.mark.parametrize("value", ["", "Excuses"])
-def test_a_missing_or_unknown_suit_gets_a_message(member_client, night, players, value):
+@pytest.mark.parametrize("value", ["", "IV"])
+def test_a_missing_or_unknown_criterion_gets_a_message(member_client, night, players, value):
     data = default_form(players)
-    data["sheet-1-2-III-1"] = value
+    data["sheet-1-2-Knots"] = value
     response = member_client.post(setup_url(night, players), data)
     assert response.status_code == 422
-    assert "Choose two suits for Ben, half 2, criterion III." in response.content.decode()
+    assert "Ben's sheet, half 2: tap the criterion of Knots." in html.unescape(
+        response.content.decode()
+    )
     assert Play.objects.count() == 0
 
 

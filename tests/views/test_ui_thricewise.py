@@ -51,17 +51,19 @@ def draft_of(response) -> dict:
 # --- Setup ----------------------------------------------------------------------------------
 
 
-def test_setup_offers_a_2x2_grid_of_distinct_cards_for_two_players(member_client, night, players):
+def test_setup_offers_an_empty_2x2_grid_and_the_deck_to_tap(member_client, night, players):
     response = member_client.get(setup_url(night, players[:2]))
     html = response.content.decode()
     assert response.status_code == 200
     assert 'name="cell_3"' in html and 'name="cell_4"' not in html
-    chosen = response.context["setup_cells"]
-    assert len({c["chosen"] for c in chosen}) == 4
+    # The cards drawn are tapped in: no grid is prefilled that would have to be undone first.
+    assert [c["chosen"] for c in response.context["setup_cells"]] == ["", "", "", ""]
     assert (
         response.context["deck"][0]["name"] == "Ace of Moons"
         and len(response.context["deck"]) == 36
     )
+    assert html.count('class="tw-pick" data-card=') == 36
+    assert "js/thricewise-setup.js" in html
 
 
 def test_setup_offers_a_3x2_grid_for_three_players(member_client, night, players):
@@ -117,10 +119,53 @@ def test_the_board_shows_the_grid_and_offers_only_unseen_cards(member_client, du
     html = response.content.decode()
     assert 'data-card="The Huntress"' in html and "css/games/thricewise.css" in html
     assert 'class="tw-cell tw-card suit-moons' in html
-    assert 'name="reveal_0"' in html and 'name="reveal_1"' in html
-    unseen = response.context["tw_reveal"][0]["unseen"]
+    unseen = response.context["tw_reveal"]["cards"]
     assert len(unseen) == 32 and "The Huntress" not in [c["name"] for c in unseen]
+    assert html.count('name="pick"') == 32 and 'name="pick" value="The Sailor"' in html
+    assert response.context["tw_reveal"]["next"] == "Ana"
     assert "tw-free" not in html  # no cell to tap before the reveal
+
+
+def test_a_tapped_card_goes_to_the_next_player_and_a_second_tap_takes_it_back(member_client, duel):
+    response = tap(member_client, duel, {"pick": "The Sailor"})
+    assert draft_of(response) == {"picked": {"0": "The Sailor"}}
+    assert response.context["tw_reveal"]["next"] == "Ben"
+    html = response.content.decode()
+    assert 'aria-pressed="true" aria-label="The Sailor' in html
+    response = tap(member_client, duel, {"pick": "The Sailor"}, draft=draft_of(response))
+    assert draft_of(response) == {"picked": {}}
+    assert response.context["tw_reveal"]["next"] == "Ana"
+    assert not Move.objects.exists()
+
+
+def test_the_last_card_revealed_moves_on_to_the_placements(member_client, duel):
+    response = tap(member_client, duel, {"pick": "The Sailor"}, draft={"picked": {"1": "The Mill"}})
+    assert draft_of(response) == {
+        "reveal": {"Ana": "The Sailor", "Ben": "The Mill"},
+        "place": [],
+        "done": [],
+    }
+    assert response.context["tw_draft"]["placer"] == "Ana"  # the Sailor (4) before the Mill (6)
+    assert response.context["tw_draft"]["ready"] == "The Sailor"
+    # A card taken back from the reveal: back to the picker, the other card kept.
+    response = tap(member_client, duel, {"unreveal": "0"}, draft=draft_of(response))
+    assert draft_of(response) == {"picked": {"1": "The Mill"}}
+    assert not Move.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "draft, pick, message",
+    [
+        ({}, "The Huntress", "The Huntress cannot be revealed: it has already been seen."),
+        ({"picked": {"0": "The Sea"}}, "The Mill", "The form was damaged"),
+        ({"picked": {"0": "The Mill", "1": "The Mill"}}, "The Pact", "The form was damaged"),
+        ({"picked": {"7": "The Mill"}}, "The Pact", "The form was damaged"),
+    ],
+)
+def test_a_bad_pick_gets_a_message_and_stores_nothing(member_client, duel, draft, pick, message):
+    response = tap(member_client, duel, {"pick": pick}, draft=draft)
+    assert message in response.content.decode()
+    assert not Move.objects.exists()
 
 
 # --- A turn, tap by tap ---------------------------------------------------------------------
@@ -161,7 +206,7 @@ def test_a_placement_updates_the_legal_cells(member_client, duel):
     assert not Move.objects.exists()
 
 
-def test_the_last_placement_stores_the_whole_turn(member_client, duel):
+def test_the_last_placement_waits_for_the_turn_to_be_entered(member_client, duel):
     draft = {
         "reveal": {"Ana": "The Sailor", "Ben": "The Author"},
         "place": [{"player": "Ben", "card": "The Author", "at": [2, 0]}],
@@ -169,6 +214,9 @@ def test_the_last_placement_stores_the_whole_turn(member_client, duel):
     }
     response = tap(member_client, duel, {"card": "The Sailor", "at": "3,0"}, draft=draft)
     assert response.status_code == 200
+    assert not Move.objects.exists()
+    assert 'id="enter-turn"' in response.content.decode()
+    response = tap(member_client, duel, {"enter": "1"}, draft=draft_of(response))
     move = Move.objects.get()
     assert move.data == {
         "reveal": {"Ana": "The Sailor", "Ben": "The Author"},
@@ -181,8 +229,11 @@ def test_the_last_placement_stores_the_whole_turn(member_client, duel):
     assert response.context["tw_sheet"]["rows"][0]["played"]
 
 
-def test_a_tied_reveal_with_nobody_placing_is_stored_at_once(member_client, duel):
-    tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Mountain"})
+def test_a_tied_reveal_with_nobody_placing_is_entered_in_one_tap(member_client, duel):
+    response = tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Mountain"})
+    assert response.context["tw_draft"]["placer"] is None
+    assert response.context["tw_draft"]["may_enter"]
+    tap(member_client, duel, {"enter": "1"}, draft=draft_of(response))
     move = Move.objects.get()
     assert move.data == {"reveal": {"Ana": "The Sailor", "Ben": "The Mountain"}, "place": []}
     response = member_client.get(reverse("play", args=[duel.pk]))
@@ -190,24 +241,29 @@ def test_a_tied_reveal_with_nobody_placing_is_stored_at_once(member_client, duel
     assert [c["name"] for c in aside[0]["cards"]] == ["The Sailor"]
 
 
-def test_set_aside_cards_are_offered_and_the_player_says_when_done(member_client, duel):
-    tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Mountain"})
+def test_set_aside_cards_are_offered_beside_the_next_players_card(member_client, duel):
+    response = tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Mountain"})
+    tap(member_client, duel, {"enter": "1"}, draft=draft_of(response))
     draft = {"reveal": {"Ana": "The Author", "Ben": "The Castle"}, "place": [], "done": []}
-    response = tap(member_client, duel, {"card": "The Author", "at": "2,0"}, draft=draft)
-    # Ana placed her revealed card and still holds The Sailor aside: she may go on.
+    response = tap(member_client, duel, {"at": "2,0"}, draft=draft)  # the card ready: the Author
+    # Ana placed her revealed card and still holds The Sailor aside: she may go on, but the
+    # card ready for the next cell is Ben's (most players keep their set-aside cards).
     assert response.context["tw_draft"]["placer"] == "Ana"
-    assert [c["name"] for c in response.context["tw_draft"]["cards"]] == ["The Sailor"]
-    assert 'id="group-done"' in response.content.decode()
-    draft = draft_of(response)
-    response = tap(member_client, duel, {"group_done": "1"}, draft=draft)
-    assert response.context["tw_draft"]["placer"] == "Ben"
+    assert [c["name"] for c in response.context["tw_draft"]["cards"]] == [
+        "The Sailor",
+        "The Castle",
+    ]
+    assert response.context["tw_draft"]["ready"] == "The Castle"
+    assert 'value="The Castle" checked' in response.content.decode()
     response = tap(
         member_client, duel, {"card": "The Castle", "at": "-1,0"}, draft=draft_of(response)
     )
-    # Ben keeps The Mountain aside for later.
+    # Ana is done; Ben, the last, keeps The Mountain aside for later: "Enter turn 2".
+    assert draft_of(response)["done"] == ["Ana"]
     assert [c["name"] for c in response.context["tw_draft"]["cards"]] == ["The Mountain"]
+    assert response.context["tw_draft"]["may_enter"]
     assert Move.objects.count() == 1
-    tap(member_client, duel, {"group_done": "1"}, draft=draft_of(response))
+    tap(member_client, duel, {"enter": "1"}, draft=draft_of(response))
     assert Move.objects.count() == 2
     assert Move.objects.last().data["place"] == [
         {"player": "Ana", "card": "The Author", "at": [2, 0]},
@@ -216,10 +272,12 @@ def test_set_aside_cards_are_offered_and_the_player_says_when_done(member_client
 
 
 def test_a_set_aside_card_can_be_placed_before_the_revealed_one(member_client, duel):
-    tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Mountain"})
+    response = tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Mountain"})
+    tap(member_client, duel, {"enter": "1"}, draft=draft_of(response))
     draft = {"reveal": {"Ana": "The Author", "Ben": "The Castle"}, "place": [], "done": []}
     response = tap(member_client, duel, {"card": "The Sailor", "at": "2,0"}, draft=draft)
-    assert 'id="group-done"' not in response.content.decode()  # the Author must go down first
+    # the Author must go down first: Ben's card is not offered yet
+    assert [c["name"] for c in response.context["tw_draft"]["cards"]] == ["The Author"]
     response = tap(
         member_client, duel, {"card": "The Author", "at": "2,1"}, draft=draft_of(response)
     )
@@ -321,11 +379,15 @@ def test_the_sheet_shows_points_turn_by_turn_with_totals(member_client, night, p
 
 
 def test_a_refused_reveal_keeps_the_cards_picked(member_client, duel):
-    """Two players revealing one card: the message, and both picks still chosen (one to fix)."""
+    """Two players revealing one card: the message, and the first pick kept; Ben's card is the
+    one tap left to make."""
     response = tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Sailor"})
     html = response.content.decode()
     assert "Ana and Ben cannot both reveal The Sailor." in html
-    assert html.count('value="The Sailor" selected') == 2
+    assert draft_of(response) == {"picked": {"0": "The Sailor"}}
+    assert response.context["tw_reveal"]["next"] == "Ben"
+    response = tap(member_client, duel, {"pick": "The Mill"}, draft=draft_of(response))
+    assert draft_of(response)["reveal"] == {"Ana": "The Sailor", "Ben": "The Mill"}
 
 
 def test_a_turn_scored_is_said_next_to_the_controls(member_client, duel):
@@ -335,6 +397,9 @@ def test_a_turn_scored_is_said_next_to_the_controls(member_client, duel):
         html = response.content.decode()
         if "Turn 1 scored:" in html[html.index('id="verdict"') :][:600]:
             break
+        if 'id="enter-turn"' in html:
+            response = tap(member_client, duel, {"enter": "1"}, draft=draft)
+            continue
         cell = html[html.index('name="at" value="') + len('name="at" value="') :].split('"')[0]
         response = tap(member_client, duel, {"at": cell}, draft=draft)
         draft = draft_of(response)
@@ -361,3 +426,21 @@ def test_a_free_cell_is_offered_by_its_label(member_client, duel):
     html = html.content.decode()
     assert 'aria-label="Place here: D4"' in html  # the cell up and left of the grid, (-1, -1)
     assert 'data-at="-1,-1" data-cell="D4"' in html
+
+
+def test_entering_a_turn_before_everybody_placed_is_refused_and_keeps_the_turn(member_client, duel):
+    draft = {
+        "reveal": {"Ana": "The Sailor", "Ben": "The Author"},
+        "place": [{"player": "Ben", "card": "The Author", "at": [2, 0]}],
+        "done": ["Ben"],
+    }
+    response = tap(member_client, duel, {"enter": "1"}, draft=draft)
+    assert "Ana must first place The Sailor, the card revealed this turn." in (
+        response.content.decode()
+    )
+    assert not Move.objects.exists()
+    draft = {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": [], "done": []}
+    response = tap(member_client, duel, {"card": "The Sailor", "at": "2,0"}, draft=draft)
+    # Ana's card before Ben has placed his (the Author, a 2, goes first)
+    assert "Ben cannot place that card now" in response.content.decode()
+    assert not Move.objects.exists()
