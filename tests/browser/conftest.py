@@ -101,6 +101,12 @@ def page(browser, request, live_server):
 
 
 @pytest.fixture
+def no_js_page(browser, request, live_server):
+    """A phone-sized page with JavaScript off: every setup and move form must work without it."""
+    yield from _context(browser, request, {**PHONE, "java_script_enabled": False}, live_server)
+
+
+@pytest.fixture
 def desktop_page(browser, request, live_server):
     yield from _context(browser, request, DESKTOP, live_server)
 

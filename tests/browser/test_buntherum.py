@@ -235,13 +235,8 @@ def test_a_card_tapped_twice_is_taken_back(page, table):
     assert page.js_errors == []
 
 
-def test_without_javascript_the_lists_still_set_up_the_play(browser, live_server, table):
-    from .conftest import PHONE
-
-    context = browser.new_context(
-        base_url=live_server.url, locale="en-GB", java_script_enabled=False, **PHONE
-    )
-    page = context.new_page()
+def test_without_javascript_the_lists_still_set_up_the_play(no_js_page, table):
+    page = no_js_page
     log_in(page)
     start_play(page, table["night"], "buntherum", SEATS)
     expect(page.locator("#bh-setup-taps")).to_be_hidden()
@@ -253,4 +248,3 @@ def test_without_javascript_the_lists_still_set_up_the_play(browser, live_server
     page.click("#start-play")
     page.wait_for_url(re.compile(r".*/plays/\d+/$"))
     expect(page.locator("#series-3 .bh-card")).to_have_count(2)
-    context.close()

@@ -202,13 +202,8 @@ def test_a_piece_placed_wrong_is_moved_by_tapping_it_then_its_square(page, table
     assert page.js_errors == []
 
 
-def test_without_javascript_the_square_lists_still_set_up_the_play(browser, live_server, table):
-    from .conftest import PHONE
-
-    context = browser.new_context(
-        base_url=live_server.url, locale="en-GB", java_script_enabled=False, **PHONE
-    )
-    page = context.new_page()
+def test_without_javascript_the_square_lists_still_set_up_the_play(no_js_page, table):
+    page = no_js_page
     log_in(page)
     start_play(page, table["night"], "three-high", ["Ana", "Ben"])
     expect(page.locator("#th-setup-taps")).to_be_hidden()
@@ -219,7 +214,6 @@ def test_without_javascript_the_square_lists_still_set_up_the_play(browser, live
     expect(page.locator("#th-board [data-square=a1]")).to_have_attribute(
         "data-stack", "red-3,red-2"
     )
-    context.close()
 
 
 def test_a_whole_game_and_cannot_play_on_a_desktop(desktop_page, table):

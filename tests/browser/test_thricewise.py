@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from games.models import Move
 from tests.examples import EXAMPLES
 
-from .conftest import PHONE, RESULTS, assert_no_horizontal_scroll, in_view, log_in, start_play
+from .conftest import RESULTS, assert_no_horizontal_scroll, in_view, log_in, start_play
 
 GAME = json.loads((EXAMPLES / "thricewise-1.json").read_text())
 EXPECTED = json.loads((EXAMPLES / "thricewise-1.expected.json").read_text())
@@ -294,30 +294,24 @@ def test_a_turn_start_over_and_undo_on_a_desktop(desktop_page, table):
     assert page.js_errors == []
 
 
-def test_a_turn_without_javascript(browser, live_server, table):
+def test_a_turn_without_javascript(no_js_page, table):
     """Without JavaScript the starting grid is chosen in the lists, and the picker's cards,
     the cells and "Enter turn" are plain buttons of the form: the whole page comes back."""
-    context = browser.new_context(
-        base_url=live_server.url, locale="en-GB", java_script_enabled=False, **PHONE
-    )
-    page = context.new_page()
-    try:
-        log_in(page)
-        start_play(page, table["night"], "thricewise", ["Ana", "Ben"])
-        assert page.locator("#setup-deck").is_hidden()
-        for number, entry in enumerate(GRID):
-            page.select_option(f"#cell-{number}", entry["card"])
-        page.click("#start-play")
-        page.wait_for_url(re.compile(r".*/plays/\d+/$"))
-        page.click('#tw-deck button[name=pick][value="The Sailor"]')
-        page.click('#tw-deck button[name=pick][value="The Mill"]')
-        page.click("button[name=at][value='2,0']")
-        page.click("button[name=at][value='3,0']")
-        page.click("#enter-turn")
-        expect(page.locator("#move-log li")).to_have_count(1)
-        assert Move.objects.get().data["place"] == [
-            {"player": "Ana", "card": "The Sailor", "at": [2, 0]},
-            {"player": "Ben", "card": "The Mill", "at": [3, 0]},
-        ]
-    finally:
-        context.close()
+    page = no_js_page
+    log_in(page)
+    start_play(page, table["night"], "thricewise", ["Ana", "Ben"])
+    assert page.locator("#setup-deck").is_hidden()
+    for number, entry in enumerate(GRID):
+        page.select_option(f"#cell-{number}", entry["card"])
+    page.click("#start-play")
+    page.wait_for_url(re.compile(r".*/plays/\d+/$"))
+    page.click('#tw-deck button[name=pick][value="The Sailor"]')
+    page.click('#tw-deck button[name=pick][value="The Mill"]')
+    page.click("button[name=at][value='2,0']")
+    page.click("button[name=at][value='3,0']")
+    page.click("#enter-turn")
+    expect(page.locator("#move-log li")).to_have_count(1)
+    assert Move.objects.get().data["place"] == [
+        {"player": "Ana", "card": "The Sailor", "at": [2, 0]},
+        {"player": "Ben", "card": "The Mill", "at": [3, 0]},
+    ]
