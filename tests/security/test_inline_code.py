@@ -11,6 +11,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from games import services
+from games.models import Play
 from tests.conftest import PLAY_FIRST_MOVE
 
 pytestmark = pytest.mark.django_db
@@ -120,6 +121,15 @@ def test_anonymous_pages_have_no_inline_code(client, objects):
         response = client.get(reverse(name))
         assert response.status_code == 200, name
         assert not inline_code(response.content.decode()), name
+    # a night's read-only link: the pages people without an account open
+    share = services.share_night(night=Play.objects.get(pk=objects["play_id"]).night, by=None)
+    for url in (
+        reverse("shared-night", args=[share.token]),
+        reverse("shared-play", args=[share.token, objects["play_id"]]),
+    ):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert not inline_code(response.content.decode()), url
     missing = client.get("/no/such/page/")
     assert missing.status_code == 404 and not inline_code(missing.content.decode())
 
