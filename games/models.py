@@ -194,6 +194,8 @@ class Play(models.Model):
         indexes = [
             models.Index(fields=["club", "status", "started_at"]),
             models.Index(fields=["club", "game", "status", "started_at"]),
+            # The rating rebuild's "finished plays of the club from this time on".
+            models.Index(fields=["club", "status", "ended_at"], name="play_club_status_ended"),
         ]
         verbose_name = _("play")
         verbose_name_plural = _("plays")
@@ -282,10 +284,14 @@ ALL_GAMES = "all"
 class RatingChange(models.Model):
     """One seat of one finished play, seen from one scope (its game, or ``"all"`` games).
 
-    Holds the player's openskill rating before and after the play and their running totals
-    (plays, wins) in that scope after it. Rows of a club are created in play-time order, so
-    within a club a higher id is a later play. The cooperative 3-High has rows in its own scope
-    with the team's totals but no rating (``mu``/``sigma`` null) and no ``"all"`` row.
+    Holds the seat's result as rated (rank, team), the player's openskill rating before and
+    after the play, and their running totals in that scope after it: plays, wins, points (sum,
+    best, worst; game scopes only), the current and the longest win streak. So the player's
+    last row in a scope is their whole record there, and their n-th row (``plays`` = n) is
+    where they stood after their n-th play. Rows of a club are created in play-time order, so
+    within a club and for one player and scope a higher id is a later play. The cooperative
+    3-High has rows in its own scope with the team's totals but no rating (``mu``/``sigma``
+    null) and no ``"all"`` row.
     """
 
     # Derived rows, rewritten in bulk by every rebuild (hundreds of thousands at once): the
@@ -308,6 +314,9 @@ class RatingChange(models.Model):
     #: the play's time (Play.ended_at), denormalised for as-of queries
     played_at = models.DateTimeField(_("played"))
     is_winner = models.BooleanField(_("winner"), default=False)
+    #: the seat's rank and team (Seat.rank, Seat.team) as they were rated
+    rank = models.PositiveSmallIntegerField(null=True)
+    team = models.PositiveSmallIntegerField(null=True)
     mu_before = models.FloatField(null=True)
     sigma_before = models.FloatField(null=True)
     mu_after = models.FloatField(null=True)
@@ -315,12 +324,25 @@ class RatingChange(models.Model):
     #: running totals of the player in this scope, this play included
     plays = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
+    #: the sum, best and worst of the player's scores in this game (null in ``"all"``)
+    points = models.IntegerField(null=True)
+    best = models.IntegerField(null=True)
+    worst = models.IntegerField(null=True)
+    #: wins in a row up to this play, and the longest such run so far
+    streak = models.PositiveIntegerField(default=0)
+    longest = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["id"]
         indexes = [
             models.Index(fields=["player", "scope", "played_at", "id"], name="rating_player_scope"),
             models.Index(fields=["club", "played_at"], name="rating_club_time"),
+        ]
+        constraints = [
+            # The player's n-th play in a scope, found by one lookup (the rating chart's points).
+            models.UniqueConstraint(
+                fields=["player", "scope", "plays"], name="rating_player_scope_plays"
+            ),
         ]
         verbose_name = _("rating change")
         verbose_name_plural = _("rating changes")
@@ -384,6 +406,41 @@ class NightShare(models.Model):
 
     def __str__(self) -> str:
         return f"{self.night} share #{self.pk}"
+
+
+class HeadToHead(models.Model):
+    """A player's record with one other player over the club's finished competitive plays, in
+    one scope (a game, or ``"all"``), like the rating rows: as opponents (in a play you beat
+    everyone ranked below you) and as partners (team play: plays together, wins together).
+
+    Derived, like RatingChange, and kept with it by games.ratings in the same transaction as the
+    results it counts; each pair is stored both ways round (``won`` of one is ``lost`` of the
+    other)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    scope = models.CharField(max_length=20)
+    #: as opponents
+    plays = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    lost = models.PositiveIntegerField(default=0)
+    #: as partners
+    together = models.PositiveIntegerField(default=0)
+    together_won = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "opponent", "scope"], name="one_head_to_head"
+            ),
+        ]
+        indexes = [models.Index(fields=["club", "scope"], name="head_to_head_club_scope")]
+        verbose_name = _("head-to-head record")
+        verbose_name_plural = _("head-to-head records")
+
+    def __str__(self) -> str:
+        return f"{self.player} against {self.opponent} ({self.scope})"
 
 
 # Trust: club invites and the audit trail ----------------------------------------------------

@@ -1,30 +1,40 @@
-"""Ratings: openskill Plackett–Luce, rebuilt deterministically from a club's finished plays.
+"""Ratings and running totals, rebuilt deterministically from a club's finished plays.
 
 **Order of play.** A club's finished plays are rated in the order of ``Play.ended_at`` (when the
 result became final), then ``Play.started_at``, then ``Play.id``: every finished play has an end
 time, two plays ending at the same instant are ordered by when they began, and the id makes the
 order total, so the same plays always give the same ratings.
 
-**Scopes.** Each competitive play updates two ratings of each seated player: the one for its game
-and the one across all games (``"all"``). Each player is a team of one; the ranks are the seats'
-derived ranks (winners share rank 1, so a tie for first is a win for each tied player).
-Partners (seats sharing ``Seat.team``: Punto's team play) are rated as one team of several
-players, by openskill's own ``rate()`` (``rate_partners``).
-A cooperative game (3-High) is never rated: the whole table wins or loses together, there is no
-opponent to beat. Its rows carry only the team's running totals, in the game's own scope, and
-it never enters ``"all"``.
+**Teams.** A play's result is read as teams (``play_teams``): seats sharing ``Seat.team`` are
+partners, every other seat is a team of one; a team's rank is its seats' rank. A play is rated
+as its teams (openskill's Plackett–Luce, ``rate_teams``), and in head-to-head you beat every
+player of each team ranked below yours: partners are never each other's opponents.
 
-**Rebuilding.** Rows of a club are written in play order, so within a club a higher id is a later
-play. When a play's result changes (finished, undone, imported, edited), every row from the
-earliest time it affects onward is deleted and rewritten, starting from each affected player's
-last row before that time; finishing the newest play therefore rates just that play.
+**Scopes.** Each competitive play updates two ratings of each seated player: the one for its game
+and the one across all games (``"all"``). Winners share rank 1, so a tie for first is a win for
+each tied player. A cooperative game (3-High) is never rated: the whole table wins or loses
+together, there is no opponent to beat. Its rows carry only the team's running totals, in the
+game's own scope, and it never enters ``"all"`` nor head-to-head.
+
+**Running totals.** Each rating row also carries the player's totals in its scope after that
+play (plays, wins, points, best and worst score, current and longest win streak), and
+``HeadToHead`` keeps each pair's record per scope (as opponents, and as partners), so that a
+player's page reads their last row per scope and their pair records instead of their whole
+history.
+
+**Rebuilding.** Rows of a club are written in play order. When a play's result changes
+(finished, undone, imported, edited, deleted), every row from the earliest time it affects
+onward is deleted and rewritten, starting from each affected player's last row before that time
+(one index lookup per player and scope); head-to-head records lose what the deleted rows counted
+and gain what the new ones count. Finishing the newest play therefore rates just that play.
+Everything happens in the caller's transaction, with the club's row locked.
 """
 
 from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import groupby
 from operator import itemgetter
@@ -32,12 +42,12 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Max, Min
+from django.db.models import Min
 from openskill.models import PlackettLuce
 
 from referee import GAMES
 
-from .models import ALL_GAMES, Club, Play, RatingChange, Seat
+from .models import ALL_GAMES, Club, HeadToHead, Play, RatingChange, Seat
 
 #: Games played as one team against the game (as the referee declares them): counted apart,
 #: never rated.
@@ -51,9 +61,112 @@ INITIAL_SIGMA: float = MODEL.sigma
 BATCH_SIZE = 10_000
 COPY_BATCH_SIZE = 20_000
 #: SQLite's page cache during a rebuild, in KiB (see _sqlite_page_cache).
-SQLITE_CACHE_KIB = 128 * 1024
+SQLITE_CACHE_KIB = 32 * 1024
 
-_MODELS = SimpleNamespace(Club=Club, Play=Play, Seat=Seat, RatingChange=RatingChange)
+_MODELS = SimpleNamespace(
+    Club=Club, Play=Play, Seat=Seat, RatingChange=RatingChange, HeadToHead=HeadToHead
+)
+
+
+def rate_teams(
+    teams: Sequence[Sequence[tuple[float, float]]],
+    ranks: Sequence[float],
+    *,
+    beta: float = MODEL.beta,
+    kappa: float = MODEL.kappa,
+    tau: float = MODEL.tau,
+    limit_sigma: bool = MODEL.limit_sigma,
+) -> list[list[tuple[float, float]]]:
+    """One Plackett–Luce update of a game between teams: each team a list of its players'
+    (μ, σ), a rank per team (lower is better, equal ranks tie) → the players' new (μ, σ), in
+    the same shape and order. A play without partners is teams of one.
+
+    Exactly openskill 6.2.0's ``PlackettLuce().rate(teams, ranks=...)`` with the default gamma
+    (√σ²ᵢ / c) and no weights or scores, repeating its floating-point operations in its order so
+    that the results are the same to the last bit (the tests check it against openskill), but
+    without its per-call validation, deep copies and rating objects: a full rebuild rates
+    hundreds of thousands of plays, and openskill's own ``rate()`` costs several times as much
+    per play (docs/benchmarks.md). Its ``balance`` option is off by default and not repeated;
+    its averaging of tied teams' μ changes compares each updated rating with itself, so it
+    changes nothing and is not repeated either. (The rebuild rates plays without partners with
+    ``plackett_luce``, the same operations for teams of one.)
+    """
+    sqrt = math.sqrt
+    count = len(teams)
+    tau_squared = tau * tau
+    beta_squared = beta**2
+    # The teams in rank order (a stable sort, as openskill's), every σ widened by τ first.
+    order = sorted(range(count), key=ranks.__getitem__)
+    rank = [int(ranks[k]) for k in order]
+    ordered = [teams[k] for k in order]
+    widened = []
+    team_mu = []
+    variance = []
+    for team in ordered:
+        if len(team) == 1:  # most plays: every player for themselves
+            sigma = team[0][1]
+            sigma = sqrt(sigma * sigma + tau_squared)
+            widened.append((sigma,))
+            team_mu.append(0.0 + team[0][0])
+            variance.append(0.0 + sigma**2)
+            continue
+        sigmas = [sqrt(s * s + tau_squared) for _, s in team]
+        widened.append(sigmas)
+        # openskill sums a team's players by descending ordinal (μ − 3σ, σ widened).
+        players = sorted(
+            zip([mu for mu, _ in team], sigmas, strict=True),
+            key=lambda p: p[0] - 3.0 * p[1],
+            reverse=True,
+        )
+        mu_sum = 0.0
+        variance_sum = 0.0
+        for mu, sigma in players:
+            mu_sum += mu
+            variance_sum += sigma**2
+        team_mu.append(mu_sum)
+        variance.append(variance_sum)
+    total = 0.0
+    for v in variance:
+        total += v + beta_squared
+    c = sqrt(total)
+    c_squared = c**2
+    strength = [math.exp(mu / c) for mu in team_mu]
+    # Ranks are sorted, so the teams ranked at or below q are those from the first one tied with
+    # q onwards (``start[q]``), and the teams ranked at or above i are those before ``end[i]``.
+    start = [rank.index(r) for r in rank]
+    end = [start[i] + rank.count(r) for i, r in enumerate(rank)]
+    tied = [end[q] - start[q] for q in range(count)]
+    sums: dict[int, float] = {}
+    for first in start:
+        if first not in sums:
+            total = 0.0
+            for e in strength[first:]:  # summed in openskill's order
+                total += e
+            sums[first] = total
+    sum_q = [sums[first] for first in start]
+    rated: list[list[tuple[float, float]]] = [[]] * count
+    for i in range(count):
+        omega = 0.0
+        delta = 0.0
+        strength_i = strength[i]
+        for q in range(end[i]):
+            share = strength_i / sum_q[q]
+            delta += share * (1 - share) / tied[q]
+            if q == i:
+                omega += (1 - share) / tied[q]
+            else:
+                omega -= share / tied[q]
+        v = variance[i]
+        omega *= v / c
+        delta *= v / c_squared
+        delta *= sqrt(v) / c
+        players = []
+        for (mu, original), sigma in zip(ordered[i], widened[i], strict=False):
+            share = sigma**2 / v  # the player's part of the team's variance (1 alone)
+            updated = sigma * sqrt(max(1 - share * delta, kappa))
+            players.append((mu + share * omega, min(updated, original) if limit_sigma else updated))
+        rated[order[i]] = players
+    return rated
 
 
 def plackett_luce(
@@ -66,17 +179,12 @@ def plackett_luce(
     tau: float = MODEL.tau,
     limit_sigma: bool = MODEL.limit_sigma,
 ) -> tuple[list[float], list[float]]:
-    """One Plackett–Luce update of a game between teams of one player: the players' μ and σ
-    and their ranks (lower is better, equal ranks tie) → their new μ and σ, in the same order.
-
-    Exactly openskill 6.2.0's ``PlackettLuce().rate([[a], [b], ...], ranks=...)`` with the
-    default gamma (√σ²ᵢ / c) and no weights or scores, repeating its floating-point operations in
-    its order so that the results are the same to the last bit (the tests check it against
-    openskill), without its per-call validation, deep copies and rating objects. For teams of
-    one, openskill's ``balance`` option changes nothing (a player's weight against the team's
-    best ordinal is 1), and its averaging of tied teams' μ changes compares each updated rating
-    with itself, so it changes nothing either: neither is repeated here.
-    """
+    """rate_teams for a play where everyone plays for themselves (most plays): the players' μ
+    and σ and their ranks → their new μ and σ, in the same order. The same operations as
+    rate_teams with teams of one, without building and unpacking teams (a full rebuild makes
+    two such updates per play); for teams of one, openskill's ``balance`` option changes
+    nothing either (a player's weight against the team's best ordinal is 1). The tests check it
+    against openskill's ``rate()`` too."""
     count = len(mus)
     tau_squared = tau * tau
     beta_squared = beta**2
@@ -128,35 +236,26 @@ def plackett_luce(
     return new_mu, new_sigma
 
 
-def rate_partners(
-    mus: list[float], sigmas: list[float], ranks: list[float], teams: list[int | None]
-) -> tuple[list[float], list[float]]:
-    """One update of a play with partners: seats sharing a team number (``Seat.team``) form one
-    team, every other seat a team of its own, and a team's rank is its seats' (partners share
-    theirs). Rated by openskill's own ``rate()`` with those teams; returns each seat's new μ and
-    σ, in seat order, as ``plackett_luce`` does."""
-    groups: dict[object, list[int]] = {}
-    for index, team in enumerate(teams):
-        groups.setdefault(("alone", index) if team is None else team, []).append(index)
-    members = list(groups.values())
-    rated = MODEL.rate(
-        [[MODEL.rating(mu=mus[i], sigma=sigmas[i]) for i in team] for team in members],
-        ranks=[ranks[team[0]] for team in members],
-    )
-    new_mus, new_sigmas = list(mus), list(sigmas)
-    for team, ratings in zip(members, rated, strict=True):
-        for index, rating in zip(team, ratings, strict=True):
-            new_mus[index], new_sigmas[index] = rating.mu, rating.sigma
-    return new_mus, new_sigmas
-
-
 def ordinal(mu: float, sigma: float) -> float:
     """The displayed rating: a conservative estimate, μ − 3σ."""
     return mu - 3 * sigma
 
 
-#: A player's state in a scope, as the rebuild keeps it: [μ, σ, plays, wins].
-_State = list
+def play_teams(teams: Sequence[int | None]) -> list[list[int]]:
+    """A play's seats (given by their ``Seat.team``, in seat order) grouped into teams: the
+    indexes of each team's seats, teams in order of their first seat. Seats with the same
+    team number are partners; a seat without one is a team of its own."""
+    groups: list[list[int]] = []
+    by_number: dict[int, list[int]] = {}
+    for index, number in enumerate(teams):
+        if number is None:
+            groups.append([index])
+        elif number in by_number:
+            by_number[number].append(index)
+        else:
+            group = by_number[number] = [index]
+            groups.append(group)
+    return groups
 
 
 def refresh_for_play(play: Play) -> None:
@@ -173,44 +272,69 @@ def refresh_for_play(play: Play) -> None:
 
 
 def rebuild_club(
-    club_id: int, *, since: datetime.datetime | None = None, models: Any = _MODELS
+    club_id: int,
+    *,
+    since: datetime.datetime | None = None,
+    excluding: int | None = None,
+    models: Any = _MODELS,
 ) -> int:
-    """Rewrite the club's rating rows of every finished play that ended at ``since`` or later
-    (all of them when ``since`` is None). Returns the number of rows written.
+    """Rewrite the club's rating rows (and head-to-head records) of every finished play that
+    ended at ``since`` or later (all of them when ``since`` is None), leaving out the play
+    ``excluding`` (one about to be deleted). Returns the number of rows written.
 
-    ``models`` lets the data migration pass its historical models.
+    ``models`` lets a data migration pass its historical models.
     """
     with transaction.atomic(), _sqlite_page_cache():
         # One rebuild per club at a time: rows must be written in play order.
         list(models.Club.objects.select_for_update().filter(pk=club_id).values_list("pk"))
         rows = models.RatingChange.objects.filter(club_id=club_id)
-        plays = models.Play.objects.filter(club_id=club_id, status="finished")
+        # A join (not a subquery of plays), so that the database walks the plays in end-time
+        # order on play_club_status_ended and sorts only the plays that ended together.
+        seats = models.Seat.objects.filter(play__club_id=club_id, play__status="finished")
         if since is not None:
             rows = rows.filter(played_at__gte=since)
-            plays = plays.filter(ended_at__gte=since)
+            seats = seats.filter(play__ended_at__gte=since)
+        if excluding is not None:
+            seats = seats.exclude(play_id=excluding)
+        tally = _HeadToHead()
+        if since is None:
+            models.HeadToHead.objects.filter(club_id=club_id).delete()
+        else:
+            tally.uncount(rows)  # what the rows about to be rewritten had counted
         rows.delete()
-        seats = models.Seat.objects.filter(play__in=plays)
-        states = (
-            _states_before(club_id, seats, models)
-            if since is not None
-            else {}  # a full rebuild starts everyone afresh
-        )
-        stream = (
-            seats.order_by("play__ended_at", "play__started_at", "play_id", "position")
-            .values_list(
-                "play_id", "play__game", "play__ended_at", "player_id", "rank", "is_winner", "team"
+        stream = _raw_rows(
+            seats.order_by("play__ended_at", "play__started_at", "play_id", "position").values_list(
+                *_SEAT_COLUMNS
             )
-            .iterator(chunk_size=BATCH_SIZE)
         )
-        return _insert(models.RatingChange, _rate(club_id, stream, states))
+        states = _States(models.RatingChange, since)
+        written = _insert(
+            models.RatingChange, COLUMNS, COPY_TYPES, _rate(club_id, stream, states, tally)
+        )
+        tally.save(club_id, models.HeadToHead, full=since is None)
+        return written
+
+
+def _raw_rows(queryset: Any) -> Iterator[tuple]:
+    """The queryset's rows as the database driver returns them, skipping Django's per-value
+    converters (a full rebuild reads millions of seats: SQLite's times stay the text they are
+    stored as, and go back into the rating rows as they came), read in batches from a
+    server-side cursor on PostgreSQL."""
+    sql, params = queryset.query.sql_with_params()
+    with connection.chunked_cursor() as cursor:
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(BATCH_SIZE):
+            yield from rows
 
 
 @contextmanager
 def _sqlite_page_cache() -> Iterator[None]:
     """On SQLite, a page cache of SQLITE_CACHE_KIB while rebuilding. SQLite's default (2 MiB)
-    is smaller than the leaves of the rating table's six indexes that a rebuild keeps touching,
-    so most of a full rebuild's time went to spilling pages and reading them back. The cache
-    grows only as pages are used, and the connection's setting is put back afterwards."""
+    is smaller than the leaves of the rating table's indexes that a rebuild keeps touching (an
+    insertion point per player and scope in each), so most of a full rebuild's time went to
+    spilling pages and reading them back; a larger cache buys nothing more and costs resident
+    memory (docs/benchmarks.md). The cache grows only as pages are used, and the connection's
+    setting is put back afterwards."""
     if connection.vendor != "sqlite":
         yield
         return
@@ -225,48 +349,70 @@ def _sqlite_page_cache() -> Iterator[None]:
             cursor.execute(f"PRAGMA cache_size = {int(previous):d}")
 
 
+#: The columns of a head-to-head record, and their PostgreSQL types.
+PAIR_TOTALS = ("plays", "won", "lost", "together", "together_won")
+H2H_COLUMNS = ("club_id", "player_id", "opponent_id", "scope", *PAIR_TOTALS)
+H2H_COPY_TYPES = ("int8", "int8", "int8", "text", "int4", "int4", "int4", "int4", "int4")
+
+#: What the rebuild reads of each seat, in play order.
+_SEAT_COLUMNS = (
+    "play_id", "play__game", "play__ended_at", "player_id", "rank", "is_winner", "score", "team",
+)  # fmt: skip
+
 #: The columns of a rating row, in the order _rate() yields them.
 COLUMNS = (
-    "club_id", "play_id", "player_id", "scope", "played_at", "is_winner",
-    "mu_before", "sigma_before", "mu_after", "sigma_after", "plays", "wins",
+    "club_id", "play_id", "player_id", "scope", "played_at", "is_winner", "rank", "team",
+    "mu_before", "sigma_before", "mu_after", "sigma_after",
+    "plays", "wins", "points", "best", "worst", "streak", "longest",
 )  # fmt: skip
 
 #: Their PostgreSQL types, for a binary COPY (cheaper to encode and to parse than text).
 COPY_TYPES = (
-    "int8", "int8", "int8", "text", "timestamptz", "bool",
-    "float8", "float8", "float8", "float8", "int4", "int4",
+    "int8", "int8", "int8", "text", "timestamptz", "bool", "int2", "int2",
+    "float8", "float8", "float8", "float8",
+    "int4", "int4", "int4", "int4", "int4", "int4", "int4",
 )  # fmt: skip
 
 
-def _insert(model: Any, rows: Iterable[list[tuple]]) -> int:
-    """Write the rows in batches, straight to the table: a full rebuild writes hundreds of
-    thousands of rows, and model instances and the ORM's INSERT compiler would cost more than
-    the ratings themselves. PostgreSQL gets COPY; other databases executemany. (Batches, not
-    one COPY: the rows are computed from a server-side cursor on the same connection.)"""
+def _insert(
+    model: Any, columns: Sequence[str], types: Sequence[str], rows: Iterable[list[tuple]]
+) -> int:
+    """Write the rows (given in lists) in batches, straight to the table: a full rebuild writes
+    millions of rows, and model instances and the ORM's INSERT compiler would cost more than
+    the ratings themselves. PostgreSQL gets a binary COPY (``types`` are the columns' types);
+    other databases executemany. (Batches, not one COPY: the rows are computed from a
+    server-side cursor on the same connection.)"""
     opts = model._meta
     table = connection.ops.quote_name(opts.db_table)
-    names = [opts.get_field(c.removesuffix("_id")).column for c in COLUMNS]
-    columns = ", ".join(connection.ops.quote_name(name) for name in names)
-    copy_sql = f"COPY {table} ({columns}) FROM STDIN (FORMAT BINARY)"
-    insert_sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(COLUMNS))})"
+    names = [opts.get_field(c.removesuffix("_id")).column for c in columns]
+    quoted = ", ".join(connection.ops.quote_name(name) for name in names)
+    copy_sql = f"COPY {table} ({quoted}) FROM STDIN (FORMAT BINARY)"
+    insert_sql = f"INSERT INTO {table} ({quoted}) VALUES ({', '.join(['%s'] * len(columns))})"
     adapt = connection.ops.adapt_datetimefield_value
+    at = columns.index("played_at") if "played_at" in columns else None
     postgres = connection.vendor == "postgresql"
 
     def flush(batch: list[tuple]) -> None:
         with connection.cursor() as cursor:
             if postgres:
                 with cursor.cursor.copy(copy_sql) as copy:
-                    copy.set_types(COPY_TYPES)
+                    copy.set_types(types)
                     for row in batch:
                         copy.write_row(row)
+            elif at is None or isinstance(batch[0][at], str):
+                cursor.executemany(insert_sql, batch)  # times as SQLite stores them already
             else:
                 times: dict[datetime.datetime, Any] = {}  # one adaptation per play, not per row
                 cursor.executemany(
                     insert_sql,
                     [
-                        (*r[:4], times.get(r[4]) or times.setdefault(r[4], adapt(r[4])), *r[5:])
+                        (
+                            *r[:at],
+                            times.get(r[at]) or times.setdefault(r[at], adapt(r[at])),
+                            *r[at + 1 :],
+                        )
                         for r in batch
-                    ],
+                    ],  # fmt: skip
                 )
 
     count = 0
@@ -282,80 +428,259 @@ def _insert(model: Any, rows: Iterable[list[tuple]]) -> int:
     return count + len(batch)
 
 
-def _states_before(club_id: int, seats: Any, models: Any) -> dict[tuple[str, int], _State]:
-    """Each affected player's state after their last remaining row, per scope."""
-    players = seats.values_list("player_id", flat=True).distinct()
-    last_ids = (
-        models.RatingChange.objects.filter(club_id=club_id, player_id__in=players)
-        .values("scope", "player_id")
-        .annotate(last=Max("id"))
-        .values_list("last", flat=True)
-    )
-    states = {}
-    for row in models.RatingChange.objects.filter(id__in=list(last_ids)).values(
-        "scope", "player_id", "mu_after", "sigma_after", "plays", "wins"
-    ):
-        rated = row["mu_after"] is not None
-        states[(row["scope"], row["player_id"])] = [
-            row["mu_after"] if rated else INITIAL_MU,
-            row["sigma_after"] if rated else INITIAL_SIGMA,
-            row["plays"],
-            row["wins"],
+#: A player's state in a scope, as the rebuild keeps it:
+#: [μ, σ, plays, wins, points, best, worst, streak, longest] (points, best, worst None in "all").
+_State = list
+_STATE_COLUMNS = (
+    "mu_after", "sigma_after", "plays", "wins", "points", "best", "worst", "streak", "longest",
+)  # fmt: skip
+
+
+class _States(dict):
+    """Each player's state per (scope, player), fetched when first needed: their last row before
+    ``since`` (one index lookup on rating_player_scope), or a new player's state."""
+
+    def __init__(self, rows: Any, since: datetime.datetime | None):
+        super().__init__()
+        self.rows, self.since = rows, since
+
+    def __missing__(self, key: tuple[str, int]) -> _State:
+        scope, player = key
+        last = None
+        if self.since is not None:  # a full rebuild starts everyone afresh
+            last = (
+                self.rows.objects.filter(player_id=player, scope=scope, played_at__lt=self.since)
+                .order_by("-played_at", "-id")
+                .values_list(*_STATE_COLUMNS)
+                .first()
+            )
+        if last is None:
+            state = [INITIAL_MU, INITIAL_SIGMA, 0, 0, 0, None, None, 0, 0]
+        else:
+            state = list(last)
+            if state[0] is None:  # a cooperative game's rows carry no rating
+                state[0], state[1] = INITIAL_MU, INITIAL_SIGMA
+        if scope == ALL_GAMES:
+            state[4] = None
+        self[key] = state
+        return state
+
+
+class _HeadToHead:
+    """Changes to the pair records: (scope, player, other) → [plays, won, lost, together,
+    together_won], the first three as opponents, the last two as partners."""
+
+    def __init__(self) -> None:
+        self.pairs: dict[tuple[str, int, int], list[int]] = {}
+
+    def count(
+        self,
+        scopes: Sequence[str],
+        players: list[list[int]],
+        ranks: list[int],
+        wins: list[bool],
+        sign: int = 1,
+    ) -> None:
+        """Count one play in each of ``scopes``, given as its teams' players, ranks and wins
+        (``sign`` -1 takes it back)."""
+        pairs = self.pairs
+        for scope in scopes:
+            for mine, rank, won_together in zip(players, ranks, wins, strict=True):
+                for theirs, their_rank in zip(players, ranks, strict=True):
+                    if theirs is mine:
+                        change = (0, 0, 0, sign, sign if won_together else 0)
+                    else:
+                        won = sign if rank < their_rank else 0
+                        lost = sign if rank > their_rank else 0
+                        change = (sign, won, lost, 0, 0)
+                    for player in mine:
+                        for other in theirs:
+                            if other == player:
+                                continue
+                            record = pairs.get((scope, player, other))
+                            if record is None:
+                                pairs[(scope, player, other)] = list(change)
+                            else:
+                                for index, value in enumerate(change):
+                                    record[index] += value
+
+    def count_alone(self, scopes: Sequence[str], players: list[int], ranks: list[int]) -> None:
+        """count() for a play where everyone plays for themselves (most plays)."""
+        pairs = self.pairs
+        for scope in scopes:
+            for player, rank in zip(players, ranks, strict=True):
+                for other, their_rank in zip(players, ranks, strict=True):
+                    if other == player:
+                        continue
+                    won = 1 if rank < their_rank else 0
+                    lost = 1 if rank > their_rank else 0
+                    record = pairs.get((scope, player, other))
+                    if record is None:
+                        pairs[(scope, player, other)] = [1, won, lost, 0, 0]
+                    else:
+                        record[0] += 1
+                        record[1] += won
+                        record[2] += lost
+
+    def uncount(self, rows: Any) -> None:
+        """Take back what the competitive plays of these rating rows counted (a play's rows in
+        one scope were written together)."""
+        seats = (
+            rows.exclude(scope__in=COOPERATIVE_GAMES)
+            .order_by("id")
+            .values_list("play_id", "scope", "player_id", "rank", "team", "is_winner")
+            .iterator(chunk_size=BATCH_SIZE)
+        )
+        for (_, scope), group in groupby(seats, key=itemgetter(0, 1)):
+            rated = list(group)
+            teams = play_teams([seat[4] for seat in rated])
+            self.count(
+                [scope],
+                [[rated[i][2] for i in team] for team in teams],
+                [rated[team[0]][3] for team in teams],
+                [rated[team[0]][5] for team in teams],
+                sign=-1,
+            )
+
+    def save(self, club_id: int, model: Any, *, full: bool) -> None:
+        """Write the changes: after a full rebuild (the club's records deleted first) they are
+        the records; otherwise they are added to the stored ones, and a record left with no
+        play is deleted."""
+        changes = {pair: record for pair, record in self.pairs.items() if any(record)}
+        gone = []
+        if not full and changes:
+            stored = model.objects.filter(
+                club_id=club_id,
+                player_id__in={player for _, player, _ in changes},
+                opponent_id__in={other for _, _, other in changes},
+            ).values_list("pk", "scope", "player_id", "opponent_id", *PAIR_TOTALS)
+            for pk, scope, player, other, *totals in stored:
+                record = changes.get((scope, player, other))
+                if record is not None:
+                    for index, value in enumerate(totals):
+                        record[index] += value
+                    if not record[0] and not record[3]:
+                        gone.append(pk)
+        if gone:
+            model.objects.filter(pk__in=gone).delete()
+        kept = [
+            (club_id, player, other, scope, *record)
+            for (scope, player, other), record in changes.items()
+            if record[0] or record[3]
         ]
-    return states
+        if full:  # a club's every pair: straight to the table
+            _insert(model, H2H_COLUMNS, H2H_COPY_TYPES, [kept])
+        elif kept:
+            model.objects.bulk_create(
+                [model(**dict(zip(H2H_COLUMNS, row, strict=True))) for row in kept],
+                update_conflicts=True,
+                unique_fields=["player", "opponent", "scope"],
+                update_fields=list(PAIR_TOTALS),
+                batch_size=2000,
+            )
 
 
 def _rate(
-    club_id: int, seat_rows: Iterable[tuple], states: dict[tuple[str, int], _State]
+    club_id: int, seat_rows: Iterable[tuple], states: _States, tally: _HeadToHead
 ) -> Iterator[list[tuple]]:
     """The rating rows of the seats, given in play order, one play's seats together: one list
-    of rows per play."""
+    of rows per play. Counts each competitive play's head-to-head in ``tally``."""
     rate = plackett_luce
     for play_id, group in groupby(seat_rows, key=itemgetter(0)):
         seats = list(group)
         _, game, played_at = seats[0][:3]
         rows = []
         if game in COOPERATIVE_GAMES:
-            for _, _, _, player, _, won, _ in seats:
-                state = states.get((game, player))
-                if state is None:
-                    state = states[(game, player)] = [INITIAL_MU, INITIAL_SIGMA, 0, 0]
-                state[2] += 1
-                state[3] += bool(won)
+            for _, _, _, player, rank, won, score, team in seats:
+                state = states[(game, player)]
+                _count(state, won, score)
                 rows.append(
-                    (club_id, play_id, player, game, played_at, won,
-                     None, None, None, None, state[2], state[3])
+                    (club_id, play_id, player, game, played_at, won, rank, team,
+                     None, None, None, None, *state[2:])
                 )  # fmt: skip
             yield rows
             continue
+        numbers = [seat[7] for seat in seats]
+        if any(number is not None for number in numbers):
+            _rate_teams(rows, club_id, play_id, game, played_at, seats, numbers, states, tally)
+            yield rows
+            continue
+        # Everyone for themselves.
+        players = [seat[3] for seat in seats]
         ranks = [seat[4] for seat in seats]
-        teams = [seat[6] for seat in seats]
-        partners = any(team is not None for team in teams)
+        tally.count_alone((game, ALL_GAMES), players, ranks)
         for scope in (game, ALL_GAMES):
-            current = []
-            for seat in seats:
-                state = states.get((scope, seat[3]))
-                if state is None:
-                    state = states[(scope, seat[3])] = [INITIAL_MU, INITIAL_SIGMA, 0, 0]
-                current.append(state)
+            current = [states[(scope, player)] for player in players]
             mus = [state[0] for state in current]
             sigmas = [state[1] for state in current]
-            if partners:
-                new_mus, new_sigmas = rate_partners(mus, sigmas, ranks, teams)
-            elif len(seats) > 1:
-                new_mus, new_sigmas = rate(mus, sigmas, ranks)
-            else:
-                new_mus, new_sigmas = mus, sigmas
+            new_mus, new_sigmas = rate(mus, sigmas, ranks) if len(seats) > 1 else (mus, sigmas)
             for seat, state, mu, sigma, mu_after, sigma_after in zip(
                 seats, current, mus, sigmas, new_mus, new_sigmas, strict=True
             ):
-                won = seat[5]
                 state[0] = mu_after
                 state[1] = sigma_after
-                state[2] += 1
-                state[3] += bool(won)
+                won = seat[5]
+                _count(state, won, seat[6])
                 rows.append(
-                    (club_id, play_id, seat[3], scope, played_at, won,
-                     mu, sigma, mu_after, sigma_after, state[2], state[3])
+                    (club_id, play_id, seat[3], scope, played_at, won, seat[4], None,
+                     mu, sigma, mu_after, sigma_after, *state[2:])
                 )  # fmt: skip
         yield rows
+
+
+def _rate_teams(
+    rows: list[tuple],
+    club_id: int,
+    play_id: int,
+    game: str,
+    played_at: Any,
+    seats: list[tuple],
+    numbers: list[int | None],
+    states: _States,
+    tally: _HeadToHead,
+) -> None:
+    """_rate for a play with partners: its seats rated as teams, into ``rows``."""
+    teams = play_teams(numbers)
+    ranks = [min(seats[i][4] for i in team) for team in teams]
+    tally.count(
+        (game, ALL_GAMES),
+        [[seats[i][3] for i in team] for team in teams],
+        ranks,
+        [seats[team[0]][5] for team in teams],
+    )
+    for scope in (game, ALL_GAMES):
+        current = [states[(scope, seat[3])] for seat in seats]
+        ratings = [[(current[i][0], current[i][1]) for i in team] for team in teams]
+        if len(teams) > 1:
+            ratings = rate_teams(ratings, ranks)
+        after = [(0.0, 0.0)] * len(seats)
+        for team, rated in zip(teams, ratings, strict=True):
+            for i, rating in zip(team, rated, strict=True):
+                after[i] = rating
+        for seat, state, (mu_after, sigma_after) in zip(seats, current, after, strict=True):
+            mu, sigma = state[0], state[1]
+            state[0], state[1] = mu_after, sigma_after
+            won = seat[5]
+            _count(state, won, seat[6])
+            rows.append(
+                (club_id, play_id, seat[3], scope, played_at, won, seat[4], seat[7],
+                 mu, sigma, mu_after, sigma_after, *state[2:])
+            )  # fmt: skip
+
+
+def _count(state: _State, won: bool, score: int) -> None:
+    """Add one play to a player's running totals in a scope."""
+    state[2] += 1
+    if won:
+        state[3] += 1
+        state[7] += 1
+        if state[7] > state[8]:
+            state[8] = state[7]
+    else:
+        state[7] = 0
+    if state[4] is not None:  # a game's scope: points
+        state[4] += score
+        if state[5] is None or score > state[5]:
+            state[5] = score
+        if state[6] is None or score < state[6]:
+            state[6] = score

@@ -768,13 +768,12 @@ def delete_play(*, play: Play, by: AbstractBaseUser, version: int | None = None)
         ],
         log=play_to_log(play),
     )
-    rated_since = play.ended_at if play.status == Play.Status.FINISHED else None
-    club_id = play.club_id
     live.notify(play.night_id, play.pk)  # its watchers find it gone and stop
+    if play.status == Play.Status.FINISHED:
+        # The plays rated after it were rated with it: rate them again without it (and take
+        # what it counted out of the head-to-head records) before it goes.
+        ratings.rebuild_club(play.club_id, since=play.ended_at, excluding=play.pk)
     play.delete()
-    if rated_since is not None:
-        # The plays rated after it were rated with it: rate them again without it.
-        ratings.rebuild_club(club_id, since=rated_since)
 
 
 @transaction.atomic

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +38,7 @@ from .models import (
     ALL_GAMES,
     Club,
     GameNight,
+    HeadToHead,
     Play,
     Player,
     RatingChange,
@@ -164,7 +166,17 @@ def _partners_in(
     club: Club, scope: str, as_of: datetime.date | None
 ) -> dict[int, list[tuple[str, int]]]:
     """Each player's partners in the finished team plays of ``scope`` (before the end of
-    ``as_of``): player id → [(partner's name, plays together)], most plays first."""
+    ``as_of``): player id → [(partner's name, plays together)], most plays first.
+
+    Today's are the running pair records (a few rows per pair of players, whatever the club's
+    history); as of a past day, they are counted from the seats of the plays before it."""
+    if as_of is None or as_of >= datetime.date.max:  # the last day has no end to compute
+        rows = (
+            HeadToHead.objects.filter(club=club, scope=scope, together__gt=0)
+            .order_by()
+            .values_list("player_id", "opponent__name", "together")
+        )
+        return _partner_lists(rows)
     seats = Seat.objects.filter(
         # One filter, so that every condition on play__seats is about the same partner's seat.
         Q(play__seats__position__lt=F("position")) | Q(play__seats__position__gt=F("position")),
@@ -173,14 +185,17 @@ def _partners_in(
         play__status=Play.Status.FINISHED,
         play__game__in=COMPETITIVE_GAMES if scope == ALL_GAMES else [scope],
     )
-    if as_of is not None and as_of < datetime.date.max:  # the last day has no end to compute
-        seats = seats.filter(play__ended_at__lt=end_of_day(as_of))
     rows = (
-        seats.order_by()
+        seats.filter(play__ended_at__lt=end_of_day(as_of))
+        .order_by()
         .values("player_id", "play__seats__player__name")
         .annotate(plays=Count("id"))
         .values_list("player_id", "play__seats__player__name", "plays")
     )
+    return _partner_lists(rows)
+
+
+def _partner_lists(rows: Any) -> dict[int, list[tuple[str, int]]]:
     found: dict[int, list[tuple[str, int]]] = {}
     for player_id, name, plays in rows:
         found.setdefault(player_id, []).append((name, plays))
@@ -222,7 +237,9 @@ class GameRecord:
     game: str
     plays: int = 0
     wins: int = 0
-    scores: list[int] = field(default_factory=list)
+    points: int | None = None  # the sum of the player's scores
+    best: int | None = None
+    worst: int | None = None
     mu: float | None = None
     sigma: float | None = None
 
@@ -248,19 +265,11 @@ class GameRecord:
 
     @property
     def has_points(self) -> bool:
-        return self.game in POINT_GAMES and bool(self.scores)
-
-    @property
-    def best(self) -> int | None:
-        return max(self.scores) if self.has_points else None
-
-    @property
-    def worst(self) -> int | None:
-        return min(self.scores) if self.has_points else None
+        return self.game in POINT_GAMES and self.plays > 0 and self.points is not None
 
     @property
     def average(self) -> float | None:
-        return sum(self.scores) / len(self.scores) if self.has_points else None
+        return self.points / self.plays if self.has_points else None
 
     @property
     def ordinal(self) -> float | None:
@@ -274,6 +283,8 @@ class Rivalry:
     plays: int = 0
     won: int = 0  # plays where our player ranked above this opponent
     lost: int = 0  # plays where this opponent ranked above our player
+    together: int = 0  # plays as partners (team play)
+    together_won: int = 0
 
     @property
     def drawn(self) -> int:
@@ -316,129 +327,108 @@ class PlayerSummary:
         return self.team_plays - self.team_wins
 
 
-def _play_order() -> tuple[str, ...]:
-    return ("play__ended_at", "play__started_at", "play_id")
-
-
 def player_summary(player: Player) -> PlayerSummary:
-    seats = list(
-        Seat.objects.filter(player=player, play__status=Play.Status.FINISHED)
-        .order_by(*_play_order())
-        .values_list("play__game", "score", "is_winner")
-    )
-    games: dict[str, GameRecord] = {}
-    current = longest = 0
-    for game, score, won in seats:
-        record = games.setdefault(game, GameRecord(game))
-        record.plays += 1
-        record.wins += won
-        record.scores.append(score)
-        if game in COOPERATIVE_GAMES:
-            continue
-        current = current + 1 if won else 0
-        longest = max(longest, current)
-    for row in latest_ratings(player):
-        if row["scope"] in games and row["mu_after"] is not None:
-            games[row["scope"]].mu, games[row["scope"]].sigma = row["mu_after"], row["sigma_after"]
-    overall = None
-    for row in latest_ratings(player, scopes=[ALL_GAMES]):
-        overall = GameRecord(
-            ALL_GAMES, plays=row["plays"], mu=row["mu_after"], sigma=row["sigma_after"]
+    """The player's record, read from their running totals (their last rating row in each
+    scope) and pair records: a few indexed queries, however long their history."""
+    latest = {row["scope"]: row for row in latest_ratings(player, scopes=list(SCOPES))}
+    games = {
+        scope: GameRecord(
+            scope,
+            plays=row["plays"],
+            wins=row["wins"],
+            # Points only where the score is a points total (see the module docstring).
+            **(
+                {"points": row["points"], "best": row["best"], "worst": row["worst"]}
+                if scope in POINT_GAMES
+                else {}
+            ),
+            mu=row["mu_after"],
+            sigma=row["sigma_after"],
         )
-
-    rivals = head_to_head(player)
+        for scope, row in latest.items()
+        if scope != ALL_GAMES
+    }
+    overall = latest.get(ALL_GAMES)
+    rating = None
+    if overall is not None:
+        rating = GameRecord(
+            ALL_GAMES, plays=overall["plays"], mu=overall["mu_after"], sigma=overall["sigma_after"]
+        )
+    records = pair_records(player)
+    rivals = [record for record in records if record.plays]
     eligible = [r for r in rivals if r.plays >= NEMESIS_MIN_PLAYS]
     # The tie-break order of the module docstring (and of the player page's note).
     nemesis = min(eligible, key=lambda r: (-r.lost, r.won, r.player.casefold()), default=None)
     victim = min(eligible, key=lambda r: (-r.won, r.lost, r.player.casefold()), default=None)
-    competitive = [g for g in games.values() if not g.cooperative]
     cooperative = [g for g in games.values() if g.cooperative]
     return PlayerSummary(
         player=player,
         games=sorted(games.values(), key=lambda g: (-g.plays, g.title)),
-        plays=sum(g.plays for g in competitive),
-        wins=sum(g.wins for g in competitive),
+        # Competitive plays and wins are counted once each in the "all" scope.
+        plays=overall["plays"] if overall else 0,
+        wins=overall["wins"] if overall else 0,
         team_plays=sum(g.plays for g in cooperative),
         team_wins=sum(g.wins for g in cooperative),
-        current_streak=current,
-        longest_streak=longest,
-        last_played=(
-            Play.objects.filter(seats__player=player, status=Play.Status.FINISHED)
-            .order_by("-ended_at")
-            .values_list("ended_at", flat=True)
-            .first()
-        ),
+        current_streak=overall["streak"] if overall else 0,
+        longest_streak=overall["longest"] if overall else 0,
+        last_played=max((row["played_at"] for row in latest.values()), default=None),
         rivals=rivals,
-        partners=partnerships(player),
+        partners=partnerships(records),
         nemesis=nemesis if nemesis and nemesis.lost else None,
         victim=victim if victim and victim.won else None,
-        rating=overall,
+        rating=rating,
     )
 
 
+#: What latest_ratings() reads of each row.
+LATEST_FIELDS = (
+    "scope", "played_at", "mu_after", "sigma_after", "plays", "wins",
+    "points", "best", "worst", "streak", "longest",
+)  # fmt: skip
+
+
 def latest_ratings(player: Player, scopes: list[str] | None = None) -> list[dict[str, Any]]:
-    """The player's last row in each scope (of ``scopes``, or every game)."""
-    rows = []
-    for scope in scopes or list(GAMES):
-        row = (
-            RatingChange.objects.filter(player=player, scope=scope)
+    """The player's last row in each scope (of ``scopes``, or every game) where they have one:
+    one index lookup per scope, in two queries."""
+    last = {
+        f"last_{index}": Subquery(
+            RatingChange.objects.filter(player=OuterRef("pk"), scope=scope)
             .order_by("-played_at", "-id")
-            .values("scope", "mu_after", "sigma_after", "plays", "wins")
-            .first()
+            .values("id")[:1]
         )
-        if row:
-            rows.append(row)
-    return rows
+        for index, scope in enumerate(scopes or list(GAMES))
+    }
+    ids = Player.objects.filter(pk=player.pk).annotate(**last).values_list(*last).first() or ()
+    found = [pk for pk in ids if pk is not None]
+    return list(RatingChange.objects.filter(id__in=found).order_by().values(*LATEST_FIELDS))
+
+
+def pair_records(player: Player) -> list[Rivalry]:
+    """The player's record with every other player they met in a finished competitive play,
+    as an opponent (you beat everyone ranked below you) and as a partner, from the running pair
+    records (HeadToHead): one row per player met, however many plays. Most plays against first."""
+    records = [
+        Rivalry(*row)
+        for row in HeadToHead.objects.filter(player=player, scope=ALL_GAMES).values_list(
+            "opponent_id", "opponent__name", "plays", "won", "lost", "together", "together_won"
+        )
+    ]
+    return sorted(records, key=lambda r: (-r.plays, r.player.casefold()))
 
 
 def head_to_head(player: Player) -> list[Rivalry]:
     """Pairwise results against every opponent met in a competitive finished play: in a play
-    you beat everyone ranked below you; a partner is no opponent. Counted by the database (one
-    row per opponent)."""
-    rows = (
-        Seat.objects.filter(
-            # One filter, so that every condition on play__seats is about the player's own seat.
-            Q(team__isnull=True)
-            | Q(play__seats__team__isnull=True)
-            | Q(team__lt=F("play__seats__team"))
-            | Q(team__gt=F("play__seats__team")),
-            play__seats__player=player,
-            play__status=Play.Status.FINISHED,
-            play__game__in=COMPETITIVE_GAMES,
-        )
-        .exclude(player=player)
-        .order_by()
-        .values("player_id", "player__name")
-        .annotate(
-            plays=Count("id"),
-            won=Count("id", filter=Q(rank__gt=F("play__seats__rank"))),
-            lost=Count("id", filter=Q(rank__lt=F("play__seats__rank"))),
-        )
-    )
-    rivals = [
-        Rivalry(row["player_id"], row["player__name"], row["plays"], row["won"], row["lost"])
-        for row in rows
-    ]
-    return sorted(rivals, key=lambda r: (-r.plays, r.player.casefold()))
+    you beat everyone ranked below you; a partner is no opponent."""
+    return [record for record in pair_records(player) if record.plays]
 
 
-def partnerships(player: Player) -> list[Partnership]:
-    """The player's partners in finished team plays (seats sharing ``Seat.team``), with the plays
-    and the wins they shared. Counted by the database (one row per partner)."""
-    rows = (
-        Seat.objects.filter(
-            play__seats__player=player,
-            play__seats__team=F("team"),  # never true without a team: NULL equals nothing
-            play__status=Play.Status.FINISHED,
-        )
-        .exclude(player=player)
-        .order_by()
-        .values("player_id", "player__name")
-        .annotate(plays=Count("id"), wins=Count("id", filter=Q(is_winner=True)))
-    )
+def partnerships(records: list[Rivalry]) -> list[Partnership]:
+    """The partners among a player's pair records, with the plays and the wins they shared,
+    most plays together first."""
     partners = [
-        Partnership(row["player_id"], row["player__name"], row["plays"], row["wins"])
-        for row in rows
+        Partnership(r.player_id, r.player, r.together, r.together_won)
+        for r in records
+        if r.together
     ]
     return sorted(partners, key=lambda p: (-p.plays, p.player.casefold()))
 
@@ -485,17 +475,29 @@ def _nice_step(span: float, count: int = 4) -> float:
 
 
 def rating_chart(player: Player, scope: str = ALL_GAMES) -> RatingChart | None:
-    history = list(
-        RatingChange.objects.filter(player=player, scope=scope, mu_after__isnull=False)
-        .order_by("played_at", "id")
-        .values_list("played_at", "mu_after", "sigma_after")
-    )
-    if not history:
+    """The chart of the player's rating in ``scope`` (a rated one). Reads only the points it
+    draws: the player's n-th row in a scope is the one whose running ``plays`` is n (an index
+    lookup each), so a long history costs no more than a short one."""
+    rated = RatingChange.objects.filter(player=player, scope=scope, mu_after__isnull=False)
+    count = rated.order_by("-plays").values_list("plays", flat=True).first()
+    if not count:
         return None
-    if len(history) > CHART_MAX_POINTS:
+    wanted: Iterable[int] = range(1, count + 1)
+    if count > CHART_MAX_POINTS:
         # Keep the shape on a phone: an evenly spaced sample, the last play always included.
-        step = len(history) / CHART_MAX_POINTS
-        history = [history[int(i * step)] for i in range(CHART_MAX_POINTS - 1)] + [history[-1]]
+        step = count / CHART_MAX_POINTS
+        wanted = [int(i * step) + 1 for i in range(CHART_MAX_POINTS - 1)] + [count]
+    return draw_rating_chart(
+        list(
+            rated.filter(plays__in=wanted)
+            .order_by("plays")
+            .values_list("played_at", "mu_after", "sigma_after")
+        )
+    )
+
+
+def draw_rating_chart(history: list[tuple[datetime.datetime, float, float]]) -> RatingChart:
+    """The chart of these (time, μ, σ) points, oldest first."""
     values = [ordinal(mu, sigma) for _, mu, sigma in history]
     count = len(history)
     tick = _nice_step(max(values) - min(values))

@@ -5,9 +5,9 @@ from django.db import migrations, models
 
 
 def rate_existing_plays(apps, schema_editor):
-    """The plays finished before this migration are rated by 0011, which rebuilds every club
-    once seats have their team (rebuilding here, with today's rating code and this migration's
-    older tables, could not work)."""
+    """The plays finished before this migration are rated by 0015, which rebuilds every club
+    once seats have their team and the rating rows their running totals (rebuilding here, with
+    today's rating code and this migration's older tables, could not work)."""
 
 
 class Migration(migrations.Migration):

@@ -6,14 +6,20 @@ import datetime
 import pytest
 
 
-def _ranks(results):
+def _ranks(results, teams=None):
+    """Winners rank first, the others by score, ties sharing a rank; partners (seats with the
+    same team number) count once, as their team."""
+    teams = teams or [None] * len(results)
+    sides = {}
+    for index, ((_, score, won), team) in enumerate(zip(results, teams, strict=True)):
+        sides.setdefault(index if team is None else ("team", team), (score, won))
     ranks = []
     for _, score, won in results:
         ranks.append(
             1
             + sum(
                 1
-                for _, other_score, other_won in results
+                for other_score, other_won in sides.values()
                 if (other_won and not won) or (other_won == won and other_score > score)
             )
         )
@@ -22,12 +28,13 @@ def _ranks(results):
 
 @pytest.fixture
 def record(night):
-    """``record(game, [(player, score, won), ...], day=1, status="finished")`` → the play."""
+    """``record(game, [(player, score, won), ...], day=1, status="finished", teams=None)`` → the
+    play; ``teams`` gives each seat's team number (partners share one and their result)."""
     from games.models import Play, Seat
 
     counter = iter(range(10_000))
 
-    def record(game, results, *, day=1, status="finished", rebuild=True):
+    def record(game, results, *, day=1, status="finished", rebuild=True, teams=None):
         from games import ratings
 
         at = datetime.datetime(2026, 1, day, 20, 0, tzinfo=datetime.UTC) + datetime.timedelta(
@@ -50,9 +57,10 @@ def record(night):
                 score=score,
                 is_winner=finished and won,
                 rank=rank if finished else None,
+                team=team,
             )
-            for index, ((player, score, won), rank) in enumerate(
-                zip(results, _ranks(results), strict=True)
+            for index, ((player, score, won), rank, team) in enumerate(
+                zip(results, _ranks(results, teams), teams or [None] * len(results), strict=True)
             )
         )
         if rebuild:

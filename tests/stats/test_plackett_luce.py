@@ -1,11 +1,14 @@
-"""games.ratings.plackett_luce is openskill 6.2.0's Plackett–Luce update for teams of one."""
+"""games.ratings.rate_teams is openskill 6.2.0's Plackett–Luce update (``rate()``), teams of one
+and teams of several players alike, to the last bit; so is games.ratings.plackett_luce, its
+shortcut for plays where everyone plays for themselves."""
 
 import random
 
 import pytest
 from openskill.models import PlackettLuce
 
-from games.ratings import plackett_luce
+from games import ratings
+from games.ratings import rate_teams
 
 
 def _openskill(model, mus, sigmas, ranks, **options):
@@ -15,6 +18,20 @@ def _openskill(model, mus, sigmas, ranks, **options):
         **options,
     )
     return [team[0].mu for team in teams], [team[0].sigma for team in teams]
+
+
+def teams_of_one(mus, sigmas, ranks, **options):
+    """rate_teams with teams of one, in plackett_luce's shape."""
+    teams = rate_teams(
+        [[(mu, sigma)] for mu, sigma in zip(mus, sigmas, strict=True)], ranks, **options
+    )
+    return [team[0][0] for team in teams], [team[0][1] for team in teams]
+
+
+@pytest.fixture(params=[ratings.plackett_luce, teams_of_one], ids=["plackett_luce", "rate_teams"])
+def plackett_luce(request):
+    """Both ways the rebuild rates a play without partners."""
+    return request.param
 
 
 def _random_game(rng):
@@ -28,7 +45,7 @@ def _random_game(rng):
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_matches_openskill_on_random_games(seed):
+def test_matches_openskill_on_random_games(seed, plackett_luce):
     rng = random.Random(seed)
     model = PlackettLuce()
     for _ in range(250):
@@ -39,7 +56,7 @@ def test_matches_openskill_on_random_games(seed):
         assert sigma == pytest.approx(expected_sigma, rel=0, abs=1e-9)
 
 
-def test_is_bit_for_bit_openskill_with_default_ratings_and_ties():
+def test_is_bit_for_bit_openskill_with_default_ratings_and_ties(plackett_luce):
     model = PlackettLuce()
     for ranks in ([1, 2], [2, 1], [1, 1], [1, 2, 3], [2, 1, 2], [1, 1, 1, 4], [3, 1, 1, 4, 2]):
         count = len(ranks)
@@ -57,7 +74,7 @@ def test_is_bit_for_bit_openskill_with_default_ratings_and_ties():
         {"beta": 2.0, "kappa": 0.01, "tau": 0.3, "limit_sigma": True},
     ],
 )
-def test_matches_openskill_with_other_parameters(options):
+def test_matches_openskill_with_other_parameters(options, plackett_luce):
     rng = random.Random(str(options))
     model = PlackettLuce(**options)
     for _ in range(300):
@@ -76,14 +93,54 @@ def test_balance_changes_nothing_for_teams_of_one():
         assert _openskill(balanced, mus, sigmas, ranks) == _openskill(plain, mus, sigmas, ranks)
 
 
-def test_float_and_unordered_ranks_follow_openskill():
+def test_float_and_unordered_ranks_follow_openskill(plackett_luce):
     model = PlackettLuce()
     mus, sigmas = [20.0, 31.0, 25.0, 18.5], [3.0, 8.0, 25 / 3, 1.0]
     for ranks in ([4.0, 1.0, 2.0, 3.0], [2.5, 2.0, 1.0, 7.9], [3, 3, 1, 2]):
         assert plackett_luce(mus, sigmas, ranks) == _openskill(model, mus, sigmas, ranks)
 
 
-def test_inputs_are_not_modified():
+def test_inputs_are_not_modified(plackett_luce):
     mus, sigmas, ranks = [25.0, 20.0], [8.0, 4.0], [2, 1]
     plackett_luce(mus, sigmas, ranks)
     assert (mus, sigmas, ranks) == ([25.0, 20.0], [8.0, 4.0], [2, 1])
+
+
+def _openskill_teams(model, teams, ranks):
+    rated = model.rate(
+        [[model.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams],
+        ranks=list(ranks),
+    )
+    return [[(player.mu, player.sigma) for player in team] for team in rated]
+
+
+@pytest.mark.parametrize("ranks", [[1, 2], [2, 1], [1, 1]])
+def test_two_teams_of_two_are_rated_as_openskill_rates_them(ranks):
+    """Punto for four in teams (issue 18): two teams of two, won, lost or level."""
+    model = PlackettLuce()
+    teams = [[(27.1, 6.2), (22.4, 8.0)], [(25.0, 25 / 3), (31.7, 3.1)]]
+    assert rate_teams(teams, ranks) == _openskill_teams(model, teams, ranks)
+    assert rate_teams([[(25.0, 25 / 3)] * 2] * 2, ranks) == _openskill_teams(
+        model, [[(25.0, 25 / 3)] * 2] * 2, ranks
+    )
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_teams_of_any_size_match_openskill_to_the_last_bit(seed):
+    rng = random.Random(seed)
+    model = PlackettLuce()
+    for _ in range(200):
+        count = rng.randint(2, 4)
+        teams = [
+            [(rng.uniform(-10, 60), rng.choice([25 / 3, rng.uniform(0.05, 12)]))
+             for _ in range(rng.randint(1, 3))]
+            for _ in range(count)
+        ]  # fmt: skip
+        ranks = [rng.randint(1, count) for _ in range(count)]
+        assert rate_teams(teams, ranks) == _openskill_teams(model, teams, ranks)
+
+
+def test_limit_sigma_applies_to_each_partner():
+    model = PlackettLuce(limit_sigma=True)
+    teams = [[(30.0, 0.5), (20.0, 7.0)], [(25.0, 2.0), (26.0, 0.01)]]
+    assert rate_teams(teams, [2, 1], limit_sigma=True) == _openskill_teams(model, teams, [2, 1])

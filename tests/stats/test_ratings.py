@@ -123,14 +123,20 @@ def test_the_play_page_gets_one_line_per_player_with_both_scopes(night, club):
     assert stats.play_rating_changes(cooperative) == []  # no rating, so no line
 
 
-def _openskill_rate(mus, sigmas, ranks):
-    """The rebuild's update as it was: openskill's own ``rate()``."""
+def openskill_rate(teams, ranks):
+    """The rebuild's update done by openskill's own ``rate()``, with the play's teams."""
     model = ratings.MODEL
-    teams = model.rate(
-        [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in zip(mus, sigmas, strict=True)],
-        ranks=ranks,
+    rated = model.rate(
+        [[model.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams],
+        ranks=list(ranks),
     )
-    return [team[0].mu for team in teams], [team[0].sigma for team in teams]
+    return [[(player.mu, player.sigma) for player in team] for team in rated]
+
+
+def openskill_alone(mus, sigmas, ranks):
+    """The same, for a play without partners, in plackett_luce's shape."""
+    teams = openskill_rate([[(mu, sigma)] for mu, sigma in zip(mus, sigmas, strict=True)], ranks)
+    return [team[0][0] for team in teams], [team[0][1] for team in teams]
 
 
 def test_a_rebuild_writes_the_same_rows_as_with_openskills_rate(record, four):
@@ -143,10 +149,60 @@ def test_a_rebuild_writes_the_same_rows_as_with_openskills_rate(record, four):
         record("buntherum", [(dev, day % 4, False), (ana, 2, day == 2), (ben, 2, False)], day=day)
         record("three-high", [(chloe, 4, day % 2 == 0), (dev, 4, day % 2 == 0)], day=day)
         record("forget-venice", [(ben, day, False), (chloe, 20, True), (dev, 3, False)], day=day)
+    record(
+        "punto",
+        [(ana, 2, True), (ben, 1, False), (chloe, 2, True), (dev, 1, False)],
+        day=8,
+        teams=[1, 2, 1, 2],
+    )
     ratings.rebuild_club(ana.club_id)
     fast = rows()
-    with mock.patch.object(ratings, "plackett_luce", wraps=_openskill_rate) as openskill:
+    with (
+        mock.patch.object(ratings, "plackett_luce", wraps=openskill_alone) as alone,
+        mock.patch.object(ratings, "rate_teams", wraps=openskill_rate) as teams,
+    ):
         ratings.rebuild_club(ana.club_id)
-    assert openskill.call_count == 7 * 4 * 2  # the competitive plays, in two scopes each
+    assert alone.call_count == 7 * 4 * 2  # the competitive plays, in two scopes each
+    assert teams.call_count == 2  # the team play
     assert rows() == fast  # exactly, to the last bit
-    assert len(fast) == 7 * (3 * 2 + 2 * 2 + 3 * 2 + 2 + 3 * 2)
+    assert len(fast) == 7 * (3 * 2 + 2 * 2 + 3 * 2 + 2 + 3 * 2) + 4 * 2
+
+
+def test_a_team_play_is_rated_as_its_teams(record, four):
+    """Punto for four in teams (issue 18): the rating code is told only who the partners are
+    (Seat.team); it rates two teams of two as openskill's own rate() does with those teams."""
+    ana, ben, chloe, dev = four
+    record("punto", [(ana, 2, True), (ben, 0, False)], day=1)  # some history first
+    record(
+        "punto",
+        [(ana, 2, True), (ben, 1, False), (chloe, 2, True), (dev, 1, False)],
+        day=2,
+        teams=[1, 2, 1, 2],
+    )
+    played = RatingChange.objects.filter(play__ended_at__day=2, scope="punto")
+    before = {row.player_id: (row.mu_before, row.sigma_before) for row in played}
+    expected = openskill_rate(
+        [[before[ana.pk], before[chloe.pk]], [before[ben.pk], before[dev.pk]]], [1, 2]
+    )
+    after = {row.player_id: (row.mu_after, row.sigma_after) for row in played}
+    assert [[after[ana.pk], after[chloe.pk]], [after[ben.pk], after[dev.pk]]] == expected
+    assert {row.player_id: row.team for row in played} == {
+        ana.pk: 1, ben.pk: 2, chloe.pk: 1, dev.pk: 2
+    }  # fmt: skip
+    incremental = rows()
+    ratings.rebuild_club(ana.club_id)
+    assert rows() == incremental
+
+
+def test_partners_are_never_each_others_opponents(record, four):
+    ana, ben, chloe, dev = four
+    record(
+        "punto",
+        [(ana, 2, True), (ben, 1, False), (chloe, 2, True), (dev, 1, False)],
+        teams=[1, 2, 1, 2],
+    )
+    rivals = {r.player: (r.plays, r.won, r.lost) for r in stats.head_to_head(ana)}
+    assert rivals == {"Ben": (1, 1, 0), "Dev": (1, 1, 0)}  # each partner beat both opponents
+    assert {r.player for r in stats.head_to_head(ben)} == {"Ana", "Chloé"}
+    summary = stats.player_summary(chloe)
+    assert (summary.plays, summary.wins, summary.current_streak) == (1, 1, 1)

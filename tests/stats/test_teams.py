@@ -9,6 +9,7 @@ import zipfile
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from games import services, stats
@@ -157,6 +158,11 @@ def test_leaderboards_name_the_partners(team_play, club, four):
         assert board["Ana"].partners == [("Chloé", 2)]
         assert board["Dev"].partners == [("Ben", 2)]
         assert board["Ana"].as_json()["partners"] == [{"player": "Chloé", "plays": 2}]
+        # Today's partners come from the pair records, a past day's from the seats: the same.
+        as_of = {
+            s.player: s.partners for s in stats.leaderboard(club, scope, as_of=timezone.localdate())
+        }
+        assert as_of == {name: standing.partners for name, standing in board.items()}
     assert stats.leaderboard(club, "thricewise") == []
 
 

@@ -1,0 +1,265 @@
+"""Running totals (issue 19): each player's plays, wins, points, streaks per scope and their
+head-to-head records are kept with the results they come from, in the same transaction, and
+always equal a recount from scratch, whatever happens to the history and in whatever order;
+the rating rows always equal a full rebuild's."""
+
+import datetime
+import json
+from unittest import mock
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.django import TestCase
+
+from games import ratings, services, stats
+from games.models import GameNight, HeadToHead, Play, RatingChange, Seat
+from tests.examples import EXAMPLES
+from tests.stats.recount import rating_rows, recount, stored
+
+GAMES = ["thricewise", "punto", "forget-venice", "buntherum", "three-high"]
+NAMES = ["Ana", "Ben", "Chloé", "Dev", "Eli"]
+
+
+def results(scores: list[int], game: str, teams: list[int | None]) -> list[tuple]:
+    """(score, rank, won) per seat, as the referee derives them: the best score wins, the others
+    rank by score, ties share a rank; a cooperative table wins or loses together; partners
+    share their team's result (its first seat's score)."""
+    if game == "three-high":
+        return [(scores[0], 1, scores[0] % 2 == 0)] * len(scores)
+    sides = [("team", team) if team is not None else ("seat", i) for i, team in enumerate(teams)]
+    side_score: dict = {}
+    for side, score in zip(sides, scores, strict=True):
+        side_score.setdefault(side, score)
+    best = max(side_score.values())
+    return [
+        (
+            side_score[side],
+            1 + sum(1 for other in side_score.values() if other > side_score[side]),
+            side_score[side] == best,
+        )
+        for side in sides
+    ]
+
+
+class RunningTotalsEqualARecount(TestCase):
+    def setUp(self):
+        self.user = get_user_model().objects.create_user("olivia")
+        self.club = services.create_club(name="Les Joueurs", owner=self.user)
+        self.players = [services.add_player(club=self.club, name=name) for name in NAMES]
+        self.night = GameNight.objects.create(club=self.club, date=datetime.date(2026, 1, 1))
+
+    def write(self, play, seats, scores, teams, *, finished, at):
+        """Rewrite a play's results as services.refresh_results does, then its history."""
+        play.status = "finished" if finished else "in_progress"
+        play.ended_at = at if finished else None
+        play.save(update_fields=["status", "ended_at"])
+        for seat, (score, rank, won), team in zip(
+            seats, results(scores, play.game, teams), teams, strict=True
+        ):
+            seat.score, seat.team = score, team
+            seat.rank, seat.is_winner = (rank, won) if finished else (None, False)
+        Seat.objects.bulk_update(seats, ["score", "rank", "is_winner", "team"])
+        ratings.refresh_for_play(play)
+
+    def check(self):
+        self.assertEqual(stored(self.club), recount(self.club))
+        incremental = rating_rows(self.club)
+        ratings.rebuild_club(self.club.pk)
+        self.assertEqual(rating_rows(self.club), incremental)
+        self.assertEqual(stored(self.club), recount(self.club))
+
+    @settings(
+        max_examples=40,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(st.data())
+    def test_any_history(self, data):
+        plays: list[tuple[Play, list[Seat]]] = []
+        moment = st.builds(
+            lambda day, minute: datetime.datetime(2026, 1, day, 20, minute, tzinfo=datetime.UTC),
+            st.integers(1, 4),
+            st.sampled_from([0, 0, 1, 2]),  # plays often end at the same instant
+        )
+        for _ in range(data.draw(st.integers(1, 14), label="steps")):
+            action = data.draw(
+                st.sampled_from(["add", "add", "add", "change", "unfinish", "delete"]),
+                label="action",
+            )
+            if action == "add" or not plays:
+                game = data.draw(st.sampled_from(GAMES), label="game")
+                seated = data.draw(
+                    st.lists(st.sampled_from(self.players), min_size=2, max_size=4, unique=True),
+                    label="players",
+                )
+                at = data.draw(moment, label="ended at")
+                play = Play.objects.create(
+                    club=self.club,
+                    night=self.night,
+                    game=game,
+                    started_at=at - datetime.timedelta(minutes=data.draw(st.integers(0, 2))),
+                )
+                seats = Seat.objects.bulk_create(
+                    Seat(play=play, position=i, player=player) for i, player in enumerate(seated)
+                )
+                plays.append((play, seats))
+            else:
+                play, seats = data.draw(st.sampled_from(plays), label="play")
+                at = data.draw(moment, label="ended at")
+            if action == "delete":
+                services.delete_play(play=play, by=self.user)
+                plays.remove((play, seats))
+                continue
+            teams = [None] * len(seats)
+            if len(seats) == 4 and play.game == "punto" and data.draw(st.booleans(), "teams"):
+                teams = [1, 2, 1, 2]  # partners seated opposite (issue 18)
+            scores = data.draw(
+                st.lists(st.integers(0, 3), min_size=len(seats), max_size=len(seats)),
+                label="scores",
+            )
+            self.write(play, seats, scores, teams, finished=action != "unfinish", at=at)
+            self.assertEqual(stored(self.club), recount(self.club))
+        self.check()
+
+
+# Every service that changes a result keeps the totals -----------------------------------------
+
+
+def example(game):
+    return json.loads((EXAMPLES / f"{game}-1.json").read_text())
+
+
+def equals_a_recount(club):
+    assert stored(club) == recount(club)
+    incremental = rating_rows(club)
+    ratings.rebuild_club(club.pk)
+    assert rating_rows(club) == incremental
+    assert stored(club) == recount(club)
+    return True
+
+
+@pytest.fixture
+def history(club, night):
+    """Three finished plays through the services, one of them dated in the past."""
+    services.import_log(club=club, log=example("forget-venice"), night_date=night.date)
+    with mock.patch("django.utils.timezone.now", return_value=PAST):
+        services.import_log(club=club, log=example("thricewise"), night_date=night.date)
+    services.import_log(club=club, log=example("buntherum"), night_date=night.date)
+    return club
+
+
+PAST = datetime.datetime(2020, 1, 1, 20, 0, tzinfo=datetime.UTC)
+
+
+def test_the_move_that_finishes_a_play(history, night, owner):
+    log = example("thricewise")
+    last = log["moves"].pop()
+    play = services.import_log(club=history, log=log, night=night)
+    assert play.status == "in_progress"
+    services.record_move(play=play, move=last, by=owner)
+    assert play.status == "finished"
+    assert HeadToHead.objects.filter(club=history, player__name="Ana").exists()
+    assert equals_a_recount(history)
+
+
+def test_undo_of_a_finished_play(history, owner):
+    play = Play.objects.filter(club=history, game="thricewise").get()  # the one in the past
+    services.undo_last_move(play=play, by=owner)
+    play.refresh_from_db()
+    assert play.status == "in_progress"
+    assert equals_a_recount(history)
+
+
+def test_import_into_the_past(history, night):
+    with mock.patch("django.utils.timezone.now", return_value=PAST - datetime.timedelta(days=1)):
+        services.import_log(club=history, log=example("punto"), night_date=night.date)
+    assert equals_a_recount(history)
+
+
+def test_deletion_of_a_finished_play(history, owner):
+    ana_before = dict(stored(history)[1])
+    play = Play.objects.filter(club=history, game="thricewise").get()
+    services.delete_play(play=play, by=owner)
+    assert stored(history)[1] != ana_before
+    assert equals_a_recount(history)
+
+
+def test_abandoning_a_play_counts_nothing(history, night, owner):
+    log = example("punto")
+    log["moves"] = log["moves"][:5]
+    play = services.import_log(club=history, log=log, night=night)
+    before = stored(history)
+    services.abandon_play(play=play, by=owner)
+    assert stored(history) == before
+    assert equals_a_recount(history)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_totals_are_kept_in_the_results_transaction(history, night, owner):
+    """A finishing move that fails after the ratings were updated leaves no trace in them
+    (real transactions here, committed or rolled back)."""
+    log = example("thricewise")
+    last = log["moves"].pop()
+    play = services.import_log(club=history, log=log, night=night)
+    before, rows_before = stored(history), rating_rows(history)
+    failing = mock.patch.object(services, "_audit_play", side_effect=RuntimeError("disk full"))
+    with failing, pytest.raises(RuntimeError):
+        services.record_move(play=play, move=last, by=owner)
+    assert (stored(history), rating_rows(history)) == (before, rows_before)
+
+
+# Their cost does not grow with the history ----------------------------------------------------
+
+
+def test_finishing_the_newest_play_costs_the_same_however_long_the_history(record, players):
+    """One index lookup per player and scope, whatever the history (no GROUP BY over it)."""
+    ana, ben, _ = players
+    counts = []
+    for day, earlier in [(2, 3), (9, 40)]:
+        for _ in range(earlier):
+            record("punto", [(ana, 2, True), (ben, 0, False)], day=day - 1)
+        play = record("punto", [(ana, 0, False), (ben, 2, True)], day=day, rebuild=False)
+        with CaptureQueriesContext(connection) as queries:
+            ratings.refresh_for_play(play)
+        counts.append(len(queries))
+        assert not any("GROUP BY" in q["sql"] for q in queries.captured_queries)
+    assert counts[0] == counts[1]
+    assert equals_a_recount(ana.club)
+
+
+def test_the_player_page_costs_the_same_however_long_the_history(record, players, member_client):
+    ana, ben, chloe = players
+    counts = []
+    for plays in (3, 300):  # more than the chart's 240 points
+        while RatingChange.objects.filter(player=ana, scope="all").count() < plays:
+            won = len(counts) % 2 == 0
+            record("thricewise", [(ana, 9, won), (ben, 7, not won), (chloe, 8, False)])
+        with CaptureQueriesContext(connection) as queries:
+            response = member_client.get(reverse("player", args=[ana.pk]))
+        assert response.status_code == 200
+        counts.append(len(queries))
+        chart = response.context["chart"]
+        assert chart.count == min(plays, stats.CHART_MAX_POINTS)
+    assert counts[0] == counts[1]
+
+
+def test_the_chart_samples_the_same_points_as_the_whole_history_would(record, players):
+    ana, ben, _ = players
+    for index in range(500):
+        won = index % 3 == 0
+        record("punto", [(ana, 2 * won, won), (ben, 2 * (not won), not won)], rebuild=False)
+    ratings.rebuild_club(ana.club_id)
+    history = list(
+        RatingChange.objects.filter(player=ana, scope="all")
+        .order_by("played_at", "id")
+        .values_list("played_at", "mu_after", "sigma_after")
+    )
+    step = len(history) / stats.CHART_MAX_POINTS
+    sample = [history[int(i * step)] for i in range(stats.CHART_MAX_POINTS - 1)] + [history[-1]]
+    assert stats.rating_chart(ana) == stats.draw_rating_chart(sample)
+    assert stats.rating_chart(ana).count == 240
