@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test test-browser bench loadtest loadtest-live lint format check-deploy demo migrate clean
+.PHONY: run test test-browser bench bench-scale loadtest loadtest-live lint format check-deploy demo migrate clean
 
 $(VENV)/.created:
 	@python=$$(bin/find-python) && echo "Creating $(VENV) with $$python" && "$$python" -m venv $(VENV)
@@ -41,6 +41,10 @@ test-browser: $(VENV)/.dev
 
 bench: $(VENV)/.dev
 	$(PY) benchmarks/run.py
+
+# 10k, 100k and 1M plays on SQLite and PostgreSQL: tens of minutes (BENCH_SCALE_ARGS to narrow).
+bench-scale: $(VENV)/.dev
+	$(PY) benchmarks/bench_scale.py $(BENCH_SCALE_ARGS)
 
 loadtest: $(VENV)/.dev
 	timeout 120 $(PY) benchmarks/loadtest.py

@@ -105,7 +105,15 @@ def child(database_url: str, label: str, plays: int) -> None:
     print("\n".join(rows), flush=True)
 
 
-def generate(count: int):
+PER_NIGHT = 50
+
+
+def nights_for(count: int) -> int:
+    """How many game nights ``count`` plays take (PER_NIGHT a night)."""
+    return (count + PER_NIGHT - 1) // PER_NIGHT
+
+
+def generate(count: int, *, first_day: datetime.date = datetime.date(2024, 1, 1)):
     """A club with PLAYERS players and ``count`` finished plays, results as the referee derives
     them: winners rank 1, the others by score; 3-High wins or loses as one table.
 
@@ -130,11 +138,10 @@ def generate(count: int):
     # Some players come far more often than others.
     weights = [1 / (1 + index / 20) for index in range(PLAYERS)]
     cum_weights = list(itertools.accumulate(weights))  # what choices() computes on each call
-    per_night = 50
-    first_day = datetime.date(2024, 1, 1)
+    per_night = PER_NIGHT
     nights = GameNight.objects.bulk_create(
         GameNight(club=club, date=first_day + datetime.timedelta(days=index))
-        for index in range((count + per_night - 1) // per_night)
+        for index in range(nights_for(count))
     )
     games = list(GAMES)
     game_cum_weights = list(itertools.accumulate(GAMES[game][1] for game in games))
@@ -155,7 +162,9 @@ def generate(count: int):
                     night.date, datetime.time(19, 0), tzinfo=datetime.UTC
                 ) + datetime.timedelta(minutes=4 * (index % per_night))
                 end = start + datetime.timedelta(minutes=rng.randint(10, 40))
-                plays.append((next_id, club.pk, night.pk, game, "{}", "finished", start, end, "{}"))
+                plays.append(
+                    (next_id, club.pk, night.pk, game, "{}", "finished", start, end, "{}", 0)
+                )
                 tables.append(sorted(table))
                 next_id += 1
             seats = []
@@ -178,6 +187,7 @@ def generate(count: int):
 
 PLAY_COLUMNS = (
     "id", "club", "night", "game", "setup", "status", "started_at", "ended_at", "details",
+    "version",
 )  # fmt: skip
 SEAT_COLUMNS = ("play", "position", "player", "score", "rank", "is_winner")
 

@@ -312,7 +312,21 @@ def rebuild_club(
             models.RatingChange, COLUMNS, COPY_TYPES, _rate(club_id, stream, states, tally)
         )
         tally.save(club_id, models.HeadToHead, full=since is None)
+        if since is None:
+            _analyze(models.RatingChange, models.HeadToHead)
         return written
+
+
+def _analyze(*tables: Any) -> None:
+    """After a full rebuild, PostgreSQL's statistics of the rewritten tables are stale until
+    autovacuum comes by, and its planner then takes a million rows for a few thousand (a night's
+    summary scanned every rating row instead of looking up its 50 plays': 234 ms instead of
+    0.3 ms at 100,000 plays). ANALYZE samples a fixed number of rows: well under a second."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        for model in tables:
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
 
 
 def _raw_rows(queryset: Any) -> Iterator[tuple]:

@@ -206,3 +206,21 @@ def test_partners_are_never_each_others_opponents(record, four):
     assert {r.player for r in stats.head_to_head(ben)} == {"Ana", "Chloé"}
     summary = stats.player_summary(chloe)
     assert (summary.plays, summary.wins, summary.current_streak) == (1, 1, 1)
+
+
+def test_a_full_rebuild_leaves_postgresql_fresh_statistics(record, players):
+    """Or its planner takes the rebuilt table for a small one and scans it whole (issue 19)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's planner statistics")
+    ana, ben, _ = players
+    for day in range(1, 4):
+        record("punto", [(ana, 2, True), (ben, 0, False)], day=day, rebuild=False)
+    ratings.rebuild_club(ana.club_id)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT reltuples FROM pg_class WHERE relname IN "
+            "('games_ratingchange', 'games_headtohead') ORDER BY relname"
+        )
+        assert [row[0] for row in cursor.fetchall()] == [2 * 2, 3 * 2 * 2]
