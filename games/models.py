@@ -335,14 +335,11 @@ class RatingChange(models.Model):
     class Meta:
         ordering = ["id"]
         indexes = [
-            models.Index(fields=["player", "scope", "played_at", "id"], name="rating_player_scope"),
+            # A player's rows in a scope in play order (``plays`` counts up with played_at): their
+            # last row (their record), their last before a time (as-of leaderboards, a rebuild's
+            # starting point) and their n-th (the rating chart's points), one lookup each.
+            models.Index(fields=["player", "scope", "plays"], name="rating_player_scope_plays"),
             models.Index(fields=["club", "played_at"], name="rating_club_time"),
-        ]
-        constraints = [
-            # The player's n-th play in a scope, found by one lookup (the rating chart's points).
-            models.UniqueConstraint(
-                fields=["player", "scope", "plays"], name="rating_player_scope_plays"
-            ),
         ]
         verbose_name = _("rating change")
         verbose_name_plural = _("rating changes")
@@ -409,17 +406,20 @@ class NightShare(models.Model):
 
 
 class HeadToHead(models.Model):
-    """A player's record with one other player over the club's finished competitive plays, in
-    one scope (a game, or ``"all"``), like the rating rows: as opponents (in a play you beat
-    everyone ranked below you) and as partners (team play: plays together, wins together).
+    """A player's record with one other player over the club's finished competitive plays: as
+    opponents (in a play you beat everyone ranked below you) and as partners (team play: plays
+    together, wins together). The ``"all"`` scope keeps the whole record (the player's page);
+    a game's scope keeps only partnerships (that game's leaderboard names them).
 
     Derived, like RatingChange, and kept with it by games.ratings in the same transaction as the
     results it counts; each pair is stored both ways round (``won`` of one is ``lost`` of the
     other)."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: the unique constraint leads with the player.
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False)
     opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    #: a game, or "all"; in a game's scope only partnerships are kept (what its leaderboard names)
     scope = models.CharField(max_length=20)
     #: as opponents
     plays = models.PositiveIntegerField(default=0)
@@ -435,7 +435,12 @@ class HeadToHead(models.Model):
                 fields=["player", "opponent", "scope"], name="one_head_to_head"
             ),
         ]
-        indexes = [models.Index(fields=["club", "scope"], name="head_to_head_club_scope")]
+        indexes = [
+            # A leaderboard's partners: the few records of pairs who played together.
+            models.Index(
+                fields=["club", "scope"], name="head_to_head_partners", condition=Q(together__gt=0)
+            )
+        ]
         verbose_name = _("head-to-head record")
         verbose_name_plural = _("head-to-head records")
 

@@ -32,6 +32,7 @@ Everything happens in the caller's transaction, with the club's row locked.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import math
 from collections.abc import Iterable, Iterator, Sequence
@@ -297,24 +298,71 @@ def rebuild_club(
         if excluding is not None:
             seats = seats.exclude(play_id=excluding)
         tally = _HeadToHead()
+        # The club's whole history, and no other club's in the table: load it the way one loads
+        # a table, emptied at once and indexed after (see _bulk_load).
+        every = models.RatingChange.objects
+        bulk = since is None and not (
+            # Two ranges of rating_club_time, not a scan for "any other club".
+            every.filter(club_id__lt=club_id).exists() or every.filter(club_id__gt=club_id).exists()
+        )
         if since is None:
             models.HeadToHead.objects.filter(club_id=club_id).delete()
         else:
             tally.uncount(rows)  # what the rows about to be rewritten had counted
-        rows.delete()
         stream = _raw_rows(
             seats.order_by("play__ended_at", "play__started_at", "play_id", "position").values_list(
                 *_SEAT_COLUMNS
             )
         )
         states = _States(models.RatingChange, since)
-        written = _insert(
-            models.RatingChange, COLUMNS, COPY_TYPES, _rate(club_id, stream, states, tally)
-        )
+        with _bulk_load(models.RatingChange) if bulk else contextlib.nullcontext():
+            if not bulk:
+                rows.delete()
+            written = _insert(
+                models.RatingChange, COLUMNS, COPY_TYPES, _rate(club_id, stream, states, tally)
+            )
         tally.save(club_id, models.HeadToHead, full=since is None)
         if since is None:
             _analyze(models.RatingChange, models.HeadToHead)
         return written
+
+
+@contextmanager
+def _bulk_load(model: Any) -> Iterator[None]:
+    """The table emptied and its secondary indexes dropped, then, once the rows are in, the
+    indexes made again, in the caller's transaction. A full rebuild writes millions of rows in
+    play order, and keeping three indexes in other orders up to date row by row cost most of
+    its time (docs/benchmarks.md); an index built once from the finished table is a sort.
+    Only for a table that holds nothing else (PostgreSQL locks it until the commit)."""
+    quote = connection.ops.quote_name
+    table = model._meta.db_table
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT index.relname, pg_get_indexdef(i.indexrelid) FROM pg_index i "
+                "JOIN pg_class index ON index.oid = i.indexrelid "
+                "WHERE i.indrelid = %s::regclass AND NOT i.indisunique",
+                [table],
+            )
+            indexes = cursor.fetchall()
+            cursor.execute(f"TRUNCATE {quote(table)}")
+            # Sorting millions of keys in memory rather than in temporary files; the server's
+            # memory for this transaction only, not the app's.
+            cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
+        else:
+            cursor.execute(
+                "SELECT name, sql FROM sqlite_master "
+                "WHERE type = 'index' AND tbl_name = %s AND sql IS NOT NULL",
+                [table],
+            )
+            indexes = cursor.fetchall()
+            cursor.execute(f"DELETE FROM {quote(table)}")  # no WHERE: SQLite empties it at once
+        for name, _ in indexes:
+            cursor.execute(f"DROP INDEX {quote(name)}")
+    yield
+    with connection.cursor() as cursor:
+        for _, definition in indexes:
+            cursor.execute(definition)
 
 
 def _analyze(*tables: Any) -> None:
@@ -452,7 +500,7 @@ _STATE_COLUMNS = (
 
 class _States(dict):
     """Each player's state per (scope, player), fetched when first needed: their last row before
-    ``since`` (one index lookup on rating_player_scope), or a new player's state."""
+    ``since`` (one index lookup on rating_player_scope_plays), or a new player's state."""
 
     def __init__(self, rows: Any, since: datetime.datetime | None):
         super().__init__()
@@ -464,7 +512,7 @@ class _States(dict):
         if self.since is not None:  # a full rebuild starts everyone afresh
             last = (
                 self.rows.objects.filter(player_id=player, scope=scope, played_at__lt=self.since)
-                .order_by("-played_at", "-id")
+                .order_by("-plays")
                 .values_list(*_STATE_COLUMNS)
                 .first()
             )
@@ -482,27 +530,33 @@ class _States(dict):
 
 class _HeadToHead:
     """Changes to the pair records: (scope, player, other) → [plays, won, lost, together,
-    together_won], the first three as opponents, the last two as partners."""
+    together_won], the first three as opponents, the last two as partners. The "all" scope
+    counts both; a game's scope counts only partners (that game's leaderboard names them), so a
+    full rebuild holds one record per pair of players met, not one per pair and game."""
 
     def __init__(self) -> None:
         self.pairs: dict[tuple[str, int, int], list[int]] = {}
 
     def count(
         self,
-        scopes: Sequence[str],
+        game: str,
         players: list[list[int]],
         ranks: list[int],
         wins: list[bool],
         sign: int = 1,
     ) -> None:
-        """Count one play in each of ``scopes``, given as its teams' players, ranks and wins
+        """Count one play of ``game`` with partners, given as its teams' players, ranks and
+        wins: in "all" as opponents and partners, in the game's scope as partners only
         (``sign`` -1 takes it back)."""
         pairs = self.pairs
+        scopes = (game, ALL_GAMES)
         for scope in scopes:
             for mine, rank, won_together in zip(players, ranks, wins, strict=True):
                 for theirs, their_rank in zip(players, ranks, strict=True):
                     if theirs is mine:
                         change = (0, 0, 0, sign, sign if won_together else 0)
+                    elif scope != ALL_GAMES:
+                        continue
                     else:
                         won = sign if rank < their_rank else 0
                         lost = sign if rank > their_rank else 0
@@ -518,38 +572,38 @@ class _HeadToHead:
                                 for index, value in enumerate(change):
                                     record[index] += value
 
-    def count_alone(self, scopes: Sequence[str], players: list[int], ranks: list[int]) -> None:
-        """count() for a play where everyone plays for themselves (most plays)."""
+    def count_alone(self, players: list[int], ranks: list[int]) -> None:
+        """count() for a play where everyone plays for themselves (most plays): opponents only,
+        in the "all" scope."""
         pairs = self.pairs
-        for scope in scopes:
-            for player, rank in zip(players, ranks, strict=True):
-                for other, their_rank in zip(players, ranks, strict=True):
-                    if other == player:
-                        continue
-                    won = 1 if rank < their_rank else 0
-                    lost = 1 if rank > their_rank else 0
-                    record = pairs.get((scope, player, other))
-                    if record is None:
-                        pairs[(scope, player, other)] = [1, won, lost, 0, 0]
-                    else:
-                        record[0] += 1
-                        record[1] += won
-                        record[2] += lost
+        for player, rank in zip(players, ranks, strict=True):
+            for other, their_rank in zip(players, ranks, strict=True):
+                if other == player:
+                    continue
+                won = 1 if rank < their_rank else 0
+                lost = 1 if rank > their_rank else 0
+                record = pairs.get((ALL_GAMES, player, other))
+                if record is None:
+                    pairs[(ALL_GAMES, player, other)] = [1, won, lost, 0, 0]
+                else:
+                    record[0] += 1
+                    record[1] += won
+                    record[2] += lost
 
     def uncount(self, rows: Any) -> None:
-        """Take back what the competitive plays of these rating rows counted (a play's rows in
-        one scope were written together)."""
+        """Take back what the competitive plays of these rating rows counted (their rows in the
+        "all" scope: a play's were written together)."""
         seats = (
-            rows.exclude(scope__in=COOPERATIVE_GAMES)
+            rows.filter(scope=ALL_GAMES)
             .order_by("id")
-            .values_list("play_id", "scope", "player_id", "rank", "team", "is_winner")
+            .values_list("play_id", "play__game", "player_id", "rank", "team", "is_winner")
             .iterator(chunk_size=BATCH_SIZE)
         )
-        for (_, scope), group in groupby(seats, key=itemgetter(0, 1)):
+        for (_, game), group in groupby(seats, key=itemgetter(0, 1)):
             rated = list(group)
             teams = play_teams([seat[4] for seat in rated])
             self.count(
-                [scope],
+                game,
                 [[rated[i][2] for i in team] for team in teams],
                 [rated[team[0]][3] for team in teams],
                 [rated[team[0]][5] for team in teams],
@@ -622,7 +676,7 @@ def _rate(
         # Everyone for themselves.
         players = [seat[3] for seat in seats]
         ranks = [seat[4] for seat in seats]
-        tally.count_alone((game, ALL_GAMES), players, ranks)
+        tally.count_alone(players, ranks)
         for scope in (game, ALL_GAMES):
             current = [states[(scope, player)] for player in players]
             mus = [state[0] for state in current]
@@ -657,7 +711,7 @@ def _rate_teams(
     teams = play_teams(numbers)
     ranks = [min(seats[i][4] for i in team) for team in teams]
     tally.count(
-        (game, ALL_GAMES),
+        game,
         [[seats[i][3] for i in team] for team in teams],
         ranks,
         [seats[team[0]][5] for team in teams],

@@ -141,7 +141,7 @@ def leaderboard(
     if as_of is not None and as_of < datetime.date.max:
         rows = rows.filter(played_at__lt=end_of_day(as_of))
     last = Player.objects.filter(club=club).annotate(
-        last=Subquery(rows.order_by("-played_at", "-id").values("id")[:1])
+        last=Subquery(rows.order_by("-plays").values("id")[:1])
     )
     last_ids = [pk for pk in last.values_list("last", flat=True) if pk is not None]
     partners = _partners_in(club, scope, as_of)
@@ -393,7 +393,7 @@ def latest_ratings(player: Player, scopes: list[str] | None = None) -> list[dict
     last = {
         f"last_{index}": Subquery(
             RatingChange.objects.filter(player=OuterRef("pk"), scope=scope)
-            .order_by("-played_at", "-id")
+            .order_by("-plays")
             .values("id")[:1]
         )
         for index, scope in enumerate(scopes or list(GAMES))

@@ -60,6 +60,8 @@ def recount(club) -> tuple[dict, dict]:
                     )
                     if team is not None and team == their_team:  # partners, never opponents
                         together, together_won = together + 1, together_won + won
+                    elif scope != ALL_GAMES:  # a game's scope keeps only partnerships
+                        continue
                     else:
                         plays_, beat, lost = (
                             plays_ + 1,

@@ -263,3 +263,50 @@ def test_the_chart_samples_the_same_points_as_the_whole_history_would(record, pl
     sample = [history[int(i * step)] for i in range(stats.CHART_MAX_POINTS - 1)] + [history[-1]]
     assert stats.rating_chart(ana) == stats.draw_rating_chart(sample)
     assert stats.rating_chart(ana).count == 240
+
+
+# A full rebuild: loaded like a table when the club has it alone -------------------------------
+
+
+def index_definitions():
+    """The rating table's secondary indexes as the database defines them."""
+    table = RatingChange._meta.db_table
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = %s "
+                "AND indexname NOT LIKE %s ORDER BY indexname",
+                [table, "%pkey"],
+            )
+        else:
+            cursor.execute(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = %s "
+                "AND sql IS NOT NULL ORDER BY name",
+                [table],
+            )
+        return cursor.fetchall()
+
+
+def test_a_full_rebuild_of_the_only_club_keeps_every_index(history):
+    before = index_definitions()
+    assert {name for name, _ in before} >= {"rating_player_scope_plays", "rating_club_time"}
+    rows = rating_rows(history)
+    with mock.patch.object(ratings, "_bulk_load", wraps=ratings._bulk_load) as bulk:
+        ratings.rebuild_club(history.pk)
+    assert bulk.called
+    assert index_definitions() == before
+    assert rating_rows(history) == rows
+    assert stored(history) == recount(history)
+
+
+def test_a_full_rebuild_of_one_club_leaves_the_others_rows(history, night, owner):
+    other = services.create_club(name="Les Autres", owner=owner)
+    services.import_log(club=other, log=example("punto"), night_date=night.date)
+    theirs = rating_rows(other)
+    assert theirs
+    mine = rating_rows(history)
+    with mock.patch.object(ratings, "_bulk_load", wraps=ratings._bulk_load) as bulk:
+        ratings.rebuild_club(history.pk)
+    assert not bulk.called  # the table is shared: the club's rows are rewritten one by one
+    assert (rating_rows(history), rating_rows(other)) == (mine, theirs)
+    assert stored(other) == recount(other) and stored(history) == recount(history)
