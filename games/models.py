@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import secrets
 import zoneinfo
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -281,6 +282,19 @@ class Move(models.Model):
 ALL_GAMES = "all"
 
 
+class RowidField(models.BigAutoField):
+    """An auto-incremented id that, on SQLite, is the table's rowid without AUTOINCREMENT:
+    SQLite then keeps no sequence table up to date on every insert, which cost a third of the
+    time of writing a full rebuild's millions of rows (docs/benchmarks.md). The difference is
+    only that SQLite may give a deleted top id again, which rows rewritten wholesale by every
+    rebuild never rely on. Elsewhere it is a BigAutoField."""
+
+    def db_type_suffix(self, connection: Any) -> str | None:
+        if connection.vendor == "sqlite":
+            return None
+        return super().db_type_suffix(connection)
+
+
 class RatingChange(models.Model):
     """One seat of one finished play, seen from one scope (its game, or ``"all"`` games).
 
@@ -294,6 +308,7 @@ class RatingChange(models.Model):
     null) and no ``"all"`` row.
     """
 
+    id = RowidField(primary_key=True, serialize=False, verbose_name="ID")
     # Derived rows, rewritten in bulk by every rebuild (hundreds of thousands at once): the
     # database does not check these foreign keys row by row (Django still cascades deletions),
     # and the composite indexes below serve every lookup by club or by player.

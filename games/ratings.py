@@ -32,7 +32,6 @@ Everything happens in the caller's transaction, with the club's row locked.
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import math
 from collections.abc import Iterable, Iterator, Sequence
@@ -285,7 +284,7 @@ def rebuild_club(
 
     ``models`` lets a data migration pass its historical models.
     """
-    with transaction.atomic(), _sqlite_page_cache():
+    with transaction.atomic():
         # One rebuild per club at a time: rows must be written in play order.
         list(models.Club.objects.select_for_update().filter(pk=club_id).values_list("pk"))
         rows = models.RatingChange.objects.filter(club_id=club_id)
@@ -315,7 +314,7 @@ def rebuild_club(
             )
         )
         states = _States(models.RatingChange, since)
-        with _bulk_load(models.RatingChange) if bulk else contextlib.nullcontext():
+        with _bulk_load(models.RatingChange) if bulk else _sqlite_page_cache():
             if not bulk:
                 rows.delete()
             written = _insert(
@@ -391,12 +390,13 @@ def _raw_rows(queryset: Any) -> Iterator[tuple]:
 
 @contextmanager
 def _sqlite_page_cache() -> Iterator[None]:
-    """On SQLite, a page cache of SQLITE_CACHE_KIB while rebuilding. SQLite's default (2 MiB)
-    is smaller than the leaves of the rating table's indexes that a rebuild keeps touching (an
-    insertion point per player and scope in each), so most of a full rebuild's time went to
-    spilling pages and reading them back; a larger cache buys nothing more and costs resident
-    memory (docs/benchmarks.md). The cache grows only as pages are used, and the connection's
-    setting is put back afterwards."""
+    """On SQLite, a page cache of SQLITE_CACHE_KIB while rewriting rows one by one. SQLite's
+    default (2 MiB) is smaller than the leaves of the rating table's indexes that a long rebuild
+    keeps touching (an insertion point per player and scope in each), so most of its time went
+    to spilling pages and reading them back. A bulk load (no index to keep) needs no more than
+    the default, and a larger cache would only cost resident memory: SQLite's sorts take as
+    much again. The cache grows only as pages are used, and the connection's setting is put
+    back afterwards."""
     if connection.vendor != "sqlite":
         yield
         return

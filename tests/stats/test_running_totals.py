@@ -310,3 +310,16 @@ def test_a_full_rebuild_of_one_club_leaves_the_others_rows(history, night, owner
     assert not bulk.called  # the table is shared: the club's rows are rewritten one by one
     assert (rating_rows(history), rating_rows(other)) == (mine, theirs)
     assert stored(other) == recount(other) and stored(history) == recount(history)
+
+
+@pytest.mark.django_db
+def test_sqlite_keeps_no_sequence_for_the_rating_rows():
+    """AUTOINCREMENT would update SQLite's sequence table on every row a rebuild writes."""
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's AUTOINCREMENT")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT sql FROM sqlite_master WHERE name = %s", [RatingChange._meta.db_table]
+        )
+        (table,) = cursor.fetchone()
+    assert '"id" integer NOT NULL PRIMARY KEY' in table and "AUTOINCREMENT" not in table
