@@ -654,10 +654,12 @@ def _rate(
     """The rating rows of the seats, given in play order, one play's seats together: one list
     of rows per play. Counts each competitive play's head-to-head in ``tally``."""
     rate = plackett_luce
+    count_alone = tally.count_alone
     for play_id, group in groupby(seat_rows, key=itemgetter(0)):
         seats = list(group)
         _, game, played_at = seats[0][:3]
-        rows = []
+        rows: list[tuple] = []
+        append = rows.append
         if game in COOPERATIVE_GAMES:
             for _, _, _, player, rank, won, score, team in seats:
                 state = states[(game, player)]
@@ -669,29 +671,45 @@ def _rate(
             yield rows
             continue
         numbers = [seat[7] for seat in seats]
-        if any(number is not None for number in numbers):
+        if numbers.count(None) != len(numbers):
             _rate_teams(rows, club_id, play_id, game, played_at, seats, numbers, states, tally)
             yield rows
             continue
-        # Everyone for themselves.
+        # Everyone for themselves (most plays: the rebuild's hot path, _count inlined).
         players = [seat[3] for seat in seats]
         ranks = [seat[4] for seat in seats]
-        tally.count_alone(players, ranks)
+        count_alone(players, ranks)
         for scope in (game, ALL_GAMES):
             current = [states[(scope, player)] for player in players]
             mus = [state[0] for state in current]
             sigmas = [state[1] for state in current]
             new_mus, new_sigmas = rate(mus, sigmas, ranks) if len(seats) > 1 else (mus, sigmas)
+            points = scope != ALL_GAMES
             for seat, state, mu, sigma, mu_after, sigma_after in zip(
                 seats, current, mus, sigmas, new_mus, new_sigmas, strict=True
             ):
                 state[0] = mu_after
                 state[1] = sigma_after
                 won = seat[5]
-                _count(state, won, seat[6])
-                rows.append(
+                state[2] += 1
+                if won:
+                    state[3] += 1
+                    state[7] += 1
+                    if state[7] > state[8]:
+                        state[8] = state[7]
+                else:
+                    state[7] = 0
+                if points:
+                    score = seat[6]
+                    state[4] += score
+                    if state[5] is None or score > state[5]:
+                        state[5] = score
+                    if state[6] is None or score < state[6]:
+                        state[6] = score
+                append(
                     (club_id, play_id, seat[3], scope, played_at, won, seat[4], None,
-                     mu, sigma, mu_after, sigma_after, *state[2:])
+                     mu, sigma, mu_after, sigma_after,
+                     state[2], state[3], state[4], state[5], state[6], state[7], state[8])
                 )  # fmt: skip
         yield rows
 
