@@ -23,6 +23,7 @@ import contextlib
 import logging
 import threading
 from collections import defaultdict
+from collections.abc import Sequence
 
 from django.db import connection, transaction
 
@@ -107,11 +108,14 @@ def play_keys(night_id: int, play_id: int) -> tuple[str, str]:
 # Telling: called by the services, inside the change's transaction ---------------------------
 
 
-def advance_version_sql(table: str) -> str:
+def advance_version_sql(table: str, sets: Sequence[str] = ()) -> str:
     """The UPDATE that advances a play's version and, on PostgreSQL, sends the NOTIFY in the
-    same statement (no extra round trip per move; delivered when the transaction commits)."""
+    same statement (no extra round trip per move; delivered when the transaction commits).
+    ``sets``: more ``"column" = %s`` assignments of the same UPDATE (their parameters come
+    before the play's id)."""
+    assignments = ", ".join(['"version" = "version" + 1', *sets])
     return (
-        f'UPDATE "{table}" SET "version" = "version" + 1 WHERE "id" = %s '
+        f'UPDATE "{table}" SET {assignments} WHERE "id" = %s '
         f"RETURNING \"version\", pg_notify('{CHANNEL}', "
         f'"night_id"::text || \' \' || "id"::text || \' \' || "version"::text)'
     )

@@ -7,7 +7,8 @@ scores, ranks, winners, the play's status and details) are rewritten in the same
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -40,11 +41,14 @@ from .models import (
     Seat,
     validate_time_zone,
 )
-from .selectors import judge_play, seat_names
+from .selectors import LogEntry, judge_play, log_moves, seat_names
 
 
 class ServiceError(Exception):
-    """A write refused with a message for the user; nothing was stored."""
+    """A write refused with a message for the user; nothing was stored. ``state`` is the play
+    as it stood when a move entry was refused (enter_move), for the page that says why."""
+
+    state: PlayState | None = None
 
     def __init__(self, message: str):
         super().__init__(message)
@@ -238,11 +242,14 @@ def _seats(play: Play) -> list[Seat]:
     return list(play.seats.select_related("player").order_by("position"))
 
 
-def refresh_results(play: Play, judgement: Judgement, seats: list[Seat] | None = None) -> None:
+def refresh_results(
+    play: Play, judgement: Judgement, seats: list[Seat] | None = None, *, advance: bool = False
+) -> None:
     """Rewrite the derived results of a play from the referee's judgement of its log.
 
     ``seats`` (with their players), when the caller already has them, saves a query. Only the
-    rows whose values change are written.
+    rows whose values change are written. ``advance``: the play's version moves on in the same
+    UPDATE (see _advance; the caller holds the play's row lock).
     """
     finished = judgement.status == "finished"
     winners = set(judgement.winners)
@@ -269,7 +276,10 @@ def refresh_results(play: Play, judgement: Judgement, seats: list[Seat] | None =
         elif not finished:
             play.ended_at = None
     play.details = judgement.details
-    play.save(update_fields=["status", "ended_at", "details"])
+    if advance:
+        _advance(play, results=True)
+    else:
+        play.save(update_fields=["status", "ended_at", "details"])
     if was_finished or play.status == Play.Status.FINISHED:
         # Ratings and running totals follow the results, from this play's time onward (only
         # finished plays are rated, so a play that neither was nor is finished changes none).
@@ -338,20 +348,81 @@ def _lock(play: Play, version: int | None = None) -> Play:
     return locked
 
 
-def _advance(play: Play) -> None:
+def _advance(play: Play, *, results: bool = False) -> None:
     """The play changed: forms made at its version until now are stale. In the change's
     transaction, on the locked row; an increment in the database, so that no stale instance
     saved elsewhere can ever take the version back. Every page watching the play is told once
-    the change commits (games.live)."""
+    the change commits (games.live). ``results``: the play's status, end and details are
+    written by the same statement (one UPDATE per move entry)."""
+    fields = ("status", "ended_at", "details") if results else ()
     if live.is_postgresql():
         # The same one statement also sends the play's NOTIFY, delivered on commit (games.live).
+        sets, params = [], []
+        for name in fields:
+            field = Play._meta.get_field(name)
+            sets.append(f"{connection.ops.quote_name(field.column)} = %s")
+            params.append(field.get_db_prep_save(getattr(play, name), connection))
         with connection.cursor() as cursor:
-            cursor.execute(live.advance_version_sql(Play._meta.db_table), [play.pk])
+            cursor.execute(live.advance_version_sql(Play._meta.db_table, sets), [*params, play.pk])
             play.version = cursor.fetchone()[0]
         return
-    Play.objects.filter(pk=play.pk).update(version=F("version") + 1)
+    values = {name: getattr(play, name) for name in fields}
+    Play.objects.filter(pk=play.pk).update(version=F("version") + 1, **values)
     play.version += 1
     live.changed_on_commit(play.night_id, play.pk)
+
+
+#: What a move entry's ``compose`` returns while the move is not complete (nothing is stored).
+NOT_COMPLETE = object()
+
+
+@dataclass
+class PlayState:
+    """A play as its page shows it, read once under the play's row lock by a move entry, so
+    that the page is rendered from memory: the seats (players joined), the whole move log
+    (undone entries included), the referee's judgement of its active moves, and, once a move
+    is stored, that entry and the judgement before it."""
+
+    play: Play
+    seats: list[Seat]
+    log: list[LogEntry]
+    judgement: Judgement
+    entered: LogEntry | None = None
+    before: Judgement | None = None
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.player.name for seat in self.seats]
+
+
+def enter_move(
+    *,
+    play: Play,
+    by: AbstractBaseUser | None,
+    version: int | None,
+    compose: Callable[[Judgement, list[str]], Any],
+) -> PlayState:
+    """One entry at the table: under the play's row lock, read its seats and its move log
+    once, judge the log, let ``compose`` make the move from that judgement and the players'
+    names (what was tapped; it returns NOT_COMPLETE while the move is not complete, and then
+    nothing is stored), judge the log with the move appended, and store the move, the results
+    and the new version; or refuse (IllegalMoveError, ServiceError, with ``state``).
+
+    ``version`` is the play's version the entry form was made at: if the play changed since
+    (another entry, an undo, abandoning it), the entry is refused (StalePlayError) rather than
+    applied to a position its author did not see. On success ``play`` itself carries the new
+    status, details and version.
+    """
+    try:
+        state = _enter_move(play_id=play.pk, by=by, version=version, compose=compose)
+    except IntegrityError:
+        # The unique (play, seq) constraint, last line of defence behind the row lock: the
+        # whole transaction is rolled back and nothing is stored.
+        raise stale_error()
+    stored = state.play
+    play.status, play.ended_at, play.details = stored.status, stored.ended_at, stored.details
+    play.version = stored.version
+    return state
 
 
 def record_move(
@@ -361,49 +432,70 @@ def record_move(
     by: AbstractBaseUser | None = None,
     version: int | None = None,
 ) -> Judgement:
-    """Judge the whole log with ``move`` appended; store the move and the results, or refuse.
+    """Judge the whole log with ``move`` appended; store the move and the results, or refuse
+    (enter_move, for a move already composed)."""
+    return enter_move(play=play, by=by, version=version, compose=lambda *_: move).judgement
 
-    ``version`` is the play's version the entry form was made at: if the play changed since
-    (another entry, an undo, abandoning it), the entry is refused (StalePlayError) rather than
-    applied to a position its author did not see. On success ``play`` itself carries the new
-    status, details and version.
-    """
-    try:
-        stored, judgement = _record_move(play=play, move=move, by=by, version=version)
-    except IntegrityError:
-        # The unique (play, seq) constraint, last line of defence behind the row lock: the
-        # whole transaction is rolled back and nothing is stored.
+
+def _lock_seated(play_id: int, version: int | None) -> tuple[Play, list[Seat]]:
+    """_lock, reading the play's seats (and their players) in the same query."""
+    seats = list(
+        Seat.objects.select_related("play", "player")
+        .select_for_update(of=("play",))
+        .filter(play_id=play_id)
+        .order_by("position")
+    )
+    if not seats:  # a play always has its seats: none means it is gone
+        raise PlayGoneError(_("This play has been deleted: nothing was changed."))
+    play = seats[0].play
+    for seat in seats[1:]:
+        seat.play = play
+    if version is not None and play.version != version:
         raise stale_error()
-    play.status, play.ended_at, play.details = stored.status, stored.ended_at, stored.details
-    play.version = stored.version
-    return judgement
+    return play, seats
 
 
 @transaction.atomic
-def _record_move(
-    *, play: Play, move: Any, by: AbstractBaseUser | None, version: int | None
-) -> tuple[Play, Judgement]:
-    _storable(move)
-    play = _lock(play, version)
-    if play.status == Play.Status.ABANDONED:
-        raise ServiceError(_("This play was abandoned: no more moves can be entered."))
-    all_moves = list(play.moves.order_by("seq").only("seq", "data", "undone_at"))
-    next_seq = (all_moves[-1].seq + 1) if all_moves else 0
-    log_moves = [m.data for m in all_moves if m.undone_at is None]
-    seats = _seats(play)
-    judgement = judge_play(play, [seat.player.name for seat in seats], [*log_moves, move])
-    if judgement.error is not None:
-        if judgement.error["move"] == len(log_moves):
-            raise IllegalMoveError(judgement)
-        # The stored log itself no longer judges legal (it should never happen): say so.
-        raise ServiceError(verdicts.explain(judgement))
+def _enter_move(
+    *,
+    play_id: int,
+    by: AbstractBaseUser | None,
+    version: int | None,
+    compose: Callable[[Judgement, list[str]], Any],
+) -> PlayState:
+    play, seats = _lock_seated(play_id, version)
+    log = log_moves(play)
+    names = [seat.player.name for seat in seats]
+    active = [entry.data for entry in log if entry.undone_at is None]
+    state = PlayState(play, seats, log, judge_play(play, names, active))
+    move = compose(state.judgement, names)
+    if move is NOT_COMPLETE:
+        return state
+    try:
+        _storable(move)
+        if play.status == Play.Status.ABANDONED:
+            raise ServiceError(_("This play was abandoned: no more moves can be entered."))
+        judgement = judge_play(play, names, [*active, move])
+        if judgement.error is not None:
+            if judgement.error["move"] == len(active):
+                raise IllegalMoveError(judgement)
+            # The stored log itself no longer judges legal (it should never happen): say so.
+            raise ServiceError(verdicts.explain(judgement))
+    except ServiceError as refusal:
+        refusal.state = state
+        raise
     # What the referee understood (known keys, canonical names), never the raw input.
     understood = judgement.plans[-1].canonical()
-    Move.objects.create(play=play, seq=next_seq, data=understood, entered_by=by)
-    _advance(play)
-    refresh_results(play, judgement, seats)
-    _audit_play(play, AuditEntry.Action.MOVE_ENTER, by=by, seq=next_seq, move=understood)
-    return play, judgement
+    seq = log[-1].seq + 1 if log else 0
+    stored = Move.objects.create(play=play, seq=seq, data=understood, entered_by=by)
+    refresh_results(play, judgement, seats, advance=True)
+    _audit_play(play, AuditEntry.Action.MOVE_ENTER, by=by, names=names, seq=seq, move=understood)
+    entered = LogEntry(seq, understood, _entered_by(by), stored.entered_at, None, None)
+    return PlayState(play, seats, [*log, entered], judgement, entered, state.judgement)
+
+
+def _entered_by(by: AbstractBaseUser | None) -> str | None:
+    return by.get_username() if by is not None and by.is_authenticated else None
 
 
 @transaction.atomic
@@ -593,19 +685,27 @@ def record_audit(
     )
 
 
-def _play_summary(play: Play) -> str:
-    names = ", ".join(seat_names(play))
+def _play_summary(play: Play, names: Sequence[str] | None = None) -> str:
+    names = ", ".join(seat_names(play) if names is None else names)
     return f"{play.game_title} #{play.pk} ({names})"
 
 
-def _audit_play(play: Play, action: str, *, by: AbstractBaseUser | None, **data: Any) -> AuditEntry:
+def _audit_play(
+    play: Play,
+    action: str,
+    *,
+    by: AbstractBaseUser | None,
+    names: Sequence[str] | None = None,
+    **data: Any,
+) -> AuditEntry:
+    """An audit entry about ``play`` (``names``: its players, when the caller has them)."""
     return record_audit(
         club_id=play.club_id,
         action=action,
         by=by,
         object_kind="play",
         object_id=play.pk,
-        summary=_play_summary(play),
+        summary=_play_summary(play, names),
         data={"game": play.game, **data},
     )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -25,7 +26,7 @@ from referee import GAMES, Judgement
 from .. import movelog, selectors, services, stats, userjson, verdicts
 from ..access import get_night, get_play, is_owner, require_owner
 from ..gamelog import log_filename, play_to_log
-from ..models import GameNight, Play, Player, game_menu
+from ..models import GameNight, Play, Player, Seat, game_menu
 from ..ui import Draft, FormError, ui_for
 from ..uploads import upload_too_big
 
@@ -152,10 +153,16 @@ def play_setup(request: HttpRequest, night_id: int) -> HttpResponse:
 
 
 def _play_context(
-    play: Play, moves: list[selectors.LogEntry], judgement: Judgement | None, draft: Draft | None
+    play: Play,
+    moves: list[selectors.LogEntry],
+    judgement: Judgement | None,
+    draft: Draft | None,
+    seats: list[Seat] | None = None,
 ) -> dict:
-    """What the play page and the printable sheet share: seats, the judged log, the sheet."""
-    seats = list(play.seats.select_related("player").order_by("position"))
+    """What the play page and the printable sheet share: seats, the judged log, the sheet.
+    ``seats`` (their players joined), when the caller has them already."""
+    if seats is None:
+        seats = list(play.seats.select_related("player").order_by("position"))
     names = [seat.player.name for seat in seats]
     if judgement is None:
         judgement = selectors.judge_moves(play, names, moves)
@@ -218,12 +225,18 @@ def _render_play(
     undone: bool = False,
     status: int = 200,
     moves: list[selectors.LogEntry] | None = None,
+    state: services.PlayState | None = None,
 ) -> HttpResponse:
     """The whole play page, or only its main fragment for an htmx request; ``undone`` says that
-    the last move was just undone."""
+    the last move was just undone. ``state``: the play as a move entry read it (rendered from
+    memory, without reading it again)."""
+    seats = None
+    if state is not None:  # ``play`` is the view's, which enter_move brought up to date
+        moves, seats = state.log, state.seats
+        judgement = judgement or state.judgement
     if moves is None:
         moves = selectors.log_moves(play)
-    context = _play_context(play, moves, judgement, draft)
+    context = _play_context(play, moves, judgement, draft, seats)
     ui = ui_for(play.game)
     judgement = context["judgement"]
     can_enter = play.status == Play.Status.IN_PROGRESS and judgement.legal
@@ -325,32 +338,48 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
         return _render_play(request, play, error=_damaged())
     if version != play.version:
         return _render_stale(request, play)
-    names = selectors.seat_names(play)
     ui = ui_for(play.game)
     # A refused tap keeps the choices made so far (fixing one costs one tap): the draft the
     # server last showed this browser, or what the game kept of the refused input.
     kept = _saved_draft(request, play)
+    tapped: dict[str, Any] = {}
+
+    def compose(current: Judgement, names: list[str]) -> Any:
+        """The move the taps make, read against the play as the entry found it under its lock
+        (so the play is read once): a draft or a form error stores nothing."""
+        try:
+            move = ui.read_move(request.POST, current, names)
+        except FormError as exc:
+            tapped["error"] = exc
+            return services.NOT_COMPLETE
+        if isinstance(move, Draft):
+            tapped["draft"] = move
+            return services.NOT_COMPLETE
+        tapped["move"] = move
+        return move
+
     try:
-        current = selectors.judge_moves(play, names, selectors.log_moves(play))
-        move = ui.read_move(request.POST, current, names)
-    except FormError as exc:
-        return _render_play(request, play, draft=exc.draft or kept, error=exc.message)
-    if isinstance(move, Draft):
-        return _render_play(request, play, judgement=current, draft=move)
-    try:
-        judgement = services.record_move(play=play, move=move, by=request.user, version=version)
+        state = services.enter_move(play=play, by=request.user, version=version, compose=compose)
     except services.StalePlayError:
         return _render_stale(request, play)
     except services.PlayGoneError as exc:
         return play_gone(request, play, exc.message)
     except services.ServiceError as exc:
-        kept = ui.kept_after_refusal(move, current, names) or kept
-        return _render_play(request, play, judgement=current, draft=kept, error=exc.message)
+        if exc.state is not None and "move" in tapped:
+            refused = ui.kept_after_refusal(tapped["move"], exc.state.judgement, exc.state.names)
+            kept = refused or kept
+        return _render_play(request, play, state=exc.state, draft=kept, error=exc.message)
+    if "error" in tapped:
+        error = tapped["error"]
+        draft = error.draft or kept
+        return _render_play(request, play, state=state, draft=draft, error=error.message)
+    if "draft" in tapped:
+        return _render_play(request, play, state=state, draft=tapped["draft"])
     if not request.htmx:
         return redirect("play", play_id=play.pk)
-    # record_move updated ``play``; what the move changed is said next to the controls
-    events = ui.events(current, judgement, names)
-    return _render_play(request, play, judgement=judgement, events=events)
+    # enter_move updated ``play``; what the move changed is said next to the controls
+    events = ui.events(state.before, state.judgement, state.names)
+    return _render_play(request, play, state=state, events=events)
 
 
 @vary_on_headers("HX-Request")  # the main fragment for htmx, else the page

@@ -11,7 +11,7 @@ import pytest
 from django.db.models import QuerySet
 from django.urls import reverse
 
-from games import selectors, services
+from games import services
 from games.models import AuditEntry, GameNight, Move, Play, Player, Seat
 from tests.examples import EXAMPLES
 
@@ -192,22 +192,13 @@ def test_a_leaderboard_as_of_the_ends_of_the_calendar_answers(member_client, clu
 @pytest.fixture
 def deleted_meanwhile(monkeypatch, punto):
     """The play is deleted by an owner between the page's checks and the change's lock."""
-    real = selectors.seat_names
-
-    def delete_then_read(play):
-        names = real(play)
-        Play.objects.filter(pk=play.pk).delete()
-        return names
-
-    monkeypatch.setattr(selectors, "seat_names", delete_then_read)
     from games.views import plays
 
     real_get = plays.get_play
 
     def get_then_delete(request, play_id):
         play = real_get(request, play_id)
-        if request.path.endswith(("/undo/", "/abandon/")):
-            Play.objects.filter(pk=play.pk).delete()
+        Play.objects.filter(pk=play.pk).delete()
         return play
 
     monkeypatch.setattr(plays, "get_play", get_then_delete)

@@ -1,0 +1,91 @@
+"""A move entry near its floor (issue 19): the play's seats and move log read once, under its row
+lock, and the page rendered from what was read; at most 8 SQL statements, however long the log
+and however big the club."""
+
+import json
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import services
+from games.models import Seat
+from tests.conftest import client_for
+from tests.examples import EXAMPLES
+
+#: The benchmark's Punto match (benchmarks/bench_move_entry.py enters its 31st move).
+LOG = json.loads(
+    (Path(__file__).resolve().parents[2] / "benchmarks" / "logs" / "punto-bench.json").read_text()
+)
+#: Transaction control (BEGIN/COMMIT, or savepoints inside a test's transaction): not counted.
+CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
+MAX_STATEMENTS = 8
+
+pytestmark = pytest.mark.django_db
+
+
+def statements(queries) -> list[str]:
+    return [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(CONTROL)]
+
+
+def grow(club, night, plays: int) -> None:
+    """A bigger club: more players and finished plays (rated), none of them at this table."""
+    log = json.loads((EXAMPLES / "forget-venice-1.json").read_text())
+    for index in range(plays):
+        names = [f"Guest {index} {seat}" for seat in range(3)]
+        renamed = json.loads(
+            json.dumps(log).replace('"Ana"', f'"{names[0]}"').replace('"Ben"', f'"{names[1]}"')
+        )
+        renamed = json.loads(json.dumps(renamed).replace('"Chloé"', f'"{names[2]}"'))
+        services.import_log(club=club, log=renamed, night=night)
+
+
+def entry_cost(member, club, night, logged: int) -> tuple[list[str], str]:
+    """One htmx entry of the next move on a Punto play with ``logged`` moves: its statements
+    and its answer."""
+    play = services.import_log(club=club, log={**LOG, "moves": LOG["moves"][:logged]}, night=night)
+    client = client_for(member)
+    scores = list(Seat.objects.filter(play=play).values_list("score", flat=True))
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(
+            reverse("play-move", args=[play.pk]),
+            {"move_json": json.dumps(LOG["moves"][logged]), "version": play.version},
+            headers={"HX-Request": "true"},
+        )
+    assert response.status_code == 200 and b"move-error" not in response.content
+    assert play.moves.count() == logged + 1
+    # A move inside a round: the scores (rounds won) stay as they were.
+    assert list(Seat.objects.filter(play=play).values_list("score", flat=True)) == scores
+    return statements(queries), response.content.decode()
+
+
+@pytest.mark.parametrize("club_plays", [0, 40])
+def test_a_move_entry_costs_at_most_8_statements_whatever_the_log_and_the_club(
+    member, club, night, club_plays
+):
+    grow(club, night, club_plays)
+    short, _ = entry_cost(member, club, night, 5)
+    long, _ = entry_cost(member, club, night, 30)
+    assert len(short) == len(long) <= MAX_STATEMENTS, "\n".join(long)
+
+
+def test_the_statement_count_does_not_depend_on_the_clubs_size(member, club, night):
+    small, _ = entry_cost(member, club, night, 30)
+    grow(club, night, 40)
+    big, _ = entry_cost(member, club, night, 30)
+    assert len(small) == len(big)
+
+
+def test_the_log_and_the_seats_are_read_once(member, club, night):
+    sql, _ = entry_cost(member, club, night, 30)
+    moves = [q for q in sql if q.startswith("SELECT") and '"games_move"' in q.split("WHERE")[0]]
+    seats = [q for q in sql if q.startswith("SELECT") and 'FROM "games_seat"' in q]
+    assert len(moves) == 1 and len(seats) == 1
+
+
+def test_the_page_still_shows_every_entry(member, club, night):
+    play = services.import_log(club=club, log={**LOG, "moves": LOG["moves"][:30]}, night=night)
+    page = client_for(member).get(reverse("play", args=[play.pk])).content.decode()
+    assert page.count("data-seq=") == 30
