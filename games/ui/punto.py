@@ -177,6 +177,17 @@ def _cell(
     }
 
 
+def _hand_card(colour: str, value: int, left: int) -> dict[str, Any]:
+    """A card of the hand, with its button's label said here rather than by the template: 18
+    buttons are drawn after every move, and a plural in the template costs far more."""
+    label = ngettext(
+        "%(colour)s %(value)s, %(left)s copy left",
+        "%(colour)s %(value)s, %(left)s copies left",
+        left,
+    ) % {"colour": COLOUR_LABELS[colour], "value": value, "left": left}
+    return {"name": f"{colour}-{value}", "value": value, "left": left, "label": label}
+
+
 def _cells_of(state: Any) -> dict[Cell, str]:
     """The visible table from the engine's ``grid()``."""
     origin, rows = state.grid()
@@ -409,11 +420,7 @@ class PuntoUI(GameUI):
                         "label": COLOUR_LABELS[colour],
                         "neutral": colour == state.neutral,
                         "cards": [
-                            {
-                                "name": f"{colour}-{value}",
-                                "value": value,
-                                "left": state.cards_left(colour, value),
-                            }
+                            _hand_card(colour, value, state.cards_left(colour, value))
                             for value in VALUES
                         ],
                     }
