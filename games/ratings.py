@@ -129,37 +129,10 @@ def rate_teams(
     for v in variance:
         total += v + beta_squared
     c = sqrt(total)
-    c_squared = c**2
     strength = [math.exp(mu / c) for mu in team_mu]
-    # Ranks are sorted, so the teams ranked at or below q are those from the first one tied with
-    # q onwards (``start[q]``), and the teams ranked at or above i are those before ``end[i]``.
-    start = [rank.index(r) for r in rank]
-    end = [start[i] + rank.count(r) for i, r in enumerate(rank)]
-    tied = [end[q] - start[q] for q in range(count)]
-    sums: dict[int, float] = {}
-    for first in start:
-        if first not in sums:
-            total = 0.0
-            for e in strength[first:]:  # summed in openskill's order
-                total += e
-            sums[first] = total
-    sum_q = [sums[first] for first in start]
     rated: list[list[tuple[float, float]]] = [[]] * count
-    for i in range(count):
-        omega = 0.0
-        delta = 0.0
-        strength_i = strength[i]
-        for q in range(end[i]):
-            share = strength_i / sum_q[q]
-            delta += share * (1 - share) / tied[q]
-            if q == i:
-                omega += (1 - share) / tied[q]
-            else:
-                omega -= share / tied[q]
+    for i, (omega, delta) in enumerate(_updates(rank, strength, variance, c)):
         v = variance[i]
-        omega *= v / c
-        delta *= v / c_squared
-        delta *= sqrt(v) / c
         players = []
         for (mu, original), sigma in zip(ordered[i], widened[i], strict=False):
             share = sigma**2 / v  # the player's part of the team's variance (1 alone)
@@ -197,8 +170,25 @@ def plackett_luce(
     for v in variance:
         total += v + beta_squared
     c = math.sqrt(total)
-    c_squared = c**2
     strength = [math.exp(mus[k] / c) for k in order]
+    new_mu = [0.0] * count
+    new_sigma = [0.0] * count
+    for i, (omega, delta) in enumerate(_updates(rank, strength, variance, c)):
+        k = order[i]
+        new_mu[k] = mus[k] + omega
+        updated = sigma[i] * math.sqrt(max(1 - delta, kappa))
+        new_sigma[k] = min(updated, sigmas[k]) if limit_sigma else updated
+    return new_mu, new_sigma
+
+
+def _updates(
+    rank: list[int], strength: list[float], variance: list[float], c: float
+) -> list[tuple[float, float]]:
+    """The Plackett–Luce update (Ω, Δ) of each team, given in rank order with their ranks,
+    strengths (e^(μ/c)) and variances: openskill's operations in openskill's order, so that
+    rate_teams and plackett_luce give its results to the last bit."""
+    count = len(rank)
+    c_squared = c**2
     # Ranks are sorted, so the teams ranked at or below q are those from the first one tied with
     # q onwards (``start[q]``), and the teams ranked at or above i are those before ``end[i]``.
     start = [rank.index(r) for r in rank]
@@ -212,8 +202,7 @@ def plackett_luce(
                 total += e
             sums[first] = total
     sum_q = [sums[first] for first in start]
-    new_mu = [0.0] * count
-    new_sigma = [0.0] * count
+    updates = []
     for i in range(count):
         omega = 0.0
         delta = 0.0
@@ -229,11 +218,8 @@ def plackett_luce(
         omega *= v / c
         delta *= v / c_squared
         delta *= math.sqrt(v) / c
-        k = order[i]
-        new_mu[k] = mus[k] + omega
-        updated = sigma[i] * math.sqrt(max(1 - delta, kappa))
-        new_sigma[k] = min(updated, sigmas[k]) if limit_sigma else updated
-    return new_mu, new_sigma
+        updates.append((omega, delta))
+    return updates
 
 
 def ordinal(mu: float, sigma: float) -> float:
