@@ -37,7 +37,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PG_SERVER = "postgres://postgres@127.0.0.1:5432"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from bench_stats import PG_SERVER, postgres_available  # noqa: E402  (the same server, found the same way)
+
 SIZES = (10_000, 100_000, 1_000_000)
 WARM_UPS = 3
 
@@ -73,10 +75,8 @@ def peak_rss_mb() -> float:
 def step_generate(plays: int) -> dict:
     import datetime
 
-    from django.core.management import call_command
-
-    sys.path.insert(0, str(ROOT / "benchmarks"))
     from bench_stats import generate, nights_for
+    from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
@@ -280,16 +280,6 @@ def run_step(step: str, url: str, plays: int, args, rater: str = "project") -> d
         flush=True,
     )
     return out
-
-
-def postgres_available() -> bool:
-    try:
-        import psycopg
-
-        psycopg.connect(f"{PG_SERVER}/postgres", connect_timeout=3).close()
-        return True
-    except Exception:
-        return False
 
 
 def measure_database(label: str, plays: int, args) -> dict:
