@@ -226,10 +226,12 @@ def _render_play(
     status: int = 200,
     moves: list[selectors.LogEntry] | None = None,
     state: services.PlayState | None = None,
+    appended: bool = False,
 ) -> HttpResponse:
     """The whole play page, or only its main fragment for an htmx request; ``undone`` says that
     the last move was just undone. ``state``: the play as a move entry read it (rendered from
-    memory, without reading it again)."""
+    memory, without reading it again). ``appended``: the fragment carries only the log's new
+    last entry, to be appended to the log the page shows (an htmx entry)."""
     seats = None
     if state is not None:  # ``play`` is the view's, which enter_move brought up to date
         moves, seats = state.log, state.seats
@@ -243,7 +245,8 @@ def _render_play(
     _keep_draft(request, play, draft if can_enter else None)
     context |= {
         "moves": moves,
-        "log_lines": movelog.move_log(judgement, moves, play.club.zone),
+        "log_lines": (log_lines := movelog.move_log(judgement, moves, play.club.zone)),
+        "log_appended": log_lines[-1] if appended and request.htmx else None,
         "time_zone": play.club.time_zone,
         "active_moves": sum(1 for m in moves if m.undone_at is None),
         "draft": draft,
@@ -379,7 +382,9 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
         return redirect("play", play_id=play.pk)
     # enter_move updated ``play``; what the move changed is said next to the controls
     events = ui.events(state.before, state.judgement, state.names)
-    return _render_play(request, play, state=state, events=events)
+    # The page's log is kept and the new entry appended, unless it said "No move yet."
+    appended = len(state.log) > 1
+    return _render_play(request, play, state=state, events=events, appended=appended)
 
 
 @vary_on_headers("HX-Request")  # the main fragment for htmx, else the page

@@ -91,6 +91,13 @@ def test_a_whole_match_tapped_in_on_a_phone(page, table):
     expect(rounds.nth(0)).to_contain_text("red 9")
     expect(rounds.nth(1)).to_contain_text("blue 8")
     assert_no_horizontal_scroll(page)
+    # Each entry appended its line to the log on the screen (issue 19): the same log, in the
+    # same order, as the page drawn whole.
+    log = page.locator("#move-log li")
+    entries = [(li.get_attribute("data-seq"), li.inner_text()) for li in log.all()]
+    assert [int(seq) for seq, _ in entries] == list(range(len(moves) + 1))
+    page.reload()
+    assert [(li.get_attribute("data-seq"), li.inner_text()) for li in log.all()] == entries
 
     page.click("text=Score sheet")
     page.wait_for_url(re.compile(r".*/sheet/$"))

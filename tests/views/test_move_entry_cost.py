@@ -1,6 +1,6 @@
 """A move entry near its floor (issue 19): the play's seats and move log read once, under its row
 lock, and the page rendered from what was read; at most 8 SQL statements, however long the log
-and however big the club."""
+and however big the club; and the log not drawn again: only its new entry is sent."""
 
 import json
 from pathlib import Path
@@ -83,6 +83,33 @@ def test_the_log_and_the_seats_are_read_once(member, club, night):
     moves = [q for q in sql if q.startswith("SELECT") and '"games_move"' in q.split("WHERE")[0]]
     seats = [q for q in sql if q.startswith("SELECT") and 'FROM "games_seat"' in q]
     assert len(moves) == 1 and len(seats) == 1
+
+
+def test_only_the_new_entry_of_the_log_is_sent_back(member, club, night):
+    _, body = entry_cost(member, club, night, 30)
+    assert body.count("data-seq=") == 1 and 'data-seq="30"' in body
+    # The page keeps the log it shows and appends the new entry to it.
+    assert '<ol class="move-log" id="move-log" hx-preserve></ol>' in body
+    appended = body[body.index('<ol hx-swap-oob="beforeend:#move-log">') :]
+    assert 'data-seq="30"' in appended and "entered by" in appended
+
+
+def test_the_first_entry_sends_the_whole_log(member, club, night):
+    """The log said "No move yet.": it is drawn again, not appended to."""
+    _, body = entry_cost(member, club, night, 0)
+    assert "hx-preserve" not in body and "beforeend" not in body
+    assert 'data-seq="0"' in body and "No move yet." not in body
+
+
+def test_a_refused_entry_draws_the_whole_log(member, club, night):
+    play = services.import_log(club=club, log={**LOG, "moves": LOG["moves"][:30]}, night=night)
+    response = client_for(member).post(
+        reverse("play-move", args=[play.pk]),
+        {"move_json": json.dumps(LOG["moves"][31]), "version": play.version},  # out of turn
+        headers={"HX-Request": "true"},
+    )
+    body = response.content.decode()
+    assert "move-error" in body and "hx-preserve" not in body and body.count("data-seq=") == 30
 
 
 def test_the_page_still_shows_every_entry(member, club, night):
