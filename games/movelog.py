@@ -11,6 +11,7 @@ referee changed its mind), it is shown as the JSON it was.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -77,29 +78,61 @@ def move_log(
             active += 1
             if ui is not None and state is not None and plan is not None:
                 try:
-                    text = sentence(ui.describe_move(state, plan))
-                    why = tuple(ui.explain_move(state, plan))
-                    state.commit(plan)
-                    outcome = ui.move_outcome(state, plan) or ""
+                    text, outcome, why = _told(ui, state, plan)
                 except Exception:  # never lose the page over a line: the rest is told as JSON
                     state = None
         elif ui is not None and state is not None:
             text = _tell_undone(ui, state, entry)
-        lines.append(
-            LogLine(
-                seq=entry.seq,
-                name=name,
-                text=text,
-                outcome=outcome,
-                undone=entry.undone_at is not None,
-                entered_by=entry.entered_by,
-                entered_at=entry.entered_at.astimezone(zone),
-                undone_by=entry.undone_by,
-                undone_at=entry.undone_at.astimezone(zone) if entry.undone_at else None,
-                why=why,
-            )
-        )
+        lines.append(_line(entry, name, text, outcome, why, zone))
     return lines
+
+
+def last_line(
+    before: Judgement, judgement: Judgement, entry: LogEntry, zone: datetime.tzinfo
+) -> LogLine:
+    """The line of ``entry``, the move just entered: told against the game as ``before`` (the
+    judgement of the log without it) left it, which that judgement's game then makes, instead
+    of making every move of the log again (an entry's page sends only its new line)."""
+    ui = ui_for(judgement.game) if judgement.game in GAMES else None
+    state = before.state
+    active = len(before.plans)
+    name = ui.move_name(state, active) if ui is not None else str(active + 1)
+    text, outcome, why = entry.text, "", ()
+    if ui is not None and state is not None and judgement.plans:
+        # As move_log: should telling it fail, the line is its JSON rather than no page.
+        with contextlib.suppress(Exception):
+            text, outcome, why = _told(ui, state, judgement.plans[-1])
+    return _line(entry, name, text, outcome, why, zone)
+
+
+def _told(ui: GameUI, state: Game, plan: object) -> tuple[str, str, tuple[Reason, ...]]:
+    """A move told against the game before it, which it then makes: (text, outcome, why)."""
+    text = sentence(ui.describe_move(state, plan))
+    why = tuple(ui.explain_move(state, plan))
+    state.commit(plan)
+    return text, ui.move_outcome(state, plan) or "", why
+
+
+def _line(
+    entry: LogEntry,
+    name: str,
+    text: str,
+    outcome: str,
+    why: tuple[Reason, ...],
+    zone: datetime.tzinfo,
+) -> LogLine:
+    return LogLine(
+        seq=entry.seq,
+        name=name,
+        text=text,
+        outcome=outcome,
+        undone=entry.undone_at is not None,
+        entered_by=entry.entered_by,
+        entered_at=entry.entered_at.astimezone(zone),
+        undone_by=entry.undone_by,
+        undone_at=entry.undone_at.astimezone(zone) if entry.undone_at else None,
+        why=why,
+    )
 
 
 def _tell_undone(ui: GameUI, state: Game, entry: LogEntry) -> str:

@@ -12,7 +12,7 @@ from django.utils import translation
 
 from games import services
 from games.models import Move
-from games.movelog import move_log
+from games.movelog import last_line, move_log
 from games.selectors import LogEntry
 from referee import judge
 from tests.examples import EXAMPLES, example_paths
@@ -59,6 +59,20 @@ def test_the_move_log_of_each_public_example_reads_as_expected(path, language):
     with translation.override(language):
         lines = move_log(judgement, entries_of(judgement.moves), ZoneInfo("Europe/Paris"))
     assert told(lines) == expected
+
+
+@pytest.mark.parametrize("path", EXAMPLES_WITH_MOVES, ids=lambda p: p.stem)
+def test_the_last_line_alone_is_the_log_s_last_line(path):
+    """An entry's page tells only its new line (last_line, from the judgement before it): the
+    same line as the whole log told again, after every move of every public example."""
+    log = json.loads(path.read_text())
+    moves = judge(log).moves
+    zone = ZoneInfo("Europe/Paris")
+    for count in range(1, len(moves) + 1):
+        before = judge({**log, "moves": moves[: count - 1]})
+        after = judge({**log, "moves": moves[:count]})
+        entries = entries_of(moves[:count])
+        assert last_line(before, after, entries[-1], zone) == move_log(after, entries, zone)[-1]
 
 
 def test_the_lines_agree_with_the_referees_points():

@@ -231,7 +231,7 @@ def _render_play(
     """The whole play page, or only its main fragment for an htmx request; ``undone`` says that
     the last move was just undone. ``state``: the play as a move entry read it (rendered from
     memory, without reading it again). ``appended``: the fragment carries only the log's new
-    last entry, to be appended to the log the page shows (an htmx entry)."""
+    last entry (``state.entered``), to be appended to the log the page shows (an htmx entry)."""
     seats = None
     if state is not None:  # ``play`` is the view's, which enter_move brought up to date
         moves, seats = state.log, state.seats
@@ -245,8 +245,13 @@ def _render_play(
     _keep_draft(request, play, draft if can_enter else None)
     context |= {
         "moves": moves,
-        "log_lines": (log_lines := movelog.move_log(judgement, moves, play.club.zone)),
-        "log_appended": log_lines[-1] if appended and request.htmx else None,
+        # After an htmx entry the page keeps its log: only the new line is told and sent.
+        "log_lines": [] if appended else movelog.move_log(judgement, moves, play.club.zone),
+        "log_appended": (
+            movelog.last_line(state.before, judgement, state.entered, play.club.zone)
+            if appended
+            else None
+        ),
         "time_zone": play.club.time_zone,
         "active_moves": sum(1 for m in moves if m.undone_at is None),
         "draft": draft,
@@ -383,7 +388,7 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
     # enter_move updated ``play``; what the move changed is said next to the controls
     events = ui.events(state.before, state.judgement, state.names)
     # The page's log is kept and the new entry appended, unless it said "No move yet."
-    appended = len(state.log) > 1
+    appended = len(state.log) > 1 and request.htmx
     return _render_play(request, play, state=state, events=events, appended=appended)
 
 
