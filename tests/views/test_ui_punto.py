@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Move, Play, Seat
-from games.ui.punto import _board, _span
+from games.ui.punto import _board, _card, _span, grid_html
 from tests.examples import EXAMPLES
 
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
@@ -524,3 +524,51 @@ def test_the_board_labels_its_cells_from_the_rounds_first_card(member_client, pu
     body = response.content.decode()
     assert 'data-at="0,0" data-cell="F6" data-card="red-1"' in body
     assert 'aria-label="Play the orange 1 at G7"' in body
+
+
+def test_grid_html_offers_only_the_legal_cells_as_buttons():
+    """A drafted card: its legal cells are buttons (an empty one, or a lower card to cover),
+    the other cells are drawn, not tapped; the ring is told from the box."""
+    cells = {(0, 0): "red-7", (1, 0): "blue-2"}
+    board = _board(cells, {(1, 0), (2, 0)}, last=(0, 0), origin=(-5, -5))
+    html = grid_html(board, True, _card("green-5"))
+    assert html.count("<button") == 2
+    assert (
+        '<button type="submit" form="move-form" name="at" value="1,0" role="gridcell" '
+        'class="punto-cell punto-card punto-blue legal cover" aria-label="Cover the blue 2 at '
+        'G6 with the green 5">' in html
+    )
+    assert (
+        'value="2,0" role="gridcell" class="punto-cell legal" aria-label="Play the green 5 at H6"'
+        in html
+    )
+    assert (
+        '<span role="gridcell" class="punto-cell punto-card punto-red last-move" data-at="0,0" '
+        'data-cell="F6" data-card="red-7" title="red 7"><span class="punto-value">7</span>'
+        '<span class="punto-sr">red, the last card played</span></span>' in html
+    )
+    assert 'class="punto-cell ring" data-at="-1,-1" data-cell="E5"></span>' in html
+    assert 'class="punto-grid" role="grid"' in html
+    assert "The cards span 2 × 1 of at most 6 × 6." in html
+
+
+def test_grid_html_marks_the_winning_line_on_the_last_rounds_table():
+    """The table as a round ended: no buttons, the winning line told to the eye and the ear."""
+    board = _board({(0, 0): "red-7", (0, 1): "red-8"}, set(), (0, 1), frozenset({(0, 0), (0, 1)}))
+    html = grid_html(board, False, None)
+    assert "<button" not in html and 'class="punto-grid punto-past"' in html
+    assert html.count("win-line") == 2
+    assert (
+        'class="punto-cell punto-card punto-red last-move win-line" data-at="0,1" '
+        'data-card="red-8"' in html
+    )
+    assert "red, the last card played, in the winning line</span>" in html
+
+
+def test_grid_html_escapes_what_it_says():
+    """Its words go into attributes: a translation with a quote must not end one."""
+    board = _board({(0, 0): "red-7"}, {(1, 0)}, origin=(-5, -5))
+    (cell,) = [cell for row in board["rows"] for cell in row["cells"] if cell["at"] == "1,0"]
+    cell["label"] = 'G"6'
+    html = grid_html(board, True, _card("green-5"))
+    assert 'aria-label="Play the green 5 at G&quot;6"' in html
