@@ -284,6 +284,30 @@ def grid_html(board: dict[str, Any], live: bool, drafted: dict[str, Any] | None)
     return mark_safe("".join(html))
 
 
+def hand_html(hand: list[dict[str, Any]]) -> SafeString:
+    """The cards the player to play may have drawn, a button each, by colour (a card with no
+    copy left is shown, disabled). Drawn here for the reason grid_html is: 18 buttons after
+    every move."""
+    html = []
+    for colour in hand:
+        legend = escape(capfirst(str(colour["label"])))
+        if colour["neutral"]:
+            legend += f" ({escape(_('neutral'))})"
+        html.append(
+            f'<fieldset class="punto-hand"><legend>{legend}</legend><div class="punto-values">'
+        )
+        for card in colour["cards"]:
+            html.append(
+                f'<button type="submit" name="card" value="{card["name"]}" class="punto-pick '
+                f'punto-{colour["colour"]}"{"" if card["left"] else " disabled"} '
+                f'aria-label="{escape(card["label"])}"><span class="punto-value">{card["value"]}'
+                f'</span><small aria-hidden="true">×{card["left"]}</small></button>'
+            )
+        html.append("</div></fieldset>")
+    # Safe: the labels are escaped; the rest are numbers and colour names.
+    return mark_safe("".join(html))
+
+
 def _hand_card(colour: str, value: int, left: int) -> dict[str, Any]:
     """A card of the hand, with its button's label said here rather than by the template: 18
     buttons are drawn after every move, and a plural in the template costs far more."""
@@ -590,6 +614,7 @@ class PuntoUI(GameUI):
                 ),
                 "rounds": rounds,
                 "hand": hand,
+                "hand_html": hand_html(hand),
                 "drafted": drafted_card,
                 "drafted_by": draft.data.get("player") if draft else None,
                 "blocked": blocked,

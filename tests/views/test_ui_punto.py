@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Move, Play, Seat
-from games.ui.punto import _board, _card, _span, grid_html
+from games.ui.punto import _board, _card, _hand_card, _span, grid_html, hand_html
 from tests.examples import EXAMPLES
 
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
@@ -572,3 +572,14 @@ def test_grid_html_escapes_what_it_says():
     cell["label"] = 'G"6'
     html = grid_html(board, True, _card("green-5"))
     assert 'aria-label="Play the green 5 at G&quot;6"' in html
+
+
+def test_hand_html_names_the_neutral_colour_and_escapes_its_labels():
+    card = _hand_card("green", 3, 0) | {"label": 'green "3"'}
+    html = hand_html([{"colour": "green", "label": "green", "neutral": True, "cards": [card]}])
+    assert "<legend>Green (neutral)</legend>" in html
+    assert (
+        '<button type="submit" name="card" value="green-3" class="punto-pick punto-green" '
+        'disabled aria-label="green &quot;3&quot;"><span class="punto-value">3</span>'
+        '<small aria-hidden="true">×0</small></button>' in html
+    )
