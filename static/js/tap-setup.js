@@ -1,6 +1,6 @@
 /* A setup entered by tapping: the places to fill ("slots": Buntherum's twelve series cards,
-   3-High's fifteen pieces) are filled in order by tapping "cells" (a card of the colour ×
-   object grid, a square of the chessboard).
+   3-High's fifteen pieces, Thricewise's starting grid) are filled in order by tapping "cells"
+   (a card of the colour × object grid, a square of the chessboard, a card of the deck).
 
    Progressive enhancement: the form's own fields (the selects the server reads) stay the one
    source of truth. Without JavaScript they are shown and used as they are; with it they are

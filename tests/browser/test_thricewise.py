@@ -41,7 +41,7 @@ def enter_setup(page, grid) -> int:
     """Tap the starting cards in the picker, then "Start the play"; the taps it took."""
     page.taps = 0
     for entry in grid:
-        in_view(page, f'#setup-deck button[data-card="{entry["card"]}"]').click()
+        in_view(page, f'#setup-deck button[data-cell="{entry["card"]}"]').click()
     in_view(page, "#start-play").click()
     page.wait_for_url(re.compile(r".*/plays/\d+/$"))
     return page.taps
@@ -77,7 +77,7 @@ def test_a_whole_five_player_game_tapped_in_on_a_phone(page, table, language):
     if language == "fr":
         french(page)
     start_play(page, table["night"], "thricewise", GAME["players"])
-    assert page.locator("#setup-deck button[data-card]").count() == 36
+    assert page.locator("#setup-deck button[data-cell]").count() == 36
     assert page.locator("select[name^=cell_]").count() == 6  # the lists, driven by the picker
     assert_no_horizontal_scroll(page)
     assert_names_whole(page, "#setup-deck")
@@ -291,6 +291,33 @@ def test_a_turn_start_over_and_undo_on_a_desktop(desktop_page, table):
     assert page.locator("#tw-grid .tw-card").count() == 4
     assert page.locator("#move-log li.undone").count() == 1
     page.screenshot(path=str(RESULTS / "thricewise-desktop-en.png"))
+    assert page.js_errors == []
+
+
+def test_a_starting_card_tapped_again_is_taken_back_and_its_place_filled_next(page, table):
+    """The grid's cards are tapped in order; tapping a placed card again takes it back, and the
+    next card tapped goes in its place; tapping a place of the grid makes it the next to fill."""
+    log_in(page)
+    start_play(page, table["night"], "thricewise", ["Ana", "Ben"])
+    deck = "#setup-deck button[data-cell='{}']"
+    for card in ("The Sailor", "The Mill", "The Cave"):
+        page.click(deck.format(card))
+    assert [page.input_value(f"#cell-{n}") for n in range(3)] == [
+        "The Sailor", "The Mill", "The Cave"
+    ]  # fmt: skip
+    page.click(deck.format("The Sailor"))  # taken back
+    assert page.input_value("#cell-0") == ""
+    expect(page.locator("#setup-slot-0")).to_have_class(re.compile(r"\btap-current\b"))
+    expect(page.locator("#tw-setup-status")).to_have_text("Taken back: card 1 of the grid is next.")
+    page.click(deck.format("The Pact"))
+    assert page.input_value("#cell-0") == "The Pact"
+    page.click("#setup-slot-2")  # a placed card, to change
+    page.click(deck.format("The Lunatic"))
+    assert page.input_value("#cell-2") == "The Lunatic"
+    expect(page.locator(deck.format("The Cave"))).not_to_have_class(re.compile(r"\btap-taken\b"))
+    expect(page.locator(deck.format("The Lunatic"))).to_have_attribute(
+        "aria-label", "The Lunatic — 6 · Moons, Waves (card 3 of the grid)"
+    )
     assert page.js_errors == []
 
 

@@ -62,8 +62,8 @@ def test_setup_offers_an_empty_2x2_grid_and_the_deck_to_tap(member_client, night
         response.context["deck"][0]["name"] == "Ace of Moons"
         and len(response.context["deck"]) == 36
     )
-    assert html.count('class="tw-pick" data-card=') == 36
-    assert "js/thricewise-setup.js" in html
+    assert html.count('class="tw-pick" data-cell=') == 36
+    assert "js/tap-setup.js" in html and html.count("data-slot ") == 4
 
 
 def test_setup_offers_a_3x2_grid_for_three_players(member_client, night, players):
