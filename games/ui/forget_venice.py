@@ -158,6 +158,7 @@ class ForgetVeniceUI(GameUI):
         edited = False
         for seat, name in enumerate(players):
             halves = []
+            changed = False  # this seat's sheet, as sent back
             for half in HALVES:
                 default = _criterion_of(DEFAULT_SHEETS[seat % len(DEFAULT_SHEETS)][half])
                 chosen = {}
@@ -165,7 +166,7 @@ class ForgetVeniceUI(GameUI):
                     value = default[suit]
                     if post is not None:
                         value = post.get(_field(seat, half, suit), "")
-                        edited = edited or value != default[suit]
+                        changed = changed or value != default[suit]
                     chosen[suit] = value
                 rows = [
                     {
@@ -183,7 +184,14 @@ class ForgetVeniceUI(GameUI):
                     for criterion in CRITERIA
                 ]
                 halves.append({"half": half, "rows": rows})
-            sheets.append({"name": name, "seat": seat + 1, "halves": halves})
+            sheets.append({"name": name, "seat": seat + 1, "halves": halves, "open": False})
+            edited = edited or changed
+            if changed and not any(sheet["open"] for sheet in sheets):
+                sheets[-1]["open"] = True
+        # One sheet is open at a time (a phone shows one whole): the first one changed, so that
+        # a refused sheet is the one on the screen, or else the first.
+        if not any(sheet["open"] for sheet in sheets):
+            sheets[0]["open"] = True
         return {
             "fv_sheets": sheets,
             "fv_suits": [_suit(s) for s in SUITS],

@@ -192,14 +192,25 @@ def test_a_sheet_edited_by_tapping_suits_on_a_phone(page, table):
     in_view(page, "#id-sheet-0-1-Moons-II").click()
     RESULTS.mkdir(exist_ok=True)
     page.screenshot(path=str(RESULTS / "forget-venice-phone-en-sheet-editor.png"))
+    # Ben's sheet opens in place of Ana's, whole on the screen: his name, then two taps.
+    in_view(page, "#fv-sheet-1").click()
+    expect(page.locator("details.fv-sheet[data-player=Ana]")).not_to_have_attribute("open", "")
+    in_view(page, "#id-sheet-1-1-Moons-I").click()
+    in_view(page, "#id-sheet-1-1-Waves-II").click()
     # "Start the play" stays on the screen while the sheets are edited (sticky)
     in_view(page, "#start-play").click()
-    assert page.taps == 4
+    assert page.taps == 7
     page.wait_for_url(re.compile(r".*/plays/\d+/$"))
-    assert Play.objects.get().setup["sheets"]["Ana"]["1"] == {
+    sheets = Play.objects.get().setup["sheets"]
+    assert sheets["Ana"]["1"] == {
         "I": ["Suns", "Knots"],
         "II": ["Moons", "Wyrms"],
         "III": ["Waves", "Leaves"],
+    }
+    assert sheets["Ben"]["1"] == {
+        "I": ["Moons", "Knots"],
+        "II": ["Waves", "Wyrms"],
+        "III": ["Suns", "Leaves"],
     }
     assert page.js_errors == []
 

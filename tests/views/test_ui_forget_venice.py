@@ -125,6 +125,23 @@ def test_a_criterion_with_three_suits_gets_a_message_and_the_grid_back(
     cells = response.context["fv_sheets"][2]["halves"][1]["rows"][0]["cells"]
     assert [c["name"] for c in cells if c["checked"]] == ["Suns", "Waves", "Leaves"]
     assert Play.objects.count() == 0
+    # Chloé's sheet, the one changed, is the one open (one at a time): no tap to find it.
+    assert [sheet["open"] for sheet in response.context["fv_sheets"]] == [False, False, True]
+    assert '<details class="fv-sheet" name="fv-sheets" data-player="Chloé" open>' in body
+
+
+def test_one_sheet_is_open_at_a_time_the_first_unless_another_was_changed(
+    member_client, night, players
+):
+    """On a phone one whole sheet fits the screen: the first is open, the others a tap away."""
+    body = member_client.get(setup_url(night, players)).content.decode()
+    assert body.count('name="fv-sheets"') == 3
+    assert body.count('name="fv-sheets" data-player="Ana" open>') == 1
+    assert body.count(" open>") == 1  # the sheets' editor itself starts folded
+    data = default_form(players)
+    data["sheet-1-1-Moons"], data["sheet-1-1-Waves"] = "I", "III"  # Ben's: refused
+    response = member_client.post(setup_url(night, players), data)
+    assert [sheet["open"] for sheet in response.context["fv_sheets"]] == [False, True, False]
 
 
 @pytest.mark.parametrize("value", ["", "IV"])
