@@ -184,13 +184,12 @@ class ForgetVeniceUI(GameUI):
                     for criterion in CRITERIA
                 ]
                 halves.append({"half": half, "rows": rows})
-            sheets.append({"name": name, "seat": seat + 1, "halves": halves, "open": False})
+            # One sheet is open at a time (a phone shows one whole): the first one changed, so
+            # that a refused sheet is the one on the screen, or else the first.
+            opened = changed and not edited
+            sheets.append({"name": name, "seat": seat + 1, "halves": halves, "open": opened})
             edited = edited or changed
-            if changed and not any(sheet["open"] for sheet in sheets):
-                sheets[-1]["open"] = True
-        # One sheet is open at a time (a phone shows one whole): the first one changed, so that
-        # a refused sheet is the one on the screen, or else the first.
-        if not any(sheet["open"] for sheet in sheets):
+        if not edited:
             sheets[0]["open"] = True
         return {
             "fv_sheets": sheets,

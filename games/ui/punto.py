@@ -599,7 +599,6 @@ class PuntoUI(GameUI):
                 "round": state.round,
                 "finished": state.finished,
                 "line": state.line,
-                "box": BOX,
                 "rounds_to_win": state.rounds_to_win,
                 "to_play": to_play,
                 "to_play_partner": next(
@@ -613,8 +612,7 @@ class PuntoUI(GameUI):
                     else None
                 ),
                 "rounds": rounds,
-                "hand": hand,
-                "hand_html": hand_html(hand),
+                "hand": hand_html(hand),  # the cards the player to play may have drawn
                 "drafted": drafted_card,
                 "drafted_by": draft.data.get("player") if draft else None,
                 "blocked": blocked,
