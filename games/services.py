@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from referee import GAMES, Judgement, judge
+from referee import GAMES, Judgement, judge, judge_next
 
 from . import live, ratings, userjson, verdicts
 from . import names as naming
@@ -405,8 +405,9 @@ def enter_move(
     """One entry at the table: under the play's row lock, read its seats and its move log
     once, judge the log, let ``compose`` make the move from that judgement and the players'
     names (what was tapped; it returns NOT_COMPLETE while the move is not complete, and then
-    nothing is stored), judge the log with the move appended, and store the move, the results
-    and the new version; or refuse (IllegalMoveError, ServiceError, with ``state``).
+    nothing is stored), judge the move from that judgement (judge_next: the log is judged
+    once), and store the move, the results and the new version; or refuse (IllegalMoveError,
+    ServiceError, with ``state``).
 
     ``version`` is the play's version the entry form was made at: if the play changed since
     (another entry, an undo, abandoning it), the entry is refused (StalePlayError) rather than
@@ -475,7 +476,7 @@ def _enter_move(
         _storable(move)
         if play.status == Play.Status.ABANDONED:
             raise ServiceError(_("This play was abandoned: no more moves can be entered."))
-        judgement = judge_play(play, names, [*active, move])
+        judgement = judge_next(state.judgement, move)
         if judgement.error is not None:
             if judgement.error["move"] == len(active):
                 raise IllegalMoveError(judgement)

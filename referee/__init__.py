@@ -4,7 +4,7 @@ judges logs with the standard library alone.
 """
 
 from .base import Game, IllegalMove, SetupError
-from .judge import FORMAT, Judgement, judge
+from .judge import FORMAT, Judgement, judge, judge_next
 from .registry import GAMES
 
 __all__ = [
@@ -15,4 +15,5 @@ __all__ = [
     "Judgement",
     "SetupError",
     "judge",
+    "judge_next",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,9 +135,28 @@ def judge(log: Any) -> Judgement:
     except Exception as exc:  # a bug in an engine must not crash the caller
         return _envelope_error(game_name, Message("log.setup_crash", error=type(exc).__name__))
 
-    error = verdict = None
-    plans = []
-    for index, move in enumerate(moves):
+    plans: list[Plan] = []
+    error, verdict = _play(state, moves, plans)
+    return _judged(game_name, state, understood, plans, error, verdict)
+
+
+def judge_next(before: Judgement, move: Any) -> Judgement:
+    """The judgement of ``before``'s log with ``move`` appended, the same as ``judge`` gives
+    for that whole log, made from a copy of ``before``'s game instead of every move again: a
+    move entry judges the log once, then its new move (the copy costs about what 8 Punto moves
+    do). ``before`` and its game are left as they were (a page tells the new move from them)."""
+    if before.status == "illegal" or before.state is None:
+        return before  # judging stops at the first error: a move after it changes nothing
+    state = copy.deepcopy(before.state)
+    plans = [*before.plans]
+    error, verdict = _play(state, [move], plans)
+    return _judged(before.game, state, before.setup, plans, error, verdict)  # type: ignore[arg-type]
+
+
+def _play(state: Game, moves: list, plans: list[Plan]) -> tuple[dict | None, Message | None]:
+    """Make ``moves`` on ``state``, adding their plans to ``plans`` (the moves made before
+    them), up to the first illegal one: its error and verdict, or (None, None)."""
+    for move in moves:
         try:
             plans.append(state.play(move))
         except IllegalMove as exc:
@@ -145,10 +165,20 @@ def judge(log: Any) -> Judgement:
             problem = Message("log.move_crash", error=type(exc).__name__)
         else:
             continue
-        verdict = Message("log.move", number=index, problem=problem)
-        error = {"move": index, "message": str(verdict)}
-        break
+        verdict = Message("log.move", number=len(plans), problem=problem)
+        return {"move": len(plans), "message": str(verdict)}, verdict
+    return None, None
 
+
+def _judged(
+    game_name: str,
+    state: Game,
+    understood: dict[str, Any],
+    plans: list[Plan],
+    error: dict | None,
+    verdict: Message | None,
+) -> Judgement:
+    """The judgement of a game played up to ``state`` (``error``: its first illegal move)."""
     if error is not None:
         status = "illegal"
     else:
