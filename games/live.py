@@ -109,16 +109,18 @@ def play_keys(night_id: int, play_id: int) -> tuple[str, str]:
 
 
 def advance_version_sql(table: str, sets: Sequence[str] = ()) -> str:
-    """The UPDATE that advances a play's version and, on PostgreSQL, sends the NOTIFY in the
-    same statement (no extra round trip per move; delivered when the transaction commits).
-    ``sets``: more ``"column" = %s`` assignments of the same UPDATE (their parameters come
-    before the play's id)."""
+    """The UPDATE that advances a play's version and returns the new one; on PostgreSQL it
+    sends the NOTIFY in the same statement (no extra round trip per move; delivered when the
+    transaction commits). ``sets``: more ``"column" = %s`` assignments of the same UPDATE
+    (their parameters come before the play's id)."""
     assignments = ", ".join(['"version" = "version" + 1', *sets])
-    return (
-        f'UPDATE "{table}" SET {assignments} WHERE "id" = %s '
-        f"RETURNING \"version\", pg_notify('{CHANNEL}', "
-        f'"night_id"::text || \' \' || "id"::text || \' \' || "version"::text)'
-    )
+    returning = '"version"'
+    if is_postgresql():
+        returning += (
+            f", pg_notify('{CHANNEL}', "
+            f'"night_id"::text || \' \' || "id"::text || \' \' || "version"::text)'
+        )
+    return f'UPDATE "{table}" SET {assignments} WHERE "id" = %s RETURNING {returning}'
 
 
 def changed_on_commit(night_id: int, play_id: int) -> None:

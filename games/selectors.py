@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from django.contrib.auth import get_user_model
+from django.db import connection
 from django.utils import timezone
 
 from referee import Judgement, judge
 from referee.judge import FORMAT
 
 from .models import Move, Play
+from .sqlrows import Columns, quoted
 
 
 class LogEntry(NamedTuple):
@@ -53,21 +57,38 @@ def seat_names(play: Play) -> list[str]:
     return list(play.seats.order_by("position").values_list("player__name", flat=True))
 
 
+@functools.cache
+def _log_sql() -> tuple[str, Columns]:
+    """log_moves' statement (written by hand: sqlrows), with the columns of its LogEntry."""
+    move, user = Move._meta, get_user_model()._meta
+    table = quoted(move.db_table)
+    username = quoted(user.get_field(user.model.USERNAME_FIELD).column)
+    # The joined users' usernames are read as the move's own columns would be: plain text.
+    fields = [move.get_field(name) for name in ("seq", "data", "entered_at", "undone_at")]
+    columns = Columns(move.db_table, fields)
+    sql = (
+        f"SELECT {columns.sql}, entered.{username}, undone.{username} FROM {table}"
+        f" LEFT OUTER JOIN {quoted(user.db_table)} entered"
+        f" ON entered.{quoted(user.pk.column)} = {table}.{quoted('entered_by_id')}"
+        f" LEFT OUTER JOIN {quoted(user.db_table)} undone"
+        f" ON undone.{quoted(user.pk.column)} = {table}.{quoted('undone_by_id')}"
+        f" WHERE {table}.{quoted('play_id')} = %s ORDER BY {table}.{quoted('seq')}"
+    )
+    return sql, columns
+
+
 def log_moves(play: Play) -> list[LogEntry]:
     """Every entry of the play's move log, undone ones included, in order (one query)."""
-    rows = (
-        Move.objects.filter(play=play)
-        .order_by("seq")
-        .values_list(
-            "seq",
-            "data",
-            "entered_by__username",
-            "entered_at",
-            "undone_by__username",
-            "undone_at",
-        )
-    )
-    return [LogEntry(*row) for row in rows]
+    sql, columns = _log_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [play.pk])
+        rows = cursor.fetchall()
+    converters = columns.converters()
+    entries = []
+    for row in rows:
+        seq, data, entered_at, undone_at = columns.values(row, 0, converters)
+        entries.append(LogEntry(seq, data, row[4], entered_at, row[5], undone_at))
+    return entries
 
 
 def judge_play(play: Play, players: Sequence[str], moves: list[Any]) -> Judgement:
