@@ -15,8 +15,8 @@ from django.http import QueryDict
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
+from django.utils.translation import get_language, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from referee import Game, Judgement
 from referee.messages import describe
@@ -90,13 +90,27 @@ def opposite_teams(players: list[str]) -> list[list[str]]:
     return [[players[0], players[2]], [players[1], players[3]]]
 
 
+_COLOUR_NAMES: dict[str, dict[str, str]] = {}
+
+
+def colour_names() -> dict[str, str]:
+    """The colours' names in the active language, translated once per language: every card on
+    the table and in the hand is named after every move."""
+    language = get_language()
+    names = _COLOUR_NAMES.get(language)
+    if names is None:
+        names = _COLOUR_NAMES[language] = {c: str(label) for c, label in COLOUR_LABELS.items()}
+    return names
+
+
 def _labels(colours: Any) -> list[dict[str, Any]]:
-    return [{"colour": c, "label": COLOUR_LABELS[c]} for c in colours]
+    names = colour_names()
+    return [{"colour": c, "label": names[c]} for c in colours]
 
 
 def _card(name: str) -> dict[str, Any]:
     colour, value = name.split("-")
-    return {"name": name, "colour": colour, "label": COLOUR_LABELS[colour], "value": int(value)}
+    return {"name": name, "colour": colour, "label": colour_names()[colour], "value": int(value)}
 
 
 def _read_card(value: Any) -> str:
@@ -239,7 +253,7 @@ def grid_html(board: dict[str, Any], live: bool, drafted: dict[str, Any] | None)
                         "</button>"
                     )
             elif card:
-                name = escape(str(card["label"]))  # a lazy translation
+                name = escape(card["label"])
                 said = [name]
                 classes = ["punto-cell punto-card", f"punto-{card['colour']}"]
                 if cell["last"]:
@@ -308,6 +322,131 @@ def hand_html(hand: list[dict[str, Any]]) -> SafeString:
     return mark_safe("".join(html))
 
 
+def _label(colour: dict[str, Any]) -> str:
+    return escape(colour["label"])
+
+
+def _chips(colours: list[dict[str, Any]]) -> str:
+    return "".join(
+        f'<span class="punto-chip punto-{c["colour"]}" title="{_label(c)}">'
+        f'<span class="punto-sr">{_label(c)}</span></span>'
+        for c in colours
+    )
+
+
+def _rounds_won(wins: int) -> str:
+    return ngettext("%(wins)s round won", "%(wins)s rounds won", wins) % {"wins": wins}
+
+
+def standing_html(p: dict[str, Any]) -> SafeString:
+    """Above the board, from move_context's ``p``: the round and whose turn it is, the rounds
+    each player (or team) has won with their colours, and what wins. Drawn here for the reason
+    grid_html is: it is drawn after every move, and the template took a fifth of the rendering.
+    As a template would, the words' values are escaped (the translations are ours)."""
+    if p["finished"]:
+        said = escape(_("The match is over."))
+    else:
+        said = _("Round %(number)s") % {"number": p["round"]}
+        if p["to_play"]:
+            said += " · " + _("%(player)s to play") % {"player": escape(p["to_play"])}
+    html = [
+        f'<p class="punto-round" id="punto-round">{said}</p>\n'
+        f'<ul class="punto-standing" id="punto-standing" aria-label="{escape(_("Rounds won"))}">'
+    ]
+    for number, team in enumerate(p["teams"]):
+        members = " &amp; ".join(
+            f"<span{' class="punto-member-to-play"' if member['to_play'] else ''} "
+            f'data-player="{escape(member["name"])}">{escape(member["name"])}</span>'
+            for member in team["members"]
+        )
+        html.append(
+            f'\n<li class="punto-team{" to-play" if team["to_play"] else ""}" '
+            f'data-team="{number}">\n<span class="punto-name">{members}</span>\n'
+            f"{_chips(team['colours'])}\n"
+            f'<span class="punto-wins" data-wins="{team["wins"]}">{_rounds_won(team["wins"])}'
+            "</span>\n</li>"
+        )
+    if not p["teams"]:
+        for seat in p["seats"]:
+            name = escape(seat["name"])
+            html.append(
+                f'\n<li class="{"to-play" if seat["to_play"] else ""}" data-player="{name}">\n'
+                f'<span class="punto-name">{name}</span>\n{_chips(seat["colours"])}\n'
+                f'<span class="punto-wins" data-wins="{seat["wins"]}">'
+                f"{_rounds_won(seat['wins'])}</span>\n</li>"
+            )
+    if p["neutral"]:
+        neutral = _("%(colour)s is neutral") % {"colour": _label(p["neutral"])}
+        html.append(
+            f'\n<li class="punto-neutral"><span class="punto-chip punto-{p["neutral"]["colour"]}">'
+            f"</span> {neutral}</li>"
+        )
+    values = {"line": p["line"], "wins": p["rounds_to_win"]}
+    if p["teams"]:
+        goal = ngettext(
+            "%(line)s in a row of a team's colour, laid by either partner, wins the round; "
+            "%(wins)s round wins the match.",
+            "%(line)s in a row of a team's colour, laid by either partner, wins the round; "
+            "%(wins)s rounds win the match.",
+            p["rounds_to_win"],
+        )
+    else:
+        goal = ngettext(
+            "%(line)s in a row wins the round; %(wins)s round wins the match.",
+            "%(line)s in a row wins the round; %(wins)s rounds win the match.",
+            p["rounds_to_win"],
+        )
+    html.append(f'\n</ul>\n<p class="punto-hint" id="punto-goal">{goal % values}</p>')
+    # Safe: names and labels are escaped; the rest are numbers, colour names and our words.
+    return mark_safe("".join(html))
+
+
+def sheet_rows_html(p: dict[str, Any]) -> tuple[SafeString, SafeString]:
+    """The score sheet's rows, from move_context's ``p``: the rounds played (who won, how, the
+    card removed), then the rounds won by each player or team (drawn here as standing_html)."""
+    rounds = []
+    for r in p["rounds"]:
+        if r["winner"]:
+            winner = escape(r["winner"])
+            if r["partner"]:
+                with_partner = _("(with %(partner)s)") % {"partner": escape(r["partner"])}
+                winner += f" <small>{with_partner}</small>"
+        else:
+            winner = escape(_("nobody"))
+        how = _("a line") if r["how"] == "line" else _("blocked: series counted")
+        removed = r["removed"]
+        card = (
+            f'<span class="punto-card punto-inline punto-{removed["colour"]}"><span '
+            f'class="punto-value">{removed["value"]}</span></span> '
+            f"{_label(removed)} {removed['value']}"
+            if removed
+            else "—"
+        )
+        rounds.append(
+            f'<tr data-round="{r["number"]}">\n<td>{r["number"]}</td>\n'
+            f'<td class="punto-round-winner">{winner}</td>\n<td>{escape(how)}</td>\n'
+            f"<td>{card}</td>\n</tr>\n"
+        )
+    won = []
+    for number, team in enumerate(p["teams"]):
+        members = " &amp; ".join(escape(member["name"]) for member in team["members"])
+        colours = ", ".join(_label(c) for c in team["colours"])
+        won.append(
+            f'<tr data-team="{number}"><td>{members}</td><td>{colours}</td>'
+            f'<td class="punto-wins">{team["wins"]}</td></tr>\n'
+        )
+    if not p["teams"]:
+        for seat in p["seats"]:
+            name = escape(seat["name"])
+            colours = ", ".join(_label(c) for c in seat["colours"])
+            won.append(
+                f'<tr data-player="{name}"><td>{name}</td><td>{colours}</td>'
+                f'<td class="punto-wins">{seat["wins"]}</td></tr>\n'
+            )
+    # Safe: names and labels are escaped; the rest are numbers and colour names.
+    return mark_safe("".join(rounds)), mark_safe("".join(won))
+
+
 def _hand_card(colour: str, value: int, left: int) -> dict[str, Any]:
     """A card of the hand, with its button's label said here rather than by the template: 18
     buttons are drawn after every move, and a plural in the template costs far more."""
@@ -315,7 +454,7 @@ def _hand_card(colour: str, value: int, left: int) -> dict[str, Any]:
         "%(colour)s %(value)s, %(left)s copy left",
         "%(colour)s %(value)s, %(left)s copies left",
         left,
-    ) % {"colour": COLOUR_LABELS[colour], "value": value, "left": left}
+    ) % {"colour": colour_names()[colour], "value": value, "left": left}
     return {"name": f"{colour}-{value}", "value": value, "left": left, "label": label}
 
 
@@ -548,7 +687,7 @@ class PuntoUI(GameUI):
                 hand.append(
                     {
                         "colour": colour,
-                        "label": COLOUR_LABELS[colour],
+                        "label": colour_names()[colour],
                         "neutral": colour == state.neutral,
                         "cards": [
                             _hand_card(colour, value, state.cards_left(colour, value))
@@ -589,7 +728,7 @@ class PuntoUI(GameUI):
             for number, entry in enumerate(details.get("rounds", []), start=1)
         ]
         drafted_card = _card(drafted) if drafted else None
-        return {
+        context = {
             "punto": {
                 "board": board,
                 "last_board": last_board,
@@ -607,7 +746,7 @@ class PuntoUI(GameUI):
                 "seats": seats,
                 "teams": teams,
                 "neutral": (
-                    {"colour": state.neutral, "label": COLOUR_LABELS[state.neutral]}
+                    {"colour": state.neutral, "label": colour_names()[state.neutral]}
                     if state.neutral
                     else None
                 ),
@@ -619,6 +758,10 @@ class PuntoUI(GameUI):
                 "empty_table": not current,
             }
         }
+        p = context["punto"]
+        p["standing"] = standing_html(p)
+        p["round_rows"], p["won_rows"] = sheet_rows_html(p)
+        return context
 
     def events(self, before: Judgement, after: Judgement, players: list[str]) -> list[str]:
         """A round that just ended: who won it and how."""

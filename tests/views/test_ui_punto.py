@@ -7,7 +7,17 @@ from django.urls import reverse
 
 from games import services
 from games.models import Move, Play, Seat
-from games.ui.punto import _board, _card, _hand_card, _span, grid_html, hand_html
+from games.ui import ui_for
+from games.ui.punto import (
+    _board,
+    _card,
+    _hand_card,
+    _span,
+    grid_html,
+    hand_html,
+    sheet_rows_html,
+)
+from referee import judge
 from tests.examples import EXAMPLES
 
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
@@ -583,3 +593,64 @@ def test_hand_html_names_the_neutral_colour_and_escapes_its_labels():
         'disabled aria-label="green &quot;3&quot;"><span class="punto-value">3</span>'
         '<small aria-hidden="true">×0</small></button>' in html
     )
+
+
+def names_context(players: list[str], setup: dict) -> dict:
+    """move_context's ``p`` at the start of a match of ``players``."""
+    log = {"format": "gamelog/1", "game": "punto", "players": players, "setup": setup}
+    return ui_for("punto").move_context(judge({**log, "moves": []}), players, None)["punto"]
+
+
+ODD = ["A<b>'", 'B&"x', "C>", "D'"]
+ODD_TEAMS = {
+    "teams": [[ODD[0], ODD[2]], [ODD[1], ODD[3]]],
+    "rounds_to_win": 3,
+    "colours": {
+        ODD[0]: ["red", "blue"],
+        ODD[1]: ["orange", "green"],
+        ODD[2]: ["blue", "red"],
+        ODD[3]: ["green", "orange"],
+    },
+}
+
+
+def test_standing_html_escapes_the_names_and_counts_rounds_per_team():
+    html = names_context(ODD, ODD_TEAMS)["standing"]
+    assert "Round 1 · A&lt;b&gt;&#x27; to play" in html
+    assert (
+        '<span class="punto-member-to-play" data-player="A&lt;b&gt;&#x27;">A&lt;b&gt;&#x27;'
+        '</span> &amp; <span data-player="C&gt;">C&gt;</span>' in html
+    )
+    assert html.count('class="punto-team') == 2 and "<b>" not in html
+    assert '<span class="punto-wins" data-wins="0">0 rounds won</span>' in html
+    assert "3 rounds win the match." in html
+
+
+def test_standing_html_names_the_neutral_colour_for_three():
+    colours = {"Ana": ["red"], "Ben": ["blue"], "Chloé": ["green"]}
+    html = names_context(["Ana", "Ben", "Chloé"], {"colours": colours})["standing"]
+    assert (
+        '<li class="punto-neutral"><span class="punto-chip punto-orange"></span> orange is ' in html
+    )
+    assert html.count('<li class="') == 4 and "in a row wins the round; 2 rounds win" in html
+
+
+def test_sheet_rows_html_escape_the_names_and_say_each_round():
+    p = names_context(ODD, ODD_TEAMS)
+    p["rounds"] = [
+        {
+            "number": 1,
+            "winner": ODD[2],
+            "partner": ODD[0],
+            "how": "line",
+            "removed": _card("red-9"),
+        },
+        {"number": 2, "winner": None, "partner": None, "how": "blocked", "removed": None},
+    ]
+    rounds, won = sheet_rows_html(p)
+    assert (
+        '<td class="punto-round-winner">C&gt; <small>(with A&lt;b&gt;&#x27;)</small></td>' in rounds
+    )
+    assert "<td>nobody</td>" not in rounds and ">nobody</td>" in rounds and "—" in rounds
+    assert "red 9" in rounds and "a line" in rounds and "blocked: series counted" in rounds
+    assert "<td>B&amp;&quot;x &amp; D&#x27;</td><td>orange, green</td>" in won
