@@ -42,7 +42,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Min
+from django.db.models import Min, TextField
+from django.db.models.functions import Cast
 from openskill.models import PlackettLuce
 
 from referee import GAMES
@@ -189,6 +190,8 @@ def _updates(
     rate_teams and plackett_luce give its results to the last bit."""
     count = len(rank)
     c_squared = c**2
+    if len(set(rank)) == count:
+        return _untied_updates(strength, variance, c, c_squared)
     # Ranks are sorted, so the teams ranked at or below q are those from the first one tied with
     # q onwards (``start[q]``), and the teams ranked at or above i are those before ``end[i]``.
     start = [rank.index(r) for r in rank]
@@ -214,6 +217,39 @@ def _updates(
                 omega += (1 - share) / tied[q]
             else:
                 omega -= share / tied[q]
+        v = variance[i]
+        omega *= v / c
+        delta *= v / c_squared
+        delta *= math.sqrt(v) / c
+        updates.append((omega, delta))
+    return updates
+
+
+def _untied_updates(
+    strength: list[float], variance: list[float], c: float, c_squared: float
+) -> list[tuple[float, float]]:
+    """_updates when no two teams tie (most plays): every team is alone at its rank, so the
+    teams at or below rank q are those from q on, and dividing by the number tied (1) is left
+    out, which changes no bit. A full rebuild makes two updates per play."""
+    count = len(strength)
+    sums = []
+    for first in range(count):
+        total = 0.0
+        for e in strength[first:]:  # summed in openskill's order
+            total += e
+        sums.append(total)
+    updates = []
+    for i in range(count):
+        omega = 0.0
+        delta = 0.0
+        strength_i = strength[i]
+        for q in range(i):
+            share = strength_i / sums[q]
+            delta += share * (1 - share)
+            omega -= share
+        share = strength_i / sums[i]
+        delta += share * (1 - share)
+        omega += 1 - share
         v = variance[i]
         omega *= v / c
         delta *= v / c_squared
@@ -294,9 +330,16 @@ def rebuild_club(
             models.HeadToHead.objects.filter(club_id=club_id).delete()
         else:
             tally.uncount(rows)  # what the rows about to be rewritten had counted
+        if connection.vendor == "sqlite":
+            # The play's time as the text SQLite stores it: the sqlite3 module would parse
+            # every seat's and the rows would turn it back into the same text (_raw_rows).
+            seats = seats.annotate(played_at=Cast("play__ended_at", TextField()))
+            columns = tuple("played_at" if c == "play__ended_at" else c for c in _SEAT_COLUMNS)
+        else:
+            columns = _SEAT_COLUMNS
         stream = _raw_rows(
             seats.order_by("play__ended_at", "play__started_at", "play_id", "position").values_list(
-                *_SEAT_COLUMNS
+                *columns
             )
         )
         states = _States(models.RatingChange, since)
@@ -364,9 +407,8 @@ def _analyze(*tables: Any) -> None:
 
 def _raw_rows(queryset: Any) -> Iterator[tuple]:
     """The queryset's rows as the database driver returns them, skipping Django's per-value
-    converters (a full rebuild reads millions of seats: SQLite's times stay the text they are
-    stored as, and go back into the rating rows as they came), read in batches from a
-    server-side cursor on PostgreSQL."""
+    converters (a full rebuild reads millions of seats, and their times go back into the rating
+    rows as they came), read in batches from a server-side cursor on PostgreSQL."""
     sql, params = queryset.query.sql_with_params()
     with connection.chunked_cursor() as cursor:
         cursor.execute(sql, params)
