@@ -4,17 +4,40 @@
 // phone announced in that moment would then wait for the next one. So the page remembers the
 // newest version its stream announced and, after each swap, fetches the play again if it shows
 // an older one.
+//
+// The announcements are read from the stream itself, not from the events htmx hands to the page's
+// elements: while a swap replaces #play-live, no element listens, and an announcement arriving
+// then was lost (a faster server made that window the usual case for a change made just after a
+// tap). A page still behind shortly after an announcement asks again.
 (function () {
   var announced = 0;
-  document.addEventListener("htmx:sseMessage", function (event) {
-    var id = parseInt(event.detail && event.detail.lastEventId, 10);
-    if (id > announced) announced = id;
-  });
-  document.addEventListener("htmx:afterSettle", function () {
+
+  function behind() {
     var main = document.getElementById("play-main");
+    return main && announced > parseInt(main.dataset.version, 10);
+  }
+
+  function catchUp() {
     var live = document.getElementById("play-live");
-    if (main && live && announced > parseInt(main.dataset.version, 10)) {
-      htmx.trigger(live, "sse:changed");
-    }
+    if (live && behind()) htmx.trigger(live, "sse:changed");
+  }
+
+  function heard(lastEventId) {
+    var id = parseInt(lastEventId, 10);
+    if (id > announced) announced = id;
+  }
+
+  document.addEventListener("htmx:sseMessage", function (event) {
+    heard(event.detail && event.detail.lastEventId);
   });
+  document.addEventListener("htmx:sseOpen", function (event) {
+    var source = event.detail && event.detail.source;
+    if (!source) return;
+    source.addEventListener("changed", function (message) {
+      heard(message.lastEventId);
+      // The usual refresh is on its way; this only catches an announcement nobody heard.
+      setTimeout(catchUp, 200);
+    });
+  });
+  document.addEventListener("htmx:afterSettle", catchUp);
 })();
