@@ -217,11 +217,7 @@ def _updates(
                 omega += (1 - share) / tied[q]
             else:
                 omega -= share / tied[q]
-        v = variance[i]
-        omega *= v / c
-        delta *= v / c_squared
-        delta *= math.sqrt(v) / c
-        updates.append((omega, delta))
+        updates.append(_scaled(omega, delta, variance[i], c, c_squared))
     return updates
 
 
@@ -250,12 +246,18 @@ def _untied_updates(
         share = strength_i / sums[i]
         delta += share * (1 - share)
         omega += 1 - share
-        v = variance[i]
-        omega *= v / c
-        delta *= v / c_squared
-        delta *= math.sqrt(v) / c
-        updates.append((omega, delta))
+        updates.append(_scaled(omega, delta, variance[i], c, c_squared))
     return updates
+
+
+def _scaled(
+    omega: float, delta: float, v: float, c: float, c_squared: float
+) -> tuple[float, float]:
+    """A team's (Ω, Δ) sums scaled by its variance ``v``, in openskill's order of operations."""
+    omega *= v / c
+    delta *= v / c_squared
+    delta *= math.sqrt(v) / c
+    return omega, delta
 
 
 def ordinal(mu: float, sigma: float) -> float:
