@@ -480,8 +480,6 @@ def _insert(
     quoted = ", ".join(connection.ops.quote_name(name) for name in names)
     copy_sql = f"COPY {table} ({quoted}) FROM STDIN (FORMAT BINARY)"
     insert_sql = f"INSERT INTO {table} ({quoted}) VALUES ({', '.join(['%s'] * len(columns))})"
-    adapt = connection.ops.adapt_datetimefield_value
-    at = columns.index("played_at") if "played_at" in columns else None
     postgres = connection.vendor == "postgresql"
 
     def flush(batch: list[tuple]) -> None:
@@ -491,21 +489,8 @@ def _insert(
                     copy.set_types(types)
                     for row in batch:
                         copy.write_row(row)
-            elif at is None or isinstance(batch[0][at], str):
-                cursor.executemany(insert_sql, batch)  # times as SQLite stores them already
-            else:
-                times: dict[datetime.datetime, Any] = {}  # one adaptation per play, not per row
-                cursor.executemany(
-                    insert_sql,
-                    [
-                        (
-                            *r[:at],
-                            times.get(r[at]) or times.setdefault(r[at], adapt(r[at])),
-                            *r[at + 1 :],
-                        )
-                        for r in batch
-                    ],  # fmt: skip
-                )
+            else:  # on SQLite the times come as the text it stores (rebuild_club)
+                cursor.executemany(insert_sql, batch)
 
     count = 0
     batch: list[tuple] = []
