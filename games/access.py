@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
 from .models import Club, ClubInvite, GameNight, Membership, NightShare, Play, Player
-from .sqlrows import Columns, instances, quoted, storable_key
+from .sqlrows import Columns, column, instances, join, quoted, storable_key
 
 
 def _user_id(request: HttpRequest) -> int:
@@ -49,15 +49,14 @@ def _play_sql() -> tuple[str, Columns, Columns, Columns]:
     """get_play's statement, written by hand (games.sqlrows: every move entry runs it), with
     the columns of its play, club and night."""
     play, club, night = Columns.of(Play), Columns.of(Club), Columns.of(GameNight)
-    plays, clubs, nights, members = (
-        quoted(model._meta.db_table) for model in (Play, Club, GameNight, Membership)
-    )
+    plays, members = Play._meta.db_table, Membership._meta.db_table
     sql = (
-        f"SELECT {play.sql}, {club.sql}, {night.sql} FROM {plays}"
-        f" INNER JOIN {clubs} ON {clubs}.{quoted('id')} = {plays}.{quoted('club_id')}"
-        f" INNER JOIN {nights} ON {nights}.{quoted('id')} = {plays}.{quoted('night_id')}"
-        f" INNER JOIN {members} ON {members}.{quoted('club_id')} = {plays}.{quoted('club_id')}"
-        f" WHERE {plays}.{quoted('id')} = %s AND {members}.{quoted('user_id')} = %s"
+        f"SELECT {play.sql}, {club.sql}, {night.sql} FROM {quoted(plays)}"
+        + join(Club, column(plays, "club_id"))
+        + join(GameNight, column(plays, "night_id"))
+        + f" INNER JOIN {quoted(members)}"
+        f" ON {column(members, 'club_id')} = {column(plays, 'club_id')}"
+        f" WHERE {column(plays, 'id')} = %s AND {column(members, 'user_id')} = %s"
     )
     return sql, play, club, night
 

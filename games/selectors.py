@@ -16,7 +16,7 @@ from referee import Judgement, judge
 from referee.judge import FORMAT
 
 from .models import Move, Play
-from .sqlrows import Columns, quoted
+from .sqlrows import Columns, column, join, quoted
 
 
 class LogEntry(NamedTuple):
@@ -60,19 +60,18 @@ def seat_names(play: Play) -> list[str]:
 @functools.cache
 def _log_sql() -> tuple[str, Columns]:
     """log_moves' statement (written by hand: sqlrows), with the columns of its LogEntry."""
-    move, user = Move._meta, get_user_model()._meta
-    table = quoted(move.db_table)
-    username = quoted(user.get_field(user.model.USERNAME_FIELD).column)
+    user = get_user_model()
+    moves = Move._meta.db_table
+    username = user._meta.get_field(user.USERNAME_FIELD).column
     # The joined users' usernames are read as the move's own columns would be: plain text.
-    fields = [move.get_field(name) for name in ("seq", "data", "entered_at", "undone_at")]
-    columns = Columns(move.db_table, fields)
+    fields = [Move._meta.get_field(name) for name in ("seq", "data", "entered_at", "undone_at")]
+    columns = Columns(moves, fields)
     sql = (
-        f"SELECT {columns.sql}, entered.{username}, undone.{username} FROM {table}"
-        f" LEFT OUTER JOIN {quoted(user.db_table)} entered"
-        f" ON entered.{quoted(user.pk.column)} = {table}.{quoted('entered_by_id')}"
-        f" LEFT OUTER JOIN {quoted(user.db_table)} undone"
-        f" ON undone.{quoted(user.pk.column)} = {table}.{quoted('undone_by_id')}"
-        f" WHERE {table}.{quoted('play_id')} = %s ORDER BY {table}.{quoted('seq')}"
+        f"SELECT {columns.sql}, {column('entered', username)}, {column('undone', username)}"
+        f" FROM {quoted(moves)}"
+        + join(user, column(moves, "entered_by_id"), alias="entered", outer=True)
+        + join(user, column(moves, "undone_by_id"), alias="undone", outer=True)
+        + f" WHERE {column(moves, 'play_id')} = %s ORDER BY {column(moves, 'seq')}"
     )
     return sql, columns
 

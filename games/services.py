@@ -42,7 +42,7 @@ from .models import (
     validate_time_zone,
 )
 from .selectors import LogEntry, judge_play, log_moves, seat_names
-from .sqlrows import Columns, insert, instances, quoted
+from .sqlrows import Columns, column, insert, instances, join, quoted
 
 
 class ServiceError(Exception):
@@ -441,14 +441,15 @@ def _seated_sql(vendor: str) -> tuple[str, Columns, Columns, Columns]:
     """_lock_seated's one statement (sqlrows: the ORM took ten times longer to build it than
     the database to run it), with the columns of its seats, players and play."""
     seat, player, play = Columns.of(Seat), Columns.of(Player), Columns.of(Play)
-    tables = [quoted(model._meta.db_table) for model in (Seat, Player, Play)]
-    lock = f" FOR UPDATE OF {tables[2]}" if connection.features.has_select_for_update_of else ""
+    seats = Seat._meta.db_table
+    lock = ""
+    if connection.features.has_select_for_update_of:
+        lock = f" FOR UPDATE OF {quoted(Play._meta.db_table)}"
     sql = (
-        f"SELECT {seat.sql}, {player.sql}, {play.sql} FROM {tables[0]}"
-        f" INNER JOIN {tables[1]} ON {tables[1]}.{quoted('id')} = {tables[0]}.{quoted('player_id')}"
-        f" INNER JOIN {tables[2]} ON {tables[2]}.{quoted('id')} = {tables[0]}.{quoted('play_id')}"
-        f" WHERE {tables[0]}.{quoted('play_id')} = %s ORDER BY {tables[0]}.{quoted('position')}"
-        f"{lock}"
+        f"SELECT {seat.sql}, {player.sql}, {play.sql} FROM {quoted(seats)}"
+        + join(Player, column(seats, "player_id"))
+        + join(Play, column(seats, "play_id"))
+        + f" WHERE {column(seats, 'play_id')} = %s ORDER BY {column(seats, 'position')}{lock}"
     )
     return sql, seat, player, play
 

@@ -22,6 +22,20 @@ def quoted(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
+def column(table: str, name: str) -> str:
+    """``table.name``, quoted (``table``: a table's name or its alias in the statement)."""
+    return f"{quoted(table)}.{quoted(name)}"
+
+
+def join(model: type[Model], key: str, *, alias: str | None = None, outer: bool = False) -> str:
+    """The JOIN of ``model``'s table (named ``alias`` if given) on its primary key = ``key``
+    (a column())."""
+    table = model._meta.db_table
+    named = f"{quoted(table)} {quoted(alias)}" if alias else quoted(table)
+    kind = "LEFT OUTER" if outer else "INNER"
+    return f" {kind} JOIN {named} ON {column(alias or table, model._meta.pk.column)} = {key}"
+
+
 def storable_key(model: type[Model], value: int) -> bool:
     """Whether ``value`` fits ``model``'s primary key: a number from a URL may not, and the
     database would refuse it with an error where the ORM finds no row."""
