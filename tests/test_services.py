@@ -11,6 +11,7 @@ from django.db import connection, connections
 from games import services
 from games.gamelog import play_to_log
 from games.models import AuditEntry, GameNight, Move, Play, Player, RatingChange, Seat
+from games.services import moves
 from referee import judge
 from tests.conftest import BUNTHERUM_SERIES, PLAY_FIRST_MOVE
 from tests.examples import EXAMPLES
@@ -345,13 +346,13 @@ def test_deleting_a_rated_play_rates_the_later_plays_again_without_it(club, owne
 def test_the_unique_sequence_is_the_last_line_of_defence(play, monkeypatch):
     """Should a second entry ever get past the row lock, the database refuses the duplicate
     sequence number: the entry is told someone else entered a move and nothing is half-saved."""
-    judge_play = services.judge_play
+    judge_play = moves.judge_play
 
     def judge_then_race(*args, **kwargs):
         Move.objects.create(play=play, seq=0, data={"sneaked": "in"})  # the other entry
         return judge_play(*args, **kwargs)
 
-    monkeypatch.setattr(services, "judge_play", judge_then_race)
+    monkeypatch.setattr(moves, "judge_play", judge_then_race)
     before = snapshot()
     with pytest.raises(services.StalePlayError, match="Someone else changed this play"):
         services.record_move(play=play, move=GOOD, version=0)

@@ -18,6 +18,7 @@ from hypothesis.extra.django import TestCase
 
 from games import ratings, services, stats
 from games.models import GameNight, HeadToHead, Play, RatingChange, Seat
+from games.services import moves
 from tests.examples import EXAMPLES
 from tests.stats.recount import rating_rows, recount, stored
 
@@ -207,7 +208,7 @@ def test_the_totals_are_kept_in_the_results_transaction(history, night, owner):
     last = log["moves"].pop()
     play = services.import_log(club=history, log=log, night=night)
     before, rows_before = stored(history), rating_rows(history)
-    failing = mock.patch.object(services, "_audit_play", side_effect=RuntimeError("disk full"))
+    failing = mock.patch.object(moves, "audit_play", side_effect=RuntimeError("disk full"))
     with failing, pytest.raises(RuntimeError):
         services.record_move(play=play, move=last, by=owner)
     assert (stored(history), rating_rows(history)) == (before, rows_before)

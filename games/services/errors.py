@@ -1,0 +1,47 @@
+"""The services' refusals: a change refused with a message for the user, nothing stored."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.utils.translation import gettext as _
+
+from referee import Judgement
+
+from .. import verdicts
+
+if TYPE_CHECKING:
+    from .moves import PlayState
+
+
+class ServiceError(Exception):
+    """A write refused with a message for the user; nothing was stored. ``state`` is the play
+    as it stood when a move entry was refused (enter_move), for the page that says why."""
+
+    state: PlayState | None = None
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class IllegalMoveError(ServiceError):
+    """The referee refused the move (or the log): the message says why, in the reader's
+    language; ``judgement`` is the referee's own verdict."""
+
+    def __init__(self, judgement: Judgement):
+        super().__init__(verdicts.explain(judgement))
+        self.judgement = judgement
+
+
+class StalePlayError(ServiceError):
+    """Someone else changed the play (a move, an undo, abandoning it) since the form was made
+    at its ``version``: nothing was changed."""
+
+
+class PlayGoneError(ServiceError):
+    """The play was deleted while the change was on its way: nothing was changed."""
+
+
+def stale_error() -> StalePlayError:
+    return StalePlayError(_("Someone else changed this play — here is where it stands now."))
