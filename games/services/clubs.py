@@ -43,19 +43,6 @@ def create_club(*, name: str, owner: AbstractBaseUser) -> Club:
     return club
 
 
-def _name_taken(name: str) -> ServiceError:
-    return ServiceError(_("There is already a player named “%(name)s”.") % {"name": name})
-
-
-def _player_name(name: str) -> str:
-    return vetted_name(
-        name,
-        limit=PLAYER_NAME_MAX,
-        missing=_("A player needs a name."),
-        too_long=_("A player's name is at most %(max)d characters."),
-    )
-
-
 @transaction.atomic
 def update_club_settings(*, club: Club, time_zone: str, by: AbstractBaseUser | None) -> Club:
     """Change a club's settings (its time zone); the audit keeps what they were."""
@@ -75,6 +62,19 @@ def update_club_settings(*, club: Club, time_zone: str, by: AbstractBaseUser | N
             data={"before": before, "after": {"time_zone": time_zone}},
         )
     return club
+
+
+def _name_taken(name: str) -> ServiceError:
+    return ServiceError(_("There is already a player named “%(name)s”.") % {"name": name})
+
+
+def _player_name(name: str) -> str:
+    return vetted_name(
+        name,
+        limit=PLAYER_NAME_MAX,
+        missing=_("A player needs a name."),
+        too_long=_("A player's name is at most %(max)d characters."),
+    )
 
 
 @transaction.atomic
@@ -100,6 +100,34 @@ def add_player(
             return Player.objects.create(club=club, name=name, user=user, is_guest=guest)
     except IntegrityError:
         raise _name_taken(name)
+
+
+@transaction.atomic
+def delete_player(*, player: Player, by: AbstractBaseUser) -> None:
+    """Delete a player who never took a seat; one with plays is kept (their results need them)."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    plays = player.seats.count()
+    if plays:
+        raise ServiceError(
+            ngettext(
+                "%(name)s has a seat in %(count)d play, so cannot be deleted: "
+                "the play's results need them.",
+                "%(name)s has seats in %(count)d plays, so cannot be deleted: "
+                "those plays' results need them.",
+                plays,
+            )
+            % {"name": player.name, "count": plays}
+        )
+    record_audit(
+        club_id=player.club_id,
+        action=AuditEntry.Action.PLAYER_DELETE,
+        by=by,
+        object_kind="player",
+        object_id=player.pk,
+        summary=player.name,
+        data={"name": player.name, "user": player.user_id},
+    )
+    player.delete()
 
 
 @transaction.atomic
@@ -200,31 +228,3 @@ def remove_member(*, membership: Membership, by: AbstractBaseUser) -> None:
         data={"user": membership.user_id, "role": membership.role},
     )
     membership.delete()
-
-
-@transaction.atomic
-def delete_player(*, player: Player, by: AbstractBaseUser) -> None:
-    """Delete a player who never took a seat; one with plays is kept (their results need them)."""
-    player = Player.objects.select_for_update().get(pk=player.pk)
-    plays = player.seats.count()
-    if plays:
-        raise ServiceError(
-            ngettext(
-                "%(name)s has a seat in %(count)d play, so cannot be deleted: "
-                "the play's results need them.",
-                "%(name)s has seats in %(count)d plays, so cannot be deleted: "
-                "those plays' results need them.",
-                plays,
-            )
-            % {"name": player.name, "count": plays}
-        )
-    record_audit(
-        club_id=player.club_id,
-        action=AuditEntry.Action.PLAYER_DELETE,
-        by=by,
-        object_kind="player",
-        object_id=player.pk,
-        summary=player.name,
-        data={"name": player.name, "user": player.user_id},
-    )
-    player.delete()

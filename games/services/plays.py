@@ -44,6 +44,14 @@ def _night_text(place: str, notes: str) -> tuple[str, str]:
 
 
 @transaction.atomic
+def create_game_night(
+    *, club: Club, date: datetime.date, place: str = "", notes: str = ""
+) -> GameNight:
+    place, notes = _night_text(place, notes)
+    return GameNight.objects.create(club=club, date=date, place=place, notes=notes)
+
+
+@transaction.atomic
 def update_game_night(
     *,
     night: GameNight,
@@ -72,12 +80,43 @@ def update_game_night(
     return night
 
 
+def _audit_share(share: NightShare, action: str, *, by: AbstractBaseUser) -> AuditEntry:
+    night = share.night
+    return record_audit(
+        club_id=night.club_id,
+        action=action,
+        by=by,
+        object_kind="night",
+        object_id=night.pk,
+        summary=f"{night.date:%Y-%m-%d} (#{share.pk})",
+        data={"share": share.pk},
+    )
+
+
 @transaction.atomic
-def create_game_night(
-    *, club: Club, date: datetime.date, place: str = "", notes: str = ""
-) -> GameNight:
-    place, notes = _night_text(place, notes)
-    return GameNight.objects.create(club=club, date=date, place=place, notes=notes)
+def share_night(*, night: GameNight, by: AbstractBaseUser) -> NightShare:
+    """The night's read-only link: the working one if there is one, else a new one."""
+    # The night's row is locked so that two owners asking at once make one link, not two.
+    GameNight.objects.select_for_update().filter(pk=night.pk).first()
+    share = NightShare.objects.active().filter(night=night).first()
+    if share is not None:
+        return share
+    share = NightShare.objects.create(night=night, created_by=by)
+    _audit_share(share, AuditEntry.Action.NIGHT_SHARE, by=by)
+    return share
+
+
+@transaction.atomic
+def revoke_share(*, share: NightShare, by: AbstractBaseUser) -> NightShare:
+    """Withdraw a read-only link: its pages answer 404 and its open streams end at once."""
+    share = NightShare.objects.select_for_update().select_related("night").get(pk=share.pk)
+    if share.revoked_at is None:
+        share.revoked_at = timezone.now()
+        share.save(update_fields=["revoked_at"])
+        _audit_share(share, AuditEntry.Action.SHARE_REVOKE, by=by)
+        # Wakes the night's streams, which read again and find the link gone (games.access).
+        live.notify(share.night_id, 0)
+    return share
 
 
 @transaction.atomic
@@ -155,45 +194,6 @@ def resume_play(
     judgement = rejudge(play)
     audit_play(play, AuditEntry.Action.PLAY_RESUME, by=by)
     return judgement
-
-
-def _audit_share(share: NightShare, action: str, *, by: AbstractBaseUser) -> AuditEntry:
-    night = share.night
-    return record_audit(
-        club_id=night.club_id,
-        action=action,
-        by=by,
-        object_kind="night",
-        object_id=night.pk,
-        summary=f"{night.date:%Y-%m-%d} (#{share.pk})",
-        data={"share": share.pk},
-    )
-
-
-@transaction.atomic
-def share_night(*, night: GameNight, by: AbstractBaseUser) -> NightShare:
-    """The night's read-only link: the working one if there is one, else a new one."""
-    # The night's row is locked so that two owners asking at once make one link, not two.
-    GameNight.objects.select_for_update().filter(pk=night.pk).first()
-    share = NightShare.objects.active().filter(night=night).first()
-    if share is not None:
-        return share
-    share = NightShare.objects.create(night=night, created_by=by)
-    _audit_share(share, AuditEntry.Action.NIGHT_SHARE, by=by)
-    return share
-
-
-@transaction.atomic
-def revoke_share(*, share: NightShare, by: AbstractBaseUser) -> NightShare:
-    """Withdraw a read-only link: its pages answer 404 and its open streams end at once."""
-    share = NightShare.objects.select_for_update().select_related("night").get(pk=share.pk)
-    if share.revoked_at is None:
-        share.revoked_at = timezone.now()
-        share.save(update_fields=["revoked_at"])
-        _audit_share(share, AuditEntry.Action.SHARE_REVOKE, by=by)
-        # Wakes the night's streams, which read again and find the link gone (games.access).
-        live.notify(share.night_id, 0)
-    return share
 
 
 @transaction.atomic
