@@ -1,0 +1,50 @@
+"""games.services.playrow: a change to a play deleted meanwhile is refused; the results stored
+are the referee's."""
+
+import json
+
+import pytest
+
+from games import services
+from games.models import Play
+from referee import judge
+from tests.examples import EXAMPLES
+from tests.services.stored import GOOD, TIE
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("change", ["move", "undo", "abandon", "delete"])
+def test_a_change_to_a_play_deleted_meanwhile_is_refused_not_a_crash(play, owner, change):
+    services.record_move(play=play, move=GOOD)
+    Play.objects.filter(pk=play.pk).delete()  # the owner deleted it while the form was on its way
+    with pytest.raises(services.PlayGoneError, match="deleted"):
+        if change == "move":
+            services.record_move(play=play, move=TIE, version=1)
+        elif change == "undo":
+            services.undo_last_move(play=play, version=1)
+        elif change == "abandon":
+            services.abandon_play(play=play, version=1)
+        else:
+            services.delete_play(play=play, by=owner, version=1)
+
+
+@pytest.mark.django_db
+def test_finished_play_ranks_and_winners_are_derived_from_the_log(club, night):
+    log = json.loads((EXAMPLES / "buntherum-1.json").read_text())
+    play = services.import_log(club=club, log=log, night_date=night.date)
+    assert play.status == Play.Status.FINISHED and play.ended_at is not None
+    seats = {s.player.name: s for s in play.seats.select_related("player")}
+    assert seats["Ana"].is_winner and seats["Ana"].rank == 1
+    assert [seats[n].rank for n in ("Dev", "Eli", "Ben", "Chloé")] == [2, 2, 4, 4]
+
+
+@pytest.mark.django_db
+def test_seat_ranks_are_the_referees_not_recomputed(club, night):
+    log = json.loads((EXAMPLES / "buntherum-1.json").read_text())
+    play = services.import_log(club=club, log=log, night_date=night.date)
+    judgement = judge(log)
+    # A ranking no score order gives: only a service that takes the referee's ranks stores it.
+    judgement.ranks = {"Ana": 5, "Ben": 1, "Chloé": 2, "Dev": 3, "Eli": 4}
+    services.refresh_results(play, judgement)
+    ranks = dict(play.seats.values_list("player__name", "rank"))
+    assert ranks == judgement.ranks
