@@ -10,6 +10,7 @@ from openskill.models import PlackettLuce
 
 from games import ratings, services, stats
 from games.models import RatingChange
+from games.ratings import update
 from tests.examples import EXAMPLES
 
 
@@ -158,8 +159,8 @@ def test_a_rebuild_writes_the_same_rows_as_with_openskills_rate(record, four):
     ratings.rebuild_club(ana.club_id)
     fast = rows()
     with (
-        mock.patch.object(ratings, "plackett_luce", wraps=openskill_alone) as alone,
-        mock.patch.object(ratings, "rate_teams", wraps=openskill_rate) as teams,
+        mock.patch.object(update, "plackett_luce", wraps=openskill_alone) as alone,
+        mock.patch.object(update, "rate_teams", wraps=openskill_rate) as teams,
     ):
         ratings.rebuild_club(ana.club_id)
     assert alone.call_count == 7 * 4 * 2  # the competitive plays, in two scopes each
