@@ -138,10 +138,18 @@ def _updates(
     """The Plackett–Luce update (Ω, Δ) of each team, given in rank order with their ranks,
     strengths (e^(μ/c)) and variances: openskill's operations in openskill's order, so that
     rate_teams and plackett_luce give its results to the last bit."""
-    count = len(rank)
     c_squared = c**2
-    if len(set(rank)) == count:
+    if len(set(rank)) == len(rank):
         return _untied_updates(strength, variance, c, c_squared)
+    return _tied_updates(rank, strength, variance, c, c_squared)
+
+
+def _tied_updates(
+    rank: list[int], strength: list[float], variance: list[float], c: float, c_squared: float
+) -> list[tuple[float, float]]:
+    """_updates when some teams tie: each team's sums run over the teams ranked at or below
+    each rank at or above its own, divided by the number of teams tied at that rank."""
+    count = len(rank)
     # Ranks are sorted, so the teams ranked at or below q are those from the first one tied with
     # q onwards (``start[q]``), and the teams ranked at or above i are those before ``end[i]``.
     start = [rank.index(r) for r in rank]
