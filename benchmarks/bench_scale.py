@@ -110,6 +110,7 @@ def step_rebuild(rater: str) -> dict:
 
     from games import ratings
     from games.models import Club, RatingChange
+    from games.ratings import update
 
     club = Club.objects.get(name="Bench club")
     connection.ensure_connection()
@@ -117,8 +118,8 @@ def step_rebuild(rater: str) -> dict:
     patches = []
     if rater == "openskill":  # every play rated by openskill's rate(), with or without partners
         patches = [
-            mock.patch.object(ratings, "rate_teams", openskill_rate),
-            mock.patch.object(ratings, "plackett_luce", openskill_alone),
+            mock.patch.object(update, "rate_teams", openskill_rate),
+            mock.patch.object(update, "plackett_luce", openskill_alone),
         ]
     with contextlib.ExitStack() as stack:
         for patch in patches:

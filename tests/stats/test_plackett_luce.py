@@ -2,13 +2,15 @@
 and teams of several players alike, to the last bit; so is games.ratings.plackett_luce, its
 shortcut for plays where everyone plays for themselves."""
 
+import math
 import random
+from unittest import mock
 
 import pytest
 from openskill.models import PlackettLuce
 
 from games import ratings
-from games.ratings import rate_teams
+from games.ratings import rate_teams, update
 
 
 def _openskill(model, mus, sigmas, ranks, **options):
@@ -91,6 +93,32 @@ def test_balance_changes_nothing_for_teams_of_one():
     for _ in range(300):
         mus, sigmas, ranks = _random_game(rng)
         assert _openskill(balanced, mus, sigmas, ranks) == _openskill(plain, mus, sigmas, ranks)
+
+
+@pytest.mark.parametrize(
+    ("ranks", "untied"),
+    [([2, 1], True), ([1, 1], False), ([1, 2, 3], True), ([3, 1, 3], False), ([1, 2, 2, 4], False)],
+)
+def test_only_a_play_without_ties_takes_the_untied_path(ranks, untied, plackett_luce):
+    """The boundary between the two paths: one tie anywhere sends the play down the tied one."""
+    count = len(ranks)
+    with mock.patch.object(update, "_untied_updates", wraps=update._untied_updates) as fast:
+        plackett_luce([25.0] * count, [25 / 3] * count, ranks)
+    assert fast.called is untied
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_untied_path_gives_the_tied_paths_bits(seed):
+    """Where both apply (no tie), leaving out the division by the number tied (1) changes no
+    bit: the untied path is a shortcut, not another rating."""
+    rng = random.Random(seed)
+    for _ in range(200):
+        count = rng.randint(2, 6)
+        strength = [math.exp(rng.uniform(-3, 3)) for _ in range(count)]
+        variance = [rng.uniform(0.01, 150) for _ in range(count)]
+        c = math.sqrt(sum(v + update.MODEL.beta**2 for v in variance))
+        tied = update._tied_updates(list(range(1, count + 1)), strength, variance, c, c**2)
+        assert update._untied_updates(strength, variance, c, c**2) == tied
 
 
 def test_float_and_unordered_ranks_follow_openskill(plackett_luce):

@@ -9,7 +9,8 @@ import pytest
 from openskill.models import PlackettLuce
 
 from games import ratings, services, stats
-from games.models import RatingChange
+from games.models import Play, RatingChange
+from games.ratings import update
 from tests.examples import EXAMPLES
 
 
@@ -19,10 +20,19 @@ def example(game):
 
 ROW = ("play_id", "player_id", "scope", "mu_before", "sigma_before", "mu_after", "sigma_after")
 PLAY_ORDER = ("play__ended_at", "play__started_at", "play_id", "scope", "player_id")
+SCOPES = ("punto", "all")  # a Punto play's two ratings
 
 
 def rows():
     return list(RatingChange.objects.order_by(*PLAY_ORDER).values_list(*ROW, "plays", "wins"))
+
+
+def rated(play, player):
+    """The player's rows of the play per scope: ((μ, σ) before, (μ, σ) after, plays)."""
+    return {
+        row.scope: ((row.mu_before, row.sigma_before), (row.mu_after, row.sigma_after), row.plays)
+        for row in RatingChange.objects.filter(play=play, player=player)
+    }
 
 
 def test_ratings_are_openskill_plackett_luce_with_ranks(record, players):
@@ -58,6 +68,51 @@ def test_plays_are_rated_in_play_time_order_not_entry_order(record, players):
     assert first.plays == 1 and first.wins == 0
     last = RatingChange.objects.filter(scope="punto", player=ana).order_by("played_at").last()
     assert (last.plays, last.wins) == (2, 1)
+
+
+def test_a_player_rated_thrice_in_one_night_starts_each_play_from_the_last(record, players):
+    """Three Punto plays of one night, each rated as it finishes: each starts from the one
+    before, in both scopes (the last from the second, not the first), as openskill chains
+    them; a rebuild of the night at once writes the same rows."""
+    ana, ben, _ = players
+    night = [
+        record("punto", [(ana, 2, True), (ben, 0, False)]),
+        record("punto", [(ana, 0, False), (ben, 2, True)]),
+        record("punto", [(ana, 3, True), (ben, 1, False)]),
+    ]
+    assert len({play.ended_at.date() for play in night}) == 1
+    start = (ratings.INITIAL_MU, ratings.INITIAL_SIGMA)
+    current = {ana: start, ben: start}
+    for plays, (play, winner) in enumerate(zip(night, [ana, ben, ana], strict=True), start=1):
+        loser = ben if winner == ana else ana
+        won, lost = openskill_rate([[current[winner]], [current[loser]]], [1, 2])
+        expected = {winner: (current[winner], won[0]), loser: (current[loser], lost[0])}
+        for player, (before, after) in expected.items():
+            assert rated(play, player) == {scope: (before, after, plays) for scope in SCOPES}
+        current = {winner: won[0], loser: lost[0]}
+    incremental = rows()
+    ratings.rebuild_club(ana.club_id)
+    assert rows() == incremental
+
+
+def test_plays_ending_at_the_same_instant_are_rated_in_the_order_they_began(record, players):
+    """Two plays of one night ending together: the one begun first is rated first, though it
+    was entered second (a larger id); finishing it rewrites the other from its result."""
+    ana, ben, _ = players
+    late = record("punto", [(ana, 2, True), (ben, 0, False)])
+    early = record("punto", [(ana, 0, False), (ben, 2, True)], rebuild=False)
+    began = late.started_at - datetime.timedelta(minutes=5)
+    Play.objects.filter(pk=early.pk).update(ended_at=late.ended_at, started_at=began)
+    early.refresh_from_db()
+    ratings.refresh_for_play(early)
+    start = (ratings.INITIAL_MU, ratings.INITIAL_SIGMA)
+    (ben_first,), (ana_first,) = openskill_rate([[start], [start]], [1, 2])
+    (ana_then,), _ = openskill_rate([[ana_first], [ben_first]], [1, 2])
+    assert rated(early, ana) == {scope: (start, ana_first, 1) for scope in SCOPES}
+    assert rated(late, ana) == {scope: (ana_first, ana_then, 2) for scope in SCOPES}
+    incremental = rows()
+    ratings.rebuild_club(ana.club_id)
+    assert rows() == incremental
 
 
 def test_undoing_the_last_move_unrates_the_play_and_rebuilds_later_ones(night, club):
@@ -158,8 +213,8 @@ def test_a_rebuild_writes_the_same_rows_as_with_openskills_rate(record, four):
     ratings.rebuild_club(ana.club_id)
     fast = rows()
     with (
-        mock.patch.object(ratings, "plackett_luce", wraps=openskill_alone) as alone,
-        mock.patch.object(ratings, "rate_teams", wraps=openskill_rate) as teams,
+        mock.patch.object(update, "plackett_luce", wraps=openskill_alone) as alone,
+        mock.patch.object(update, "rate_teams", wraps=openskill_rate) as teams,
     ):
         ratings.rebuild_club(ana.club_id)
     assert alone.call_count == 7 * 4 * 2  # the competitive plays, in two scopes each

@@ -18,6 +18,7 @@ from hypothesis.extra.django import TestCase
 
 from games import ratings, services, stats
 from games.models import GameNight, HeadToHead, Play, RatingChange, Seat
+from games.ratings import bulk
 from games.services import moves
 from tests.examples import EXAMPLES
 from tests.stats.recount import rating_rows, recount, stored
@@ -292,9 +293,9 @@ def test_a_full_rebuild_of_the_only_club_keeps_every_index(history):
     before = index_definitions()
     assert {name for name, _ in before} >= {"rating_player_scope_plays", "rating_club_time"}
     rows = rating_rows(history)
-    with mock.patch.object(ratings, "_bulk_load", wraps=ratings._bulk_load) as bulk:
+    with mock.patch.object(bulk, "load", wraps=bulk.load) as load:
         ratings.rebuild_club(history.pk)
-    assert bulk.called
+    assert load.called
     assert index_definitions() == before
     assert rating_rows(history) == rows
     assert stored(history) == recount(history)
@@ -306,9 +307,9 @@ def test_a_full_rebuild_of_one_club_leaves_the_others_rows(history, night, owner
     theirs = rating_rows(other)
     assert theirs
     mine = rating_rows(history)
-    with mock.patch.object(ratings, "_bulk_load", wraps=ratings._bulk_load) as bulk:
+    with mock.patch.object(bulk, "load", wraps=bulk.load) as load:
         ratings.rebuild_club(history.pk)
-    assert not bulk.called  # the table is shared: the club's rows are rewritten one by one
+    assert not load.called  # the table is shared: the club's rows are rewritten one by one
     assert (rating_rows(history), rating_rows(other)) == (mine, theirs)
     assert stored(other) == recount(other) and stored(history) == recount(history)
 

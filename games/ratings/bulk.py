@@ -1,0 +1,142 @@
+"""Whole tables read and written fast, for the rebuild: rows streamed from the database as its
+driver returns them, written in batches (a binary COPY on PostgreSQL), a table emptied and its
+indexes made again around a bulk load, SQLite's page cache widened while rows are rewritten one
+by one, PostgreSQL's statistics refreshed after. A full rebuild reads and writes millions of
+rows: model instances and the ORM would cost more than the ratings themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from django.db import connection
+
+BATCH_SIZE = 10_000
+COPY_BATCH_SIZE = 20_000
+#: SQLite's page cache during a rebuild, in KiB (see sqlite_page_cache).
+SQLITE_CACHE_KIB = 32 * 1024
+
+
+@contextmanager
+def load(model: Any) -> Iterator[None]:
+    """The table emptied and its secondary indexes dropped, then, once the rows are in, the
+    indexes made again, in the caller's transaction. A full rebuild writes millions of rows in
+    play order, and keeping three indexes in other orders up to date row by row cost most of
+    its time (docs/benchmarks.md); an index built once from the finished table is a sort.
+    Only for a table that holds nothing else (PostgreSQL locks it until the commit)."""
+    quote = connection.ops.quote_name
+    table = model._meta.db_table
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT index.relname, pg_get_indexdef(i.indexrelid) FROM pg_index i "
+                "JOIN pg_class index ON index.oid = i.indexrelid "
+                "WHERE i.indrelid = %s::regclass AND NOT i.indisunique",
+                [table],
+            )
+            indexes = cursor.fetchall()
+            cursor.execute(f"TRUNCATE {quote(table)}")
+            # Sorting millions of keys in memory rather than in temporary files; the server's
+            # memory for this transaction only, not the app's.
+            cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
+        else:
+            cursor.execute(
+                "SELECT name, sql FROM sqlite_master "
+                "WHERE type = 'index' AND tbl_name = %s AND sql IS NOT NULL",
+                [table],
+            )
+            indexes = cursor.fetchall()
+            cursor.execute(f"DELETE FROM {quote(table)}")  # no WHERE: SQLite empties it at once
+        for name, _ in indexes:
+            cursor.execute(f"DROP INDEX {quote(name)}")
+    yield
+    with connection.cursor() as cursor:
+        for _, definition in indexes:
+            cursor.execute(definition)
+
+
+def analyze(*tables: Any) -> None:
+    """After a full rebuild, PostgreSQL's statistics of the rewritten tables are stale until
+    autovacuum comes by, and its planner then takes a million rows for a few thousand (a night's
+    summary scanned every rating row instead of looking up its 50 plays': 234 ms instead of
+    0.3 ms at 100,000 plays). ANALYZE samples a fixed number of rows: well under a second."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        for model in tables:
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
+
+
+def raw_rows(queryset: Any) -> Iterator[tuple]:
+    """The queryset's rows as the database driver returns them, skipping Django's per-value
+    converters (a full rebuild reads millions of seats, and their times go back into the rating
+    rows as they came), read in batches from a server-side cursor on PostgreSQL."""
+    sql, params = queryset.query.sql_with_params()
+    with connection.chunked_cursor() as cursor:
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(BATCH_SIZE):
+            yield from rows
+
+
+@contextmanager
+def sqlite_page_cache() -> Iterator[None]:
+    """On SQLite, a page cache of SQLITE_CACHE_KIB while rewriting rows one by one. SQLite's
+    default (2 MiB) is smaller than the leaves of the rating table's indexes that a long rebuild
+    keeps touching (an insertion point per player and scope in each), so most of its time went
+    to spilling pages and reading them back. A bulk load (no index to keep) needs no more than
+    the default, and a larger cache would only cost resident memory: SQLite's sorts take as
+    much again. The cache grows only as pages are used, and the connection's setting is put
+    back afterwards."""
+    if connection.vendor != "sqlite":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA cache_size")
+        (previous,) = cursor.fetchone()
+        cursor.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB:d}")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA cache_size = {int(previous):d}")
+
+
+def insert(
+    model: Any, columns: Sequence[str], types: Sequence[str], rows: Iterable[list[tuple]]
+) -> int:
+    """Write the rows (given in lists) in batches, straight to the table: a full rebuild writes
+    millions of rows, and model instances and the ORM's INSERT compiler would cost more than
+    the ratings themselves. PostgreSQL gets a binary COPY (``types`` are the columns' types);
+    other databases executemany. (Batches, not one COPY: the rows are computed from a
+    server-side cursor on the same connection.)"""
+    opts = model._meta
+    table = connection.ops.quote_name(opts.db_table)
+    names = [opts.get_field(c.removesuffix("_id")).column for c in columns]
+    quoted = ", ".join(connection.ops.quote_name(name) for name in names)
+    copy_sql = f"COPY {table} ({quoted}) FROM STDIN (FORMAT BINARY)"
+    insert_sql = f"INSERT INTO {table} ({quoted}) VALUES ({', '.join(['%s'] * len(columns))})"
+    postgres = connection.vendor == "postgresql"
+
+    def flush(batch: list[tuple]) -> None:
+        with connection.cursor() as cursor:
+            if postgres:
+                with cursor.cursor.copy(copy_sql) as copy:
+                    copy.set_types(types)
+                    for row in batch:
+                        copy.write_row(row)
+            else:  # on SQLite the times come as the text it stores (rebuild.py)
+                cursor.executemany(insert_sql, batch)
+
+    count = 0
+    batch: list[tuple] = []
+    for play_rows in rows:
+        batch += play_rows
+        if len(batch) >= COPY_BATCH_SIZE:
+            flush(batch)
+            count += len(batch)
+            batch = []
+    if batch:
+        flush(batch)
+    return count + len(batch)

@@ -1,0 +1,248 @@
+"""A club's rating rows and pair records, rebuilt deterministically from its finished plays.
+
+**Order of play.** A club's finished plays are rated in the order of ``Play.ended_at`` (when the
+result became final), then ``Play.started_at``, then ``Play.id``: every finished play has an end
+time, two plays ending at the same instant are ordered by when they began, and the id makes the
+order total, so the same plays always give the same ratings.
+
+**Scopes.** Each competitive play updates two ratings of each seated player: the one for its game
+and the one across all games (``"all"``). Winners share rank 1, so a tie for first is a win for
+each tied player. A cooperative game (3-High) is never rated: the whole table wins or loses
+together, there is no opponent to beat. Its rows carry only the team's running totals, in the
+game's own scope, and it never enters ``"all"`` nor head-to-head. In head-to-head you beat every
+player of each team ranked below yours: partners are never each other's opponents.
+
+**Rebuilding.** Rows of a club are written in play order. When a play's result changes
+(finished, undone, imported, edited, deleted), every row from the earliest time it affects
+onward is deleted and rewritten, starting from each affected player's last row before that time
+(one index lookup per player and scope); head-to-head records lose what the deleted rows counted
+and gain what the new ones count. Finishing the newest play therefore rates just that play.
+Everything happens in the caller's transaction, with the club's row locked.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Iterator
+from itertools import groupby
+from operator import itemgetter
+from types import SimpleNamespace
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Min, TextField
+from django.db.models.functions import Cast
+
+from referee import GAMES
+
+from ..models import ALL_GAMES, Club, HeadToHead, Play, RatingChange, Seat
+from . import bulk, totals, update
+
+#: Games played as one team against the game (as the referee declares them): counted apart,
+#: never rated.
+COOPERATIVE_GAMES = tuple(name for name, engine in GAMES.items() if engine.cooperative)
+
+_MODELS = SimpleNamespace(
+    Club=Club, Play=Play, Seat=Seat, RatingChange=RatingChange, HeadToHead=HeadToHead
+)
+
+
+def refresh_for_play(play: Play) -> None:
+    """Rebuild the club's ratings after ``play``'s result was rewritten (called by services).
+
+    Rebuilds from the earlier of the play's old rated time and its new one; a play that was not
+    and is not finished changes nothing and costs one indexed query.
+    """
+    old = RatingChange.objects.filter(play=play).aggregate(at=Min("played_at"))["at"]
+    new = play.ended_at if play.status == Play.Status.FINISHED else None
+    times = [at for at in (old, new) if at is not None]
+    if times:
+        rebuild_club(play.club_id, since=min(times))
+
+
+def rebuild_club(
+    club_id: int,
+    *,
+    since: datetime.datetime | None = None,
+    excluding: int | None = None,
+    models: Any = _MODELS,
+) -> int:
+    """Rewrite the club's rating rows (and head-to-head records) of every finished play that
+    ended at ``since`` or later (all of them when ``since`` is None), leaving out the play
+    ``excluding`` (one about to be deleted). Returns the number of rows written.
+
+    ``models`` lets a data migration pass its historical models.
+    """
+    with transaction.atomic():
+        # One rebuild per club at a time: rows must be written in play order.
+        list(models.Club.objects.select_for_update().filter(pk=club_id).values_list("pk"))
+        rows = models.RatingChange.objects.filter(club_id=club_id)
+        # A join (not a subquery of plays), so that the database walks the plays in end-time
+        # order on play_club_status_ended and sorts only the plays that ended together.
+        seats = models.Seat.objects.filter(play__club_id=club_id, play__status="finished")
+        if since is not None:
+            rows = rows.filter(played_at__gte=since)
+            seats = seats.filter(play__ended_at__gte=since)
+        if excluding is not None:
+            seats = seats.exclude(play_id=excluding)
+        tally = totals.Pairs()
+        # The club's whole history, and no other club's in the table: load it the way one loads
+        # a table, emptied at once and indexed after (see bulk.load).
+        every = models.RatingChange.objects
+        as_a_table = since is None and not (
+            # Two ranges of rating_club_time, not a scan for "any other club".
+            every.filter(club_id__lt=club_id).exists() or every.filter(club_id__gt=club_id).exists()
+        )
+        if since is None:
+            models.HeadToHead.objects.filter(club_id=club_id).delete()
+        else:
+            tally.uncount(rows)  # what the rows about to be rewritten had counted
+        if connection.vendor == "sqlite":
+            # The play's time as the text SQLite stores it: the sqlite3 module would parse
+            # every seat's and the rows would turn it back into the same text (bulk.raw_rows).
+            seats = seats.annotate(played_at=Cast("play__ended_at", TextField()))
+            columns = tuple("played_at" if c == "play__ended_at" else c for c in _SEAT_COLUMNS)
+        else:
+            columns = _SEAT_COLUMNS
+        stream = bulk.raw_rows(
+            seats.order_by("play__ended_at", "play__started_at", "play_id", "position").values_list(
+                *columns
+            )
+        )
+        states = totals.States(models.RatingChange, since)
+        with bulk.load(models.RatingChange) if as_a_table else bulk.sqlite_page_cache():
+            if not as_a_table:
+                rows.delete()
+            written = bulk.insert(
+                models.RatingChange, COLUMNS, COPY_TYPES, _rate(club_id, stream, states, tally)
+            )
+        tally.save(club_id, models.HeadToHead, full=since is None)
+        if since is None:
+            bulk.analyze(models.RatingChange, models.HeadToHead)
+        return written
+
+
+#: What the rebuild reads of each seat, in play order.
+_SEAT_COLUMNS = (
+    "play_id", "play__game", "play__ended_at", "player_id", "rank", "is_winner", "score", "team",
+)  # fmt: skip
+
+#: The columns of a rating row, in the order _rate() yields them.
+COLUMNS = (
+    "club_id", "play_id", "player_id", "scope", "played_at", "is_winner", "rank", "team",
+    "mu_before", "sigma_before", "mu_after", "sigma_after",
+    "plays", "wins", "points", "best", "worst", "streak", "longest",
+)  # fmt: skip
+
+#: Their PostgreSQL types, for a binary COPY (cheaper to encode and to parse than text).
+COPY_TYPES = (
+    "int8", "int8", "int8", "text", "timestamptz", "bool", "int2", "int2",
+    "float8", "float8", "float8", "float8",
+    "int4", "int4", "int4", "int4", "int4", "int4", "int4",
+)  # fmt: skip
+
+
+def _rate(
+    club_id: int, seat_rows: Iterable[tuple], states: totals.States, tally: totals.Pairs
+) -> Iterator[list[tuple]]:
+    """The rating rows of the seats, given in play order, one play's seats together: one list
+    of rows per play. Counts each competitive play's head-to-head in ``tally``."""
+    rate = update.plackett_luce
+    count_alone = tally.count_alone
+    for play_id, group in groupby(seat_rows, key=itemgetter(0)):
+        seats = list(group)
+        _, game, played_at = seats[0][:3]
+        rows: list[tuple] = []
+        append = rows.append
+        if game in COOPERATIVE_GAMES:
+            for _, _, _, player, rank, won, score, team in seats:
+                state = states[(game, player)]
+                totals.count(state, won, score)
+                rows.append(
+                    (club_id, play_id, player, game, played_at, won, rank, team,
+                     None, None, None, None, *state[2:])
+                )  # fmt: skip
+            yield rows
+            continue
+        numbers = [seat[7] for seat in seats]
+        if numbers.count(None) != len(numbers):
+            _rate_teams(rows, club_id, play_id, game, played_at, seats, numbers, states, tally)
+            yield rows
+            continue
+        # Everyone for themselves (most plays: the rebuild's hot path, totals.count inlined).
+        players = [seat[3] for seat in seats]
+        ranks = [seat[4] for seat in seats]
+        count_alone(players, ranks)
+        for scope in (game, ALL_GAMES):
+            current = [states[(scope, player)] for player in players]
+            mus = [state[0] for state in current]
+            sigmas = [state[1] for state in current]
+            new_mus, new_sigmas = rate(mus, sigmas, ranks) if len(seats) > 1 else (mus, sigmas)
+            points = scope != ALL_GAMES
+            for seat, state, mu, sigma, mu_after, sigma_after in zip(
+                seats, current, mus, sigmas, new_mus, new_sigmas, strict=True
+            ):
+                state[0] = mu_after
+                state[1] = sigma_after
+                won = seat[5]
+                state[2] += 1
+                if won:
+                    state[3] += 1
+                    state[7] += 1
+                    if state[7] > state[8]:
+                        state[8] = state[7]
+                else:
+                    state[7] = 0
+                if points:
+                    score = seat[6]
+                    state[4] += score
+                    if state[5] is None or score > state[5]:
+                        state[5] = score
+                    if state[6] is None or score < state[6]:
+                        state[6] = score
+                append(
+                    (club_id, play_id, seat[3], scope, played_at, won, seat[4], None,
+                     mu, sigma, mu_after, sigma_after,
+                     state[2], state[3], state[4], state[5], state[6], state[7], state[8])
+                )  # fmt: skip
+        yield rows
+
+
+def _rate_teams(
+    rows: list[tuple],
+    club_id: int,
+    play_id: int,
+    game: str,
+    played_at: Any,
+    seats: list[tuple],
+    numbers: list[int | None],
+    states: totals.States,
+    tally: totals.Pairs,
+) -> None:
+    """_rate for a play with partners: its seats rated as teams, into ``rows``."""
+    teams = update.play_teams(numbers)
+    ranks = [min(seats[i][4] for i in team) for team in teams]
+    tally.count(
+        game,
+        [[seats[i][3] for i in team] for team in teams],
+        ranks,
+        [seats[team[0]][5] for team in teams],
+    )
+    for scope in (game, ALL_GAMES):
+        current = [states[(scope, seat[3])] for seat in seats]
+        ratings = [[(current[i][0], current[i][1]) for i in team] for team in teams]
+        if len(teams) > 1:
+            ratings = update.rate_teams(ratings, ranks)
+        after = [(0.0, 0.0)] * len(seats)
+        for team, rated in zip(teams, ratings, strict=True):
+            for i, rating in zip(team, rated, strict=True):
+                after[i] = rating
+        for seat, state, (mu_after, sigma_after) in zip(seats, current, after, strict=True):
+            mu, sigma = state[0], state[1]
+            state[0], state[1] = mu_after, sigma_after
+            won = seat[5]
+            totals.count(state, won, seat[6])
+            rows.append(
+                (club_id, play_id, seat[3], scope, played_at, won, seat[4], seat[7],
+                 mu, sigma, mu_after, sigma_after, *state[2:])
+            )  # fmt: skip

@@ -1,0 +1,199 @@
+"""The running totals, kept as the rebuild rates: each player's state per scope and the changes
+to the pair records.
+
+Each rating row also carries the player's totals in its scope after that play (plays, wins,
+points, best and worst score, current and longest win streak), and ``HeadToHead`` keeps each
+pair's record per scope (as opponents, and as partners), so that a player's page reads their
+last row per scope and their pair records instead of their whole history.
+"""
+
+from __future__ import annotations
+
+import datetime
+from itertools import groupby
+from operator import itemgetter
+from typing import Any
+
+from ..models import ALL_GAMES
+from . import bulk
+from .update import INITIAL_MU, INITIAL_SIGMA, play_teams
+
+#: The columns of a head-to-head record, and their PostgreSQL types.
+PAIR_TOTALS = ("plays", "won", "lost", "together", "together_won")
+H2H_COLUMNS = ("club_id", "player_id", "opponent_id", "scope", *PAIR_TOTALS)
+H2H_COPY_TYPES = ("int8", "int8", "int8", "text", "int4", "int4", "int4", "int4", "int4")
+
+#: A player's state in a scope, as the rebuild keeps it:
+#: [μ, σ, plays, wins, points, best, worst, streak, longest] (points, best, worst None in "all").
+_State = list
+_STATE_COLUMNS = (
+    "mu_after", "sigma_after", "plays", "wins", "points", "best", "worst", "streak", "longest",
+)  # fmt: skip
+
+
+class States(dict):
+    """Each player's state per (scope, player), fetched when first needed: their last row before
+    ``since`` (one index lookup on rating_player_scope_plays), or a new player's state."""
+
+    def __init__(self, rows: Any, since: datetime.datetime | None):
+        super().__init__()
+        self.rows, self.since = rows, since
+
+    def __missing__(self, key: tuple[str, int]) -> _State:
+        scope, player = key
+        last = None
+        if self.since is not None:  # a full rebuild starts everyone afresh
+            last = (
+                self.rows.objects.filter(player_id=player, scope=scope, played_at__lt=self.since)
+                .order_by("-plays")
+                .values_list(*_STATE_COLUMNS)
+                .first()
+            )
+        if last is None:
+            state = [INITIAL_MU, INITIAL_SIGMA, 0, 0, 0, None, None, 0, 0]
+        else:
+            state = list(last)
+            if state[0] is None:  # a cooperative game's rows carry no rating
+                state[0], state[1] = INITIAL_MU, INITIAL_SIGMA
+        if scope == ALL_GAMES:
+            state[4] = None
+        self[key] = state
+        return state
+
+
+class Pairs:
+    """Changes to the pair records: (scope, player, other) → [plays, won, lost, together,
+    together_won], the first three as opponents, the last two as partners. The "all" scope
+    counts both; a game's scope counts only partners (that game's leaderboard names them), so a
+    full rebuild holds one record per pair of players met, not one per pair and game."""
+
+    def __init__(self) -> None:
+        self.pairs: dict[tuple[str, int, int], list[int]] = {}
+
+    def count(
+        self,
+        game: str,
+        players: list[list[int]],
+        ranks: list[int],
+        wins: list[bool],
+        sign: int = 1,
+    ) -> None:
+        """Count one play of ``game`` with partners, given as its teams' players, ranks and
+        wins: in "all" as opponents and partners, in the game's scope as partners only
+        (``sign`` -1 takes it back)."""
+        pairs = self.pairs
+        scopes = (game, ALL_GAMES)
+        for scope in scopes:
+            for mine, rank, won_together in zip(players, ranks, wins, strict=True):
+                for theirs, their_rank in zip(players, ranks, strict=True):
+                    if theirs is mine:
+                        change = (0, 0, 0, sign, sign if won_together else 0)
+                    elif scope != ALL_GAMES:
+                        continue
+                    else:
+                        won = sign if rank < their_rank else 0
+                        lost = sign if rank > their_rank else 0
+                        change = (sign, won, lost, 0, 0)
+                    for player in mine:
+                        for other in theirs:
+                            if other == player:
+                                continue
+                            record = pairs.get((scope, player, other))
+                            if record is None:
+                                pairs[(scope, player, other)] = list(change)
+                            else:
+                                for index, value in enumerate(change):
+                                    record[index] += value
+
+    def count_alone(self, players: list[int], ranks: list[int]) -> None:
+        """count() for a play where everyone plays for themselves (most plays): opponents only,
+        in the "all" scope."""
+        pairs = self.pairs
+        for player, rank in zip(players, ranks, strict=True):
+            for other, their_rank in zip(players, ranks, strict=True):
+                if other == player:
+                    continue
+                won = 1 if rank < their_rank else 0
+                lost = 1 if rank > their_rank else 0
+                record = pairs.get((ALL_GAMES, player, other))
+                if record is None:
+                    pairs[(ALL_GAMES, player, other)] = [1, won, lost, 0, 0]
+                else:
+                    record[0] += 1
+                    record[1] += won
+                    record[2] += lost
+
+    def uncount(self, rows: Any) -> None:
+        """Take back what the competitive plays of these rating rows counted (their rows in the
+        "all" scope: a play's were written together)."""
+        seats = (
+            rows.filter(scope=ALL_GAMES)
+            .order_by("id")
+            .values_list("play_id", "play__game", "player_id", "rank", "team", "is_winner")
+            .iterator(chunk_size=bulk.BATCH_SIZE)
+        )
+        for (_, game), group in groupby(seats, key=itemgetter(0, 1)):
+            rated = list(group)
+            teams = play_teams([seat[4] for seat in rated])
+            self.count(
+                game,
+                [[rated[i][2] for i in team] for team in teams],
+                [rated[team[0]][3] for team in teams],
+                [rated[team[0]][5] for team in teams],
+                sign=-1,
+            )
+
+    def save(self, club_id: int, model: Any, *, full: bool) -> None:
+        """Write the changes: after a full rebuild (the club's records deleted first) they are
+        the records; otherwise they are added to the stored ones, and a record left with no
+        play is deleted."""
+        changes = {pair: record for pair, record in self.pairs.items() if any(record)}
+        gone = []
+        if not full and changes:
+            stored = model.objects.filter(
+                club_id=club_id,
+                player_id__in={player for _, player, _ in changes},
+                opponent_id__in={other for _, _, other in changes},
+            ).values_list("pk", "scope", "player_id", "opponent_id", *PAIR_TOTALS)
+            for pk, scope, player, other, *totals in stored:
+                record = changes.get((scope, player, other))
+                if record is not None:
+                    for index, value in enumerate(totals):
+                        record[index] += value
+                    if not record[0] and not record[3]:
+                        gone.append(pk)
+        if gone:
+            model.objects.filter(pk__in=gone).delete()
+        kept = [
+            (club_id, player, other, scope, *record)
+            for (scope, player, other), record in changes.items()
+            if record[0] or record[3]
+        ]
+        if full:  # a club's every pair: straight to the table
+            bulk.insert(model, H2H_COLUMNS, H2H_COPY_TYPES, [kept])
+        elif kept:
+            model.objects.bulk_create(
+                [model(**dict(zip(H2H_COLUMNS, row, strict=True))) for row in kept],
+                update_conflicts=True,
+                unique_fields=["player", "opponent", "scope"],
+                update_fields=list(PAIR_TOTALS),
+                batch_size=2000,
+            )
+
+
+def count(state: _State, won: bool, score: int) -> None:
+    """Add one play to a player's running totals in a scope."""
+    state[2] += 1
+    if won:
+        state[3] += 1
+        state[7] += 1
+        if state[7] > state[8]:
+            state[8] = state[7]
+    else:
+        state[7] = 0
+    if state[4] is not None:  # a game's scope: points
+        state[4] += score
+        if state[5] is None or score > state[5]:
+            state[5] = score
+        if state[6] is None or score < state[6]:
+            state[6] = score
