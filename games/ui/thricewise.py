@@ -11,7 +11,6 @@ referee, which has the final word.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -172,14 +171,7 @@ class TurnDraft:
 
     def legal_cells(self) -> list[Cell]:
         """The engine's legal cells on the grid with this turn's placements added."""
-        trial = copy.copy(self.state)
-        trial.board = dict(self.state.board)
-        for cell, card in self.occupied().items():
-            trial.board[cell] = parse_card(card)
-        xs = [x for x, _ in trial.board]
-        ys = [y for _, y in trial.board]
-        trial.box = (min(xs), max(xs), min(ys), max(ys))
-        return trial.legal_cells()
+        return self.state.legal_cells(list(self.occupied()))
 
     # --- Taps -------------------------------------------------------------------------------
 
