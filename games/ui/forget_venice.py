@@ -12,7 +12,7 @@ from typing import Any
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from referee import Game, Judgement
 from referee.decktet import BY_NAME, SUITS, Card
@@ -31,21 +31,8 @@ from referee.forget_venice import (
 
 from ..why import criterion_reason
 from . import Draft, FormError, GameUI, clauses, read_draft
+from ._decktet import SUIT_LABELS, rank_label
 
-SUIT_LABELS = {
-    "Moons": pgettext_lazy("Decktet suit", "Moons"),
-    "Suns": pgettext_lazy("Decktet suit", "Suns"),
-    "Waves": pgettext_lazy("Decktet suit", "Waves"),
-    "Leaves": pgettext_lazy("Decktet suit", "Leaves"),
-    "Wyrms": pgettext_lazy("Decktet suit", "Wyrms"),
-    "Knots": pgettext_lazy("Decktet suit", "Knots"),
-}
-RANK_LABELS = {
-    "Ace": pgettext_lazy("Decktet rank", "Ace"),
-    "Pawn": pgettext_lazy("Decktet rank", "Pawn"),
-    "Court": pgettext_lazy("Decktet rank", "Court"),
-    "Crown": pgettext_lazy("Decktet rank", "Crown"),
-}
 #: The twelve run ranks as narrow column heads (Ace = 1 … Crown = 12).
 RANK_SHORT = {"Ace": "A", "Pawn": "P", "Court": "Co", "Crown": "Cr"}
 CRITERION_RULES = {
@@ -78,7 +65,7 @@ def _card(card: Card | str) -> dict[str, Any]:
         card = BY_NAME[card]
     return {
         "name": card.name,
-        "rank": str(RANK_LABELS.get(card.rank, card.rank)),
+        "rank": rank_label(card.rank),
         "suits": [_suit(s) for s in card.suits],
     }
 
