@@ -1,11 +1,6 @@
-"""Why it scored: the referee's own breakdown of points, told in the reader's language.
-
-The engines work it out (``Thricewise.why``, ``ForgetVenice.why``: which three cards formed
-which kind of window, which suits and cards gave each criterion); this module only says it, as
-a player checking the sheet would: "The Painter (3), The Battle (4), The Discovery (5):
-straight, worth 3". The pages show it folded under the points (a ``<details>``), so it costs
-nothing until somebody taps.
-"""
+"""Why a Forget Venice criterion gave its points: each of its two suits with the cards that
+count, then the rule ("the difference of the counts: 2 − 0 = 2"), told as a player checking the
+sheet would. The engine works it out (``ForgetVenice.why``)."""
 
 from __future__ import annotations
 
@@ -13,8 +8,8 @@ from django.utils.translation import gettext as _
 
 from referee.forget_venice import CriterionScore, SuitTally
 
-from .ui import Reason
-from .ui._decktet import SUIT_LABELS, ranked_card
+from .. import Reason
+from .._decktet import SUIT_LABELS, ranked_card
 
 
 def _suit_line(tally: SuitTally, criterion: str) -> str:
