@@ -61,7 +61,7 @@ class Draft:
         return json.dumps(self.data, ensure_ascii=False)
 
 
-def damaged() -> FormError:
+def damaged_form() -> FormError:
     """A draft the page never made (an old page, a hand-edited form): the move starts again."""
     return FormError(_("The form was damaged: start the move again."))
 
@@ -74,9 +74,9 @@ def read_draft(post: QueryDict) -> dict[str, Any]:
     try:
         data = userjson.parse(raw)
     except userjson.UserJSONError:
-        raise damaged()
+        raise damaged_form()
     if not isinstance(data, dict):
-        raise damaged()
+        raise damaged_form()
     return data
 
 

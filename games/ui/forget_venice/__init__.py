@@ -28,7 +28,7 @@ from referee.forget_venice import (
     ForgetVenice,
 )
 
-from .. import Draft, FormError, GameUI, clauses, damaged, read_draft
+from .. import Draft, FormError, GameUI, clauses, damaged_form, read_draft
 from .._decktet import SUIT_LABELS
 from .board import CRITERION_RULES, board_context, deal_complete, suit_info
 
@@ -200,18 +200,18 @@ class ForgetVeniceUI(GameUI):
         draft = read_draft(post)
         dealer = draft.get("dealer")
         if dealer is not None and dealer not in state.players:
-            raise damaged()
+            raise damaged_form()
         piles = draft.get("piles", [[] for _ in range(PILES)])
         if not (
             isinstance(piles, list)
             and len(piles) == PILES
             and all(isinstance(p, list) and all(c in BY_NAME for c in p) for p in piles)
         ):
-            raise damaged()
+            raise damaged_form()
         active = draft.get("active", 0)
         first = draft.get("first")
         if not _is_pile(active) or not (first is None or _is_pile(first)):
-            raise damaged()
+            raise damaged_form()
         return {"dealer": dealer, "piles": piles, "active": active, "first": first}
 
     def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:

@@ -27,7 +27,7 @@ from referee.punto import (
     parse_card,
 )
 
-from .. import Draft, FormError, GameUI, and_list, damaged, is_cell, read_cell, read_draft
+from .. import Draft, FormError, GameUI, and_list, damaged_form, is_cell, read_cell, read_draft
 from .board import board_context
 from .words import COLOUR_LABELS, card_words, cell_name, round_ended
 
@@ -207,7 +207,7 @@ class PuntoUI(GameUI):
         card = _read_card(draft["card"])
         player = draft.get("player")
         if player not in players:
-            raise damaged()
+            raise damaged_form()
         if post.get("blocked"):
             return {"player": player, "card": card, "blocked": True}
         if post.get("at"):

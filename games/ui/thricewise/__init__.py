@@ -28,7 +28,7 @@ from .. import (
     and_list,
     cell_label,
     clauses,
-    damaged,
+    damaged_form,
     is_cell,
     read_cell,
     read_draft,
@@ -183,7 +183,7 @@ class ThricewiseUI(GameUI):
             number = post.get("unreveal") or ""
             picked = {str(n): turn.reveal[p] for n, p in enumerate(players)}
             if number not in picked:
-                raise damaged()
+                raise damaged_form()
             del picked[number]
             return Draft({"picked": picked})
         if "enter" in post:
@@ -209,7 +209,7 @@ class ThricewiseUI(GameUI):
         was already given; the last card revealed moves on to the placements."""
         picked = picked_cards(data, state, players)
         if picked is None:
-            raise damaged()
+            raise damaged_form()
         if card not in state.unseen_cards():
             raise FormError(
                 _("%(card)s cannot be revealed: it has already been seen.") % {"card": card},

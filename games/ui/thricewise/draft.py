@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from referee.base import IllegalMove
 from referee.thricewise import CARD_NAMES, Thricewise, parse_card
 
-from .. import FormError, damaged
+from .. import FormError, damaged_form
 from .words import Cell
 
 
@@ -23,24 +23,24 @@ class TurnDraft:
         place = data.get("place", [])
         done = data.get("done", [])
         if not isinstance(reveal, dict) or not isinstance(place, list):
-            raise damaged()
+            raise damaged_form()
         if not isinstance(done, list) or any(p not in players for p in done):
-            raise damaged()
+            raise damaged_form()
         try:
             self.order: list[str] = state.placing_order(reveal)
         except IllegalMove:
-            raise damaged()
+            raise damaged_form()
         self.reveal: dict[str, str] = {p: CARD_NAMES[parse_card(reveal[p])] for p in players}
         self.place: list[dict[str, Any]] = []
         for entry in place:
             if not isinstance(entry, dict) or entry.get("player") not in self.order:
-                raise damaged()
+                raise damaged_form()
             at = entry.get("at")
             if (
                 not (isinstance(at, list) and len(at) == 2 and all(type(v) is int for v in at))
                 or parse_card(entry.get("card")) is None
             ):
-                raise damaged()
+                raise damaged_form()
             card = CARD_NAMES[parse_card(entry["card"])]
             self.place.append({"player": entry["player"], "card": card, "at": at})
         self.done: list[str] = [p for p in self.order if p in done]
