@@ -1,9 +1,13 @@
 """How each game is entered at the table: setup forms, move forms, boards and score sheets.
 
 Found by convention, for every game of the referee's registry (``referee.GAMES``): the module
-``games/ui/<the referee module's name>.py`` names its ``GameUI`` subclass ``UI`` (as the referee
+``games.ui.<the referee module's name>`` names its ``GameUI`` subclass ``UI`` (as the referee
 module names its engine ``GAME``). A game without one stops the site at start-up
-(``GamesConfig.ready``): there is no fallback form.
+(``GamesConfig.ready``): there is no fallback form. A game's UI is one module, or a package
+when it is large: its UI class in ``__init__.py``, beside it ``board.py`` (what the pages draw),
+``words.py`` (its words), ``why.py`` (why a move scored) as the game needs them. A module whose
+name starts with "_" is shared by several games (``_decktet``: the Decktet's words); this
+module holds what every game shares.
 
 A move form may take several taps (Thricewise: the reveal, then each placement; Punto: the card,
 then a cell): until the move is complete, ``parse_move`` returns a ``Draft`` that the page keeps
