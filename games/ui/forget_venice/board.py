@@ -64,6 +64,7 @@ def card_info(card: Card | str) -> dict[str, Any]:
 
 
 def deal_complete(piles: list[list[str]]) -> bool:
+    """Whether the dealer has laid out the 7 cards, in 3 piles none of them empty."""
     return sum(len(p) for p in piles) == CARDS_PER_DEAL and all(piles)
 
 
