@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from referee import GAMES, Game, Judgement
 
 from .selectors import LogEntry
-from .ui import GameUI, sentence, ui_for
-from .why import Reason
+from .ui import GameUI, Reason, sentence, ui_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +36,7 @@ class LogLine:
     entered_at: datetime.datetime
     undone_by: str | None
     undone_at: datetime.datetime | None
-    #: why the move scored what it did (``games.why.Reason``s), folded under the line
+    #: why the move scored what it did (``games.ui.Reason``s), folded under the line
     why: tuple[Reason, ...] = ()
 
     @property

@@ -772,15 +772,19 @@ class Thricewise(Game):
         recorded, so any card not yet seen may be revealed by any player." """
         return [name for i, name in enumerate(CARD_NAMES) if i not in self.seen]
 
-    def legal_cells(self) -> list[Cell]:
+    def legal_cells(self, placed: Sequence[Cell] = ()) -> list[Cell]:
         """Every cell where a card may go now, sorted by row then column: empty, touching a card
-        orthogonally or diagonally, and keeping the grid within 6 × 6."""
+        orthogonally or diagonally, and keeping the grid within 6 × 6. ``placed``: cells taken
+        by cards of this turn not yet entered (a form composing the turn asks after each tap)."""
+        board = {*self.board, *placed}
         min_x, max_x, min_y, max_y = self.box
+        for x, y in placed:
+            min_x, max_x, min_y, max_y = min(min_x, x), max(max_x, x), min(min_y, y), max(max_y, y)
         cells = set()
-        for x, y in self.board:
+        for x, y in board:
             for dx, dy in NEIGHBOURS:
                 cell = (x + dx, y + dy)
-                if cell in self.board:
+                if cell in board:
                     continue
                 cx, cy = cell
                 if (

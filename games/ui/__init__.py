@@ -1,9 +1,13 @@
 """How each game is entered at the table: setup forms, move forms, boards and score sheets.
 
 Found by convention, for every game of the referee's registry (``referee.GAMES``): the module
-``games/ui/<the referee module's name>.py`` names its ``GameUI`` subclass ``UI`` (as the referee
+``games.ui.<the referee module's name>`` names its ``GameUI`` subclass ``UI`` (as the referee
 module names its engine ``GAME``). A game without one stops the site at start-up
-(``GamesConfig.ready``): there is no fallback form.
+(``GamesConfig.ready``): there is no fallback form. A game's UI is one module, or a package
+when it is large: its UI class in ``__init__.py``, beside it ``board.py`` (what the pages draw),
+``words.py`` (its words), ``why.py`` (why a move scored) as the game needs them. A module whose
+name starts with "_" is shared by several games (``_decktet``: the Decktet's words); this
+module holds what every game shares.
 
 A move form may take several taps (Thricewise: the reveal, then each placement; Punto: the card,
 then a cell): until the move is complete, ``parse_move`` returns a ``Draft`` that the page keeps
@@ -61,6 +65,11 @@ class Draft:
         return json.dumps(self.data, ensure_ascii=False)
 
 
+def damaged_form() -> FormError:
+    """A draft the page never made (an old page, a hand-edited form): the move starts again."""
+    return FormError(_("The form was damaged: start the move again."))
+
+
 def read_draft(post: QueryDict) -> dict[str, Any]:
     """The draft a move form carried in its hidden ``draft`` field ({} when there is none)."""
     raw = post.get("draft") or ""
@@ -69,9 +78,9 @@ def read_draft(post: QueryDict) -> dict[str, Any]:
     try:
         data = userjson.parse(raw)
     except userjson.UserJSONError:
-        raise FormError(_("The form was damaged: start the move again."))
+        raise damaged_form()
     if not isinstance(data, dict):
-        raise FormError(_("The form was damaged: start the move again."))
+        raise damaged_form()
     return data
 
 
@@ -129,6 +138,35 @@ def read_cell(value: str, message: str) -> tuple[int, int]:
     except ValueError:
         raise FormError(message)
     return (x, y)
+
+
+#: a board's column names, left to right, as the cells are labelled ("C4")
+COLUMN_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def cell_label(cell: tuple[int, int], origin: tuple[int, int]) -> str | None:
+    """ "C4": a cell as a board labels it from its cell ``origin`` (A1, the top left: rows are
+    numbered downwards, as drawn), or None when it lies off the labelled area."""
+    column, row = cell[0] - origin[0], cell[1] - origin[1]
+    if not (0 <= column < len(COLUMN_LETTERS) and row >= 0):
+        return None
+    return f"{COLUMN_LETTERS[column]}{row + 1}"
+
+
+def turn_name(number: int) -> str:
+    """ "Turn 3": the move at ``number`` (counted from 0 in the log), for the games whose
+    players count turns."""
+    return _("Turn %(number)s") % {"number": number + 1}
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a move scored, told: a head line ("The Market at G7: +6") and the lines that make
+    it up. Each game's UI tells its own (``GameUI.explain_move``); the pages fold it under
+    the points (``templates/plays/_why.html``), so it costs nothing until somebody taps."""
+
+    text: str
+    lines: tuple[str, ...]
 
 
 class GameUI(ABC):
@@ -223,9 +261,9 @@ class GameUI(ABC):
         after it. None when there is nothing to add."""
         return None
 
-    def explain_move(self, state: Game, plan: Plan) -> list[Any]:
-        """Why the move scored what it did, as ``games.why.Reason``s (empty when there is
-        nothing to explain); ``state`` is the game just before the move."""
+    def explain_move(self, state: Game, plan: Plan) -> list[Reason]:
+        """Why the move scored what it did (empty when there is nothing to explain); ``state``
+        is the game just before the move."""
         return []
 
 

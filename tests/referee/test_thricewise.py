@@ -925,6 +925,16 @@ def test_legal_cells_ring_the_grid_within_six_by_six():
     assert all(0 <= x <= 5 for x, _ in game.legal_cells())
 
 
+def test_legal_cells_count_the_cells_a_turn_being_entered_has_taken():
+    game = judge(gamelog([])).state
+    row = [(2, 0), (3, 0), (4, 0), (5, 0)]  # the 2×2 square grown to 6 columns
+    cells = game.legal_cells(row)
+    assert (5, 1) in cells and (3, -1) in cells  # next to the cards being placed
+    assert (2, 0) not in cells  # taken by one of them
+    assert (6, 0) not in cells and (-1, 0) not in cells  # a seventh column
+    assert (2, 0) in game.legal_cells() and game.box == (0, 1, 0, 1)  # the game is untouched
+
+
 def test_placing_order_and_set_aside_cards_queries():
     game = judge(gamelog([turn({"Ana": "The Forest", "Ben": "The Discovery"})])).state
     assert game.set_aside_cards("Ben") == ["The Discovery"]

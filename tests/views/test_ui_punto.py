@@ -8,15 +8,8 @@ from django.urls import reverse
 from games import services
 from games.models import Move, Play, Seat
 from games.ui import ui_for
-from games.ui.punto import (
-    _board,
-    _card,
-    _hand_card,
-    _span,
-    grid_html,
-    hand_html,
-    sheet_rows_html,
-)
+from games.ui.punto.board import _board, _card, _hand_card, _span
+from games.ui.punto.html import grid_html, hand_html, sheet_rows_html
 from referee import judge
 from tests.examples import EXAMPLES
 

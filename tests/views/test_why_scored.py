@@ -164,7 +164,7 @@ def test_a_half_not_yet_played_has_nothing_to_open(member_client, club):
 def test_criterion_ii_says_the_larger_count_first_whichever_suit_it_is():
     from django.utils import translation
 
-    from games.why import criterion_reason
+    from games.ui.forget_venice.why import criterion_reason
     from referee.decktet import BY_NAME
     from referee.forget_venice import half_breakdown
 

@@ -12,10 +12,10 @@ from typing import Any
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import ngettext
 
 from referee import Game, Judgement
-from referee.decktet import BY_NAME, SUITS, Card
+from referee.decktet import BY_NAME, SUITS
 from referee.forget_venice import (
     CARDS_PER_DEAL,
     CRITERIA,
@@ -24,63 +24,13 @@ from referee.forget_venice import (
     DEFAULT_SHEETS,
     HALVES,
     PILES,
-    RUN_RANKS,
     Deal,
     ForgetVenice,
 )
 
-from ..why import criterion_reason
-from . import Draft, FormError, GameUI, clauses, read_draft
-
-SUIT_LABELS = {
-    "Moons": pgettext_lazy("Decktet suit", "Moons"),
-    "Suns": pgettext_lazy("Decktet suit", "Suns"),
-    "Waves": pgettext_lazy("Decktet suit", "Waves"),
-    "Leaves": pgettext_lazy("Decktet suit", "Leaves"),
-    "Wyrms": pgettext_lazy("Decktet suit", "Wyrms"),
-    "Knots": pgettext_lazy("Decktet suit", "Knots"),
-}
-RANK_LABELS = {
-    "Ace": pgettext_lazy("Decktet rank", "Ace"),
-    "Pawn": pgettext_lazy("Decktet rank", "Pawn"),
-    "Court": pgettext_lazy("Decktet rank", "Court"),
-    "Crown": pgettext_lazy("Decktet rank", "Crown"),
-}
-#: The twelve run ranks as narrow column heads (Ace = 1 … Crown = 12).
-RANK_SHORT = {"Ace": "A", "Pawn": "P", "Court": "Co", "Crown": "Cr"}
-CRITERION_RULES = {
-    "I": gettext_lazy("the smaller count"),
-    "II": gettext_lazy("the difference of the counts"),
-    "III": gettext_lazy("the longest run"),
-}
-TIE_BREAKS = {
-    "second_half": gettext_lazy(
-        "Tied on the total: the most second-half points decided the winner."
-    ),
-    "second_half_run": gettext_lazy(
-        "Tied on the total and on the second half: the longest second-half run "
-        "(criterion III) decided the winner."
-    ),
-    "shared": gettext_lazy(
-        "Tied on the total, the second half and the second-half run: the win is shared."
-    ),
-}
-RANKS_IN_ORDER = sorted(RUN_RANKS, key=RUN_RANKS.__getitem__)
-
-
-def _suit(suit: str) -> dict[str, Any]:
-    label = str(SUIT_LABELS[suit])
-    return {"name": suit, "label": label, "short": label[:2], "css": suit.lower()}
-
-
-def _card(card: Card | str) -> dict[str, Any]:
-    if isinstance(card, str):
-        card = BY_NAME[card]
-    return {
-        "name": card.name,
-        "rank": str(RANK_LABELS.get(card.rank, card.rank)),
-        "suits": [_suit(s) for s in card.suits],
-    }
+from .. import Draft, FormError, GameUI, clauses, damaged_form, read_draft
+from .._decktet import SUIT_LABELS
+from .board import CRITERION_RULES, board_context, deal_complete, suit_info
 
 
 def _field(seat: int, half: str, suit: str) -> str:
@@ -174,7 +124,7 @@ class ForgetVeniceUI(GameUI):
                         "rule": CRITERION_RULES[criterion],
                         "cells": [
                             {
-                                **_suit(suit),
+                                **suit_info(suit),
                                 "field": _field(seat, half, suit),
                                 "checked": chosen[suit] == criterion,
                             }
@@ -193,7 +143,7 @@ class ForgetVeniceUI(GameUI):
             sheets[0]["open"] = True
         return {
             "fv_sheets": sheets,
-            "fv_suits": [_suit(s) for s in SUITS],
+            "fv_suits": [suit_info(s) for s in SUITS],
             # a sheet sent back (refused, or changed): the grids stay open
             "fv_edited": edited,
         }
@@ -248,21 +198,20 @@ class ForgetVeniceUI(GameUI):
     def _read(self, post: QueryDict, state: ForgetVenice) -> dict[str, Any]:
         """The deal composed so far, checked for shape (a damaged form is refused)."""
         draft = read_draft(post)
-        damaged = FormError(_("The form was damaged: start the move again."))
         dealer = draft.get("dealer")
         if dealer is not None and dealer not in state.players:
-            raise damaged
+            raise damaged_form()
         piles = draft.get("piles", [[] for _ in range(PILES)])
         if not (
             isinstance(piles, list)
             and len(piles) == PILES
             and all(isinstance(p, list) and all(c in BY_NAME for c in p) for p in piles)
         ):
-            raise damaged
+            raise damaged_form()
         active = draft.get("active", 0)
         first = draft.get("first")
         if not _is_pile(active) or not (first is None or _is_pile(first)):
-            raise damaged
+            raise damaged_form()
         return {"dealer": dealer, "piles": piles, "active": active, "first": first}
 
     def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
@@ -303,7 +252,7 @@ class ForgetVeniceUI(GameUI):
                     pile.remove(card)
             deal["first"] = None
         elif "first" in post or "second" in post:
-            if deal["dealer"] is None or not _deal_complete(deal["piles"]):
+            if deal["dealer"] is None or not deal_complete(deal["piles"]):
                 raise FormError(
                     _("Lay out the 7 cards in 3 piles before saying who took which pile.")
                 )
@@ -330,35 +279,7 @@ class ForgetVeniceUI(GameUI):
         return []
 
     def move_context(self, judgement: Judgement, players: list[str], draft: Draft | None) -> dict:
-        state = judgement.state
-        context: dict[str, Any] = {"fv_sheet": _sheet(judgement.details, players, state)}
-        if not isinstance(state, ForgetVenice):
-            return context
-        data = draft.data if draft else {}
-        dealers = state.next_dealers()
-        dealer = data.get("dealer") or (dealers[0] if len(dealers) == 1 else None)
-        choosers = state.choosers(dealer) if dealer else (None, None)
-        roles = {}
-        if dealer:
-            roles = {
-                dealer: _("Dealer"),
-                choosers[0]: _("First Chooser"),
-                choosers[1]: _("Second Chooser"),
-            }
-        context["fv_board"] = {
-            "deal": state.deal,
-            "deals": DEALS,
-            "half": state.half,
-            "dealers": dealers,
-            "dealer": dealer,
-            "first_chooser": choosers[0],
-            "second_chooser": choosers[1],
-            "ranks": [RANK_SHORT.get(rank, rank) for rank in RANKS_IN_ORDER],
-            "players": [_player_board(state, p, roles.get(p)) for p in state.players],
-        }
-        if not state.finished:
-            context["fv_form"] = _form(state, data, dealers, dealer, choosers)
-        return context
+        return board_context(judgement, players, draft)
 
 
 def _is_pile(value: Any) -> bool:
@@ -369,120 +290,6 @@ def _pile_index(value: str) -> int:
     if value not in ("0", "1", "2"):
         raise FormError(_("There are only piles 1, 2 and 3."))
     return int(value)
-
-
-def _deal_complete(piles: list[list[str]]) -> bool:
-    return sum(len(p) for p in piles) == CARDS_PER_DEAL and all(piles)
-
-
-def _player_board(state: ForgetVenice, player: str, role: str | None) -> dict[str, Any]:
-    """One player's collection this half, suit by suit, under the criteria the suits serve."""
-    cards = [BY_NAME[name] for name in state.collection(player)]
-    scores = state.criteria(player)
-    pairs = state.sheets[player][str(state.half)]
-    criteria = []
-    for criterion, pair in zip(CRITERIA, pairs, strict=True):
-        rows = []
-        for suit in pair:
-            held = [card for card in cards if suit in card.suits]
-            slots = []
-            for rank in RANKS_IN_ORDER:
-                count = sum(1 for card in held if card.rank == rank)
-                slots.append({"rank": RANK_SHORT.get(rank, rank), "count": count})
-            rows.append({**_suit(suit), "count": len(held), "slots": slots})
-        criteria.append(
-            {
-                "criterion": criterion,
-                "rule": CRITERION_RULES[criterion],
-                "value": scores[criterion],
-                "suits": rows,
-            }
-        )
-    return {
-        "name": player,
-        "role": role,
-        "total": scores["total"],
-        "criteria": criteria,
-        "cards": [_card(card) for card in cards],
-    }
-
-
-def _form(
-    state: ForgetVenice,
-    data: dict[str, Any],
-    dealers: list[str],
-    dealer: str | None,
-    choosers: tuple[str | None, str | None],
-) -> dict[str, Any]:
-    piles = data.get("piles") or [[] for _ in range(PILES)]
-    active = data.get("active", 0)
-    first = data.get("first")
-    laid = [card for pile in piles for card in pile]
-    complete = _deal_complete(piles)
-    return {
-        "dealers": dealers,
-        "dealer": dealer,
-        "first_chooser": choosers[0],
-        "second_chooser": choosers[1],
-        "laid": len(laid),
-        "to_lay": CARDS_PER_DEAL,
-        "piles": [
-            {
-                "index": i,
-                "number": i + 1,
-                "active": i == active,
-                "cards": [_card(c) for c in pile],
-            }
-            for i, pile in enumerate(piles)
-        ],
-        "undealt": (
-            [_card(c) for c in state.undealt() if c not in laid]
-            if dealer and len(laid) < CARDS_PER_DEAL
-            else []
-        ),
-        "complete": complete,
-        "first": first,
-        "first_number": None if first is None else first + 1,
-        "first_options": [i + 1 for i in range(PILES)],
-        "second_options": [i + 1 for i in range(PILES) if i != first],
-    }
-
-
-def _sheet(
-    details: dict[str, Any], players: list[str], state: Game | None
-) -> dict[str, Any] | None:
-    """The paper score sheet: criteria I/II/III per half and player, half totals, totals; and,
-    when the game state is at hand, why each criterion gave its points."""
-    halves = details.get("halves")
-    sheets = details.get("sheets")
-    if not halves or not sheets:
-        return None
-    rows = []
-    for index, half in enumerate(HALVES):
-        scores = halves[index] if index < len(halves) else None
-        why = {}
-        if scores and isinstance(state, ForgetVenice):
-            why = {p: state.why(p, index + 1) for p in players}
-        criteria = []
-        for number, criterion in enumerate(CRITERIA):
-            cells = []
-            for player in players:
-                suits = [_suit(s) for s in sheets[player][half][criterion]]
-                value = scores[player][criterion] if scores else None
-                reason = criterion_reason(why[player][number]) if player in why else None
-                cells.append({"value": value, "suits": suits, "why": reason, "player": player})
-            criteria.append({"criterion": criterion, "cells": cells})
-        totals = [scores[p]["total"] if scores else None for p in players]
-        rows.append({"half": half, "criteria": criteria, "totals": totals})
-    grand = [sum(h[p]["total"] for h in halves) for p in players]
-    tie_break = details.get("tie_break")
-    return {
-        "halves": rows,
-        "totals": grand,
-        "tie_break": tie_break,
-        "tie_break_text": TIE_BREAKS.get(tie_break) if tie_break else None,
-        "finished": details.get("deal") is None,
-    }
 
 
 UI = ForgetVeniceUI

@@ -1,0 +1,210 @@
+"""Forget Venice drawn: each player's collection by suit under the criteria it serves, the
+deal being laid out, and the paper score sheet with why each criterion gave its points."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from referee import Game, Judgement
+from referee.decktet import BY_NAME, Card
+from referee.forget_venice import (
+    CARDS_PER_DEAL,
+    CRITERIA,
+    DEALS,
+    HALVES,
+    PILES,
+    RUN_RANKS,
+    ForgetVenice,
+)
+
+from .. import Draft
+from .._decktet import SUIT_LABELS, rank_label
+from .why import criterion_reason
+
+#: The twelve run ranks as narrow column heads (Ace = 1 … Crown = 12).
+RANK_SHORT = {"Ace": "A", "Pawn": "P", "Court": "Co", "Crown": "Cr"}
+CRITERION_RULES = {
+    "I": gettext_lazy("the smaller count"),
+    "II": gettext_lazy("the difference of the counts"),
+    "III": gettext_lazy("the longest run"),
+}
+TIE_BREAKS = {
+    "second_half": gettext_lazy(
+        "Tied on the total: the most second-half points decided the winner."
+    ),
+    "second_half_run": gettext_lazy(
+        "Tied on the total and on the second half: the longest second-half run "
+        "(criterion III) decided the winner."
+    ),
+    "shared": gettext_lazy(
+        "Tied on the total, the second half and the second-half run: the win is shared."
+    ),
+}
+RANKS_IN_ORDER = sorted(RUN_RANKS, key=RUN_RANKS.__getitem__)
+
+
+def suit_info(suit: str) -> dict[str, Any]:
+    """What a template needs to draw a suit: its name, label, two-letter short form, CSS key."""
+    label = str(SUIT_LABELS[suit])
+    return {"name": suit, "label": label, "short": label[:2], "css": suit.lower()}
+
+
+def card_info(card: Card | str) -> dict[str, Any]:
+    """What a template needs to draw a card: its name, rank and suits."""
+    if isinstance(card, str):
+        card = BY_NAME[card]
+    return {
+        "name": card.name,
+        "rank": rank_label(card.rank),
+        "suits": [suit_info(s) for s in card.suits],
+    }
+
+
+def deal_complete(piles: list[list[str]]) -> bool:
+    """Whether the dealer has laid out the 7 cards, in 3 piles none of them empty."""
+    return sum(len(p) for p in piles) == CARDS_PER_DEAL and all(piles)
+
+
+def player_board(state: ForgetVenice, player: str, role: str | None) -> dict[str, Any]:
+    """One player's collection this half, suit by suit, under the criteria the suits serve."""
+    cards = [BY_NAME[name] for name in state.collection(player)]
+    scores = state.criteria(player)
+    pairs = state.sheets[player][str(state.half)]
+    criteria = []
+    for criterion, pair in zip(CRITERIA, pairs, strict=True):
+        rows = []
+        for suit in pair:
+            held = [card for card in cards if suit in card.suits]
+            slots = []
+            for rank in RANKS_IN_ORDER:
+                count = sum(1 for card in held if card.rank == rank)
+                slots.append({"rank": RANK_SHORT.get(rank, rank), "count": count})
+            rows.append({**suit_info(suit), "count": len(held), "slots": slots})
+        criteria.append(
+            {
+                "criterion": criterion,
+                "rule": CRITERION_RULES[criterion],
+                "value": scores[criterion],
+                "suits": rows,
+            }
+        )
+    return {
+        "name": player,
+        "role": role,
+        "total": scores["total"],
+        "criteria": criteria,
+        "cards": [card_info(card) for card in cards],
+    }
+
+
+def deal_form(
+    state: ForgetVenice,
+    data: dict[str, Any],
+    dealers: list[str],
+    dealer: str | None,
+    choosers: tuple[str | None, str | None],
+) -> dict[str, Any]:
+    piles = data.get("piles") or [[] for _ in range(PILES)]
+    active = data.get("active", 0)
+    first = data.get("first")
+    laid = [card for pile in piles for card in pile]
+    complete = deal_complete(piles)
+    return {
+        "dealers": dealers,
+        "dealer": dealer,
+        "first_chooser": choosers[0],
+        "second_chooser": choosers[1],
+        "laid": len(laid),
+        "to_lay": CARDS_PER_DEAL,
+        "piles": [
+            {
+                "index": i,
+                "number": i + 1,
+                "active": i == active,
+                "cards": [card_info(c) for c in pile],
+            }
+            for i, pile in enumerate(piles)
+        ],
+        "undealt": (
+            [card_info(c) for c in state.undealt() if c not in laid]
+            if dealer and len(laid) < CARDS_PER_DEAL
+            else []
+        ),
+        "complete": complete,
+        "first": first,
+        "first_number": None if first is None else first + 1,
+        "first_options": [i + 1 for i in range(PILES)],
+        "second_options": [i + 1 for i in range(PILES) if i != first],
+    }
+
+
+def sheet(details: dict[str, Any], players: list[str], state: Game | None) -> dict[str, Any] | None:
+    """The paper score sheet: criteria I/II/III per half and player, half totals, totals; and,
+    when the game state is at hand, why each criterion gave its points."""
+    halves = details.get("halves")
+    sheets = details.get("sheets")
+    if not halves or not sheets:
+        return None
+    rows = []
+    for index, half in enumerate(HALVES):
+        scores = halves[index] if index < len(halves) else None
+        why = {}
+        if scores and isinstance(state, ForgetVenice):
+            why = {p: state.why(p, index + 1) for p in players}
+        criteria = []
+        for number, criterion in enumerate(CRITERIA):
+            cells = []
+            for player in players:
+                suits = [suit_info(s) for s in sheets[player][half][criterion]]
+                value = scores[player][criterion] if scores else None
+                reason = criterion_reason(why[player][number]) if player in why else None
+                cells.append({"value": value, "suits": suits, "why": reason, "player": player})
+            criteria.append({"criterion": criterion, "cells": cells})
+        totals = [scores[p]["total"] if scores else None for p in players]
+        rows.append({"half": half, "criteria": criteria, "totals": totals})
+    grand = [sum(h[p]["total"] for h in halves) for p in players]
+    tie_break = details.get("tie_break")
+    return {
+        "halves": rows,
+        "totals": grand,
+        "tie_break": tie_break,
+        "tie_break_text": TIE_BREAKS.get(tie_break) if tie_break else None,
+        "finished": details.get("deal") is None,
+    }
+
+
+def board_context(judgement: Judgement, players: list[str], draft: Draft | None) -> dict:
+    """What board.html, move_form.html and sheet.html draw of the game and the deal being
+    entered."""
+    state = judgement.state
+    context: dict[str, Any] = {"fv_sheet": sheet(judgement.details, players, state)}
+    if not isinstance(state, ForgetVenice):
+        return context
+    data = draft.data if draft else {}
+    dealers = state.next_dealers()
+    dealer = data.get("dealer") or (dealers[0] if len(dealers) == 1 else None)
+    choosers = state.choosers(dealer) if dealer else (None, None)
+    roles = {}
+    if dealer:
+        roles = {
+            dealer: _("Dealer"),
+            choosers[0]: _("First Chooser"),
+            choosers[1]: _("Second Chooser"),
+        }
+    context["fv_board"] = {
+        "deal": state.deal,
+        "deals": DEALS,
+        "half": state.half,
+        "dealers": dealers,
+        "dealer": dealer,
+        "first_chooser": choosers[0],
+        "second_chooser": choosers[1],
+        "ranks": [RANK_SHORT.get(rank, rank) for rank in RANKS_IN_ORDER],
+        "players": [player_board(state, p, roles.get(p)) for p in state.players],
+    }
+    if not state.finished:
+        context["fv_form"] = deal_form(state, data, dealers, dealer, choosers)
+    return context

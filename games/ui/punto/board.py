@@ -1,0 +1,273 @@
+"""Punto's table and hand as the pages draw them: the visible cards inside the floating 6 × 6
+box and the ring where it may grow, the legal cells to tap, the last round's table with its
+winning line, the cards the player to play may have drawn, the standing and the rounds played.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import ngettext
+
+from referee import Judgement
+from referee.punto import BOX, DIRECTIONS, VALUES
+
+from .. import COLUMN_LETTERS, Draft, cell_label
+from .html import grid_html, hand_html, sheet_rows_html, standing_html
+from .words import Cell, colour_names, label_origin
+
+
+def _labels(colours: Any) -> list[dict[str, Any]]:
+    names = colour_names()
+    return [{"colour": c, "label": names[c]} for c in colours]
+
+
+def _card(name: str) -> dict[str, Any]:
+    colour, value = name.split("-")
+    return {"name": name, "colour": colour, "label": colour_names()[colour], "value": int(value)}
+
+
+def _span(low: int, high: int) -> range:
+    """The columns (or rows) worth drawing: the cards' extent plus one on each side where the
+    6 × 6 box still lets the table grow."""
+    return range(max(low - 1, high - BOX + 1), min(high + 1, low + BOX - 1) + 1)
+
+
+def _board(
+    cells: dict[Cell, str],
+    legal: set[Cell],
+    last: Cell | None = None,
+    line: frozenset[Cell] = frozenset(),
+    origin: Cell | None = None,
+) -> dict[str, Any]:
+    """Rows of cells to draw, with the cards' extent and whether it reached the 6 × 6 limit;
+    ``last`` is the cell of the last card played, ``line`` the cells of a winning line; with the
+    column and row labels when ``origin`` (the cell labelled A1) is given."""
+    if not cells:
+        columns = sorted({x for x, _y in legal})
+        lines = sorted({y for _x, y in legal})
+    else:
+        xs = [x for x, _y in cells]
+        ys = [y for _x, y in cells]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        columns, lines = list(_span(x0, x1)), list(_span(y0, y1))
+    rows = [
+        {
+            "label": y - origin[1] + 1 if origin else None,
+            "cells": [
+                _cell(
+                    x,
+                    y,
+                    cells.get((x, y)),
+                    legal,
+                    not cells or (x0 <= x <= x1 and y0 <= y <= y1),
+                    cell_label((x, y), origin) if origin else None,
+                )
+                | {"last": (x, y) == last, "win": (x, y) in line}
+                for x in columns
+            ],
+        }
+        for y in lines
+    ]
+    board: dict[str, Any] = {
+        "rows": rows,
+        "column_labels": [COLUMN_LETTERS[x - origin[0]] for x in columns] if origin else [],
+    }
+    if cells:
+        width, height = x1 - x0 + 1, y1 - y0 + 1
+        board |= {
+            "width": width,
+            "height": height,
+            "full_width": width == BOX,
+            "full_height": height == BOX,
+        }
+    return board
+
+
+def _cell(
+    x: int, y: int, card: str | None, legal: set[Cell], in_box: bool, label: str | None
+) -> dict[str, Any]:
+    return {
+        "at": f"{x},{y}",
+        "x": x,
+        "y": y,
+        "label": label,
+        "card": _card(card) if card else None,
+        "legal": (x, y) in legal,
+        "in_box": in_box,
+    }
+
+
+def _hand_card(colour: str, value: int, left: int) -> dict[str, Any]:
+    """A card of the hand, with its button's label said here rather than by the template: 18
+    buttons are drawn after every move, and a plural in the template costs far more."""
+    label = ngettext(
+        "%(colour)s %(value)s, %(left)s copy left",
+        "%(colour)s %(value)s, %(left)s copies left",
+        left,
+    ) % {"colour": colour_names()[colour], "value": value, "left": left}
+    return {"name": f"{colour}-{value}", "value": value, "left": left, "label": label}
+
+
+def _cells_of(state: Any) -> dict[Cell, str]:
+    """The visible table from the engine's ``grid()``."""
+    origin, rows = state.grid()
+    if origin is None:
+        return {}
+    x0, y0 = origin
+    return {
+        (x0 + dx, y0 + dy): name
+        for dy, row in enumerate(rows)
+        for dx, name in enumerate(row)
+        if name is not None
+    }
+
+
+def _winning_line(cells: dict[Cell, str], colours: list[str], length: int) -> frozenset[Cell]:
+    """The cells of the runs of ``length`` or more cards of one of ``colours`` on a round's last
+    table. A round ends on the first such run, so on the table it left they are the winner's
+    line (several only when the last card completed more than one)."""
+    found: set[Cell] = set()
+    for (x, y), name in cells.items():
+        colour = name.split("-")[0]
+        if colour not in colours:
+            continue
+        for dx, dy in DIRECTIONS:
+            before = cells.get((x - dx, y - dy))
+            if before is not None and before.split("-")[0] == colour:
+                continue  # not the start of the run
+            run = [(x, y)]
+            while (nxt := cells.get((run[-1][0] + dx, run[-1][1] + dy))) and nxt.startswith(
+                colour + "-"
+            ):
+                run.append((run[-1][0] + dx, run[-1][1] + dy))
+            if len(run) >= length:
+                found.update(run)
+    return frozenset(found)
+
+
+def _last_cell(judgement: Judgement) -> Cell | None:
+    """Where the last card was played (None before the first move, or after "blocked")."""
+    if not judgement.plans:
+        return None
+    at = judgement.plans[-1].canonical().get("at")
+    return (at[0], at[1]) if at else None
+
+
+def _parse_cells(board: dict[str, str]) -> dict[Cell, str]:
+    """A details board (``{"x,y": "red-7"}``) as cells."""
+    cells = {}
+    for key, name in board.items():
+        x, y = key.split(",")
+        cells[(int(x), int(y))] = name
+    return cells
+
+
+def board_context(judgement: Judgement, draft: Draft | None) -> dict:
+    """What board.html, move_form.html and sheet.html draw of the match and the card drawn."""
+    state = judgement.state
+    if state is None:
+        return {}
+    details = judgement.details
+    drafted = draft.data.get("card") if draft else None
+    legal: set[Cell] = set()
+    blocked = False
+    if drafted:
+        cells = state.legal_cells(drafted)
+        # "The first card of a round goes anywhere": offer the centre of the table.
+        legal = {(0, 0)} if cells is None else set(cells)
+        blocked = cells == []
+    current = _cells_of(state)
+    last = _last_cell(judgement)
+    first = state.first_cell or next(iter(legal), None)
+    origin = label_origin(first) if first is not None else None
+    board = _board(current, legal, last, origin=origin) if current or legal else None
+    last_board = None
+    if not current and details.get("last_round_board"):
+        # The round just ended: its last table, with the winning line if there was one.
+        ended = _parse_cells(details["last_round_board"])
+        round_won = (details.get("rounds") or [{}])[-1]
+        line = frozenset()
+        if round_won.get("how") == "line" and round_won.get("winner"):
+            line = _winning_line(ended, state.colours[round_won["winner"]], state.line)
+        last_board = _board(ended, set(), last, line)
+    to_play = state.to_play
+    hand = []
+    if to_play is not None and not drafted:
+        for colour in state.playable_colours(to_play):
+            hand.append(
+                {
+                    "colour": colour,
+                    "label": colour_names()[colour],
+                    "neutral": colour == state.neutral,
+                    "cards": [
+                        _hand_card(colour, value, state.cards_left(colour, value))
+                        for value in VALUES
+                    ],
+                }
+            )
+    seats = [
+        {
+            "name": name,
+            "colours": _labels(state.colours[name]),
+            "wins": state.wins[name],
+            "to_play": name == to_play,
+        }
+        for name in state.players
+    ]
+    # The standing counts per side: a team (partners win together), or each player.
+    teams = [
+        {
+            "members": [{"name": name, "to_play": name == to_play} for name in team],
+            "colours": _labels(colours),
+            "wins": state.wins[team[0]],
+            "to_play": to_play in team,
+        }
+        for team, colours in zip(state.teams or (), state.side_colours, strict=False)
+    ]
+    team_of = {name: team for team in state.teams or () for name in team}
+    rounds = [
+        {
+            "number": number,
+            "winner": entry["winner"],
+            "partner": next(
+                (n for n in team_of.get(entry["winner"], ()) if n != entry["winner"]), None
+            ),
+            "how": entry["how"],
+            "removed": _card(entry["removed"]) if entry["removed"] else None,
+        }
+        for number, entry in enumerate(details.get("rounds", []), start=1)
+    ]
+    drafted_card = _card(drafted) if drafted else None
+    context = {
+        "punto": {
+            "board": board,
+            "last_board": last_board,
+            # the boards as drawn (grid_html): the cells to tap, or the last round's table
+            "grid": board and grid_html(board, True, drafted_card),
+            "last_grid": last_board and grid_html(last_board, False, None),
+            "round": state.round,
+            "finished": state.finished,
+            "line": state.line,
+            "rounds_to_win": state.rounds_to_win,
+            "to_play": to_play,
+            "to_play_partner": next((n for n in team_of.get(to_play, ()) if n != to_play), None),
+            "seats": seats,
+            "teams": teams,
+            "neutral": (
+                {"colour": state.neutral, "label": colour_names()[state.neutral]}
+                if state.neutral
+                else None
+            ),
+            "rounds": rounds,
+            "hand": hand_html(hand),  # the cards the player to play may have drawn
+            "drafted": drafted_card,
+            "drafted_by": draft.data.get("player") if draft else None,
+            "blocked": blocked,
+            "empty_table": not current,
+        }
+    }
+    p = context["punto"]
+    p["standing"] = standing_html(p)
+    p["round_rows"], p["won_rows"] = sheet_rows_html(p)
+    return context

@@ -1,0 +1,144 @@
+"""3-High drawn: the board rank by rank with its stacks and standing trees, where the chosen
+piece would land, the cards played and in hand, the pickers of the move being entered."""
+
+from __future__ import annotations
+
+from referee import IllegalMove, Judgement
+from referee.three_high import CARDS, COLOURS, FILES, RED_SUITS, SQUARE_NAMES, SUITS, ThreeHigh
+
+from .. import Draft
+from .words import (
+    SIDE_ORDER,
+    card_info,
+    colour_name,
+    piece_info,
+    piece_label,
+    reason_text,
+    side_name,
+    suit_name,
+)
+
+
+def board_context(judgement: Judgement, players: list[str], draft: Draft | None) -> dict:
+    """What board.html, move_form.html and sheet.html draw of the game and the move being
+    entered."""
+    state = judgement.state if isinstance(judgement.state, ThreeHigh) else None
+    details = judgement.details or {}
+    data = draft.data if draft else {}
+    card, side, piece = data.get("card"), data.get("side"), data.get("piece")
+    if state is not None:
+        board = {SQUARE_NAMES[cell]: list(stack) for cell, stack in state.stacks.items()}
+        trees = state.trees()
+        hands = dict(zip(state.players, state.hands, strict=True))
+        pile, played, to_play = state.pile, list(state.played), state.to_play
+        outcome = state.outcome
+        tops = state.top_pieces()
+    else:
+        board = details.get("board") or {}
+        trees = list(details.get("trees") or [])
+        hands = details.get("hands") or {}
+        pile, played = details.get("pile"), list(details.get("played") or [])
+        to_play, outcome = details.get("to_play"), details.get("outcome")
+        tops = {square: stack[-1] for square, stack in board.items() if stack}
+    if piece and piece not in tops.values():
+        piece = None
+    # The piece the last move moved, marked where it stands now (nowhere if it left).
+    last = judgement.plans[-1].canonical() if judgement.plans else {}
+    last_piece = last.get("piece")
+
+    landing: str | None = None
+    off_board = False
+    if state is not None and card and side and piece:
+        try:
+            landing = state.destination(card, side, piece)
+        except IllegalMove:
+            landing = None
+        else:
+            off_board = landing is None
+
+    top_choices = []
+    for square, top in tops.items():
+        choice = {"square": square, **piece_info(top), "selected": top == piece}
+        if state is not None and card and side:
+            try:
+                choice["destination"] = state.destination(card, side, top) or "off"
+            except IllegalMove:
+                choice["destination"] = ""
+        top_choices.append(choice)
+
+    # Once the card and the side are chosen, each top piece shows on the board where it
+    # would land: the board is the piece picker, on a phone the only one on the screen.
+    destinations = {c["piece"]: c.get("destination") for c in top_choices}
+
+    ranks = []
+    for rank in range(8, 0, -1):
+        cells = []
+        for f, file in enumerate(FILES):
+            name = f"{file}{rank}"
+            stack = board.get(name, [])
+            cells.append(
+                {
+                    "name": name,
+                    "dark": (f + rank) % 2 == 1,
+                    "stack": [piece_info(p) for p in stack],
+                    "codes": ",".join(stack),
+                    "top": stack[-1] if stack else None,
+                    "tree": _tree_in(stack, trees),
+                    "selected": bool(piece) and bool(stack) and stack[-1] == piece,
+                    "landing": name == landing,
+                    "last": bool(stack) and stack[-1] == last_piece,
+                    "file_label": file if rank == 1 else "",
+                    "rank_label": str(rank) if file == "a" else "",
+                    "description": ", ".join(piece_label(p) for p in stack),
+                    "destination": destinations.get(stack[-1]) if stack else None,
+                }
+            )
+        ranks.append(cells)
+
+    played_set = set(played)
+    card_columns = [
+        {
+            "suit": suit_name(suit),
+            "red": suit in RED_SUITS,
+            "cards": [
+                {**card_info(f"{v}{suit}"), "played": f"{v}{suit}".upper() in played_set}
+                for v in "a2345678"
+            ],
+        }
+        for suit in SUITS
+    ]
+    return {
+        "th_ranks": ranks,
+        "th_files": list(FILES),
+        "th_trees": [
+            {"colour": c, "name": colour_name(c), "standing": c in trees} for c in COLOURS
+        ],
+        "th_tree_count": len(trees),
+        "th_hands": [{"player": p, "cards": hands.get(p)} for p in players],
+        "th_pile": pile,
+        "th_played": [card_info(c) for c in played if c.lower() in CARDS],
+        "th_to_play": to_play,
+        "th_outcome": outcome,
+        "th_reason": reason_text(state, details) if outcome else "",
+        "th_card_columns": card_columns,
+        "th_card": card_info(card) if card else None,
+        "th_side": side,
+        "th_side_name": side_name(side) if side else "",
+        "th_sides": [{"side": s, "name": side_name(s)} for s in SIDE_ORDER],
+        "th_piece": piece_info(piece) if piece else None,
+        "th_piece_square": next((sq for sq, top in tops.items() if top == piece), None),
+        "th_tops": top_choices,
+        "th_landing": landing,
+        "th_off_board": off_board,
+        "th_ready": bool(card and side and piece),
+        "th_empty_hand": bool(to_play) and hands.get(to_play) == 0,
+    }
+
+
+def _tree_in(stack: list[str], trees: list[str]) -> bool:
+    """Whether a standing tree is in this stack (large, medium, small of one colour, directly)."""
+    for colour in trees:
+        triple = [f"{colour}-3", f"{colour}-2", f"{colour}-1"]
+        if any(stack[i : i + 3] == triple for i in range(len(stack) - 2)):
+            return True
+    return False

@@ -1,0 +1,194 @@
+"""Thricewise drawn: the grid with its labels, the cards set aside, the reveal's picker or the
+turn being placed, and the score sheet with why each turn scored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.decktet import BASIC_DECK
+from referee.thricewise import CARD_NAMES, Thricewise
+
+from .. import COLUMN_LETTERS, Draft, FormError, Reason, cell_label
+from .._decktet import SUIT_LABELS, SUIT_SYMBOLS, rank_label
+from .draft import TurnDraft, picked_cards
+from .why import card_reason
+from .words import Cell, cell_namer, label_origin
+
+
+def card_info(name: str) -> dict[str, Any]:
+    """What a template needs to draw a card: name, rank and suits (with CSS keys)."""
+    card = BASIC_DECK[CARD_NAMES.index(name)]
+    rank = rank_label(card.rank)
+    suits = [
+        {"key": s.lower(), "label": str(SUIT_LABELS[s]), "symbol": SUIT_SYMBOLS[s]}
+        for s in card.suits
+    ]
+    short = name[4:] if name.startswith("The ") else name
+    return {
+        "name": name,
+        "short": short,
+        # An Ace is known by its rank and its suit: its face needs no name ("Ace of Moons").
+        "ace": card.rank == "Ace",
+        # "Couronne" is too long for a seventh of a phone at the size of a number
+        "long_rank": len(rank) > len("Crown"),
+        "rank": rank,
+        "suits": suits,
+        "label": f"{name} — {rank} · {', '.join(s['label'] for s in suits)}",
+    }
+
+
+def board_context(state: Thricewise, players: list[str], draft: Draft | None) -> dict[str, Any]:
+    """What board.html, move_form.html and sheet.html draw of the game and the turn being
+    entered."""
+    turn = None
+    if draft is not None and draft.data.get("reveal"):
+        try:
+            turn = TurnDraft(state, players, draft.data)
+        except FormError:
+            turn = None
+    points_at: dict[Cell, tuple[int, int]] = {
+        cell: (number, points) for number, _p, _i, cell, points in state.placements
+    }
+    cells: dict[Cell, dict[str, Any]] = {}
+    for cell, index in state.board.items():
+        number, points = points_at.get(cell, (None, 0))
+        cells[cell] = {
+            "card": card_info(CARD_NAMES[index]),
+            "setup": cell in state.setup_cells,
+            "turn": None if number is None else number + 1,
+            "points": points,
+            "last": number is not None and number == state.turn - 1,
+        }
+    legal: set[Cell] = set()
+    placer = None
+    if turn is not None and not turn.complete:
+        placer = turn.placer
+        for cell, card in turn.occupied().items():
+            cells[cell] = {"card": card_info(card), "pending": True}
+        legal = set(turn.legal_cells())
+    everything = [*cells, *legal]
+    min_x, max_x = min(x for x, _ in everything), max(x for x, _ in everything)
+    min_y, max_y = min(y for _, y in everything), max(y for _, y in everything)
+    origin = label_origin(state.setup_cells)
+    rows = [
+        {
+            "label": y - origin[1] + 1,
+            "cells": [
+                {
+                    "x": x,
+                    "y": y,
+                    "label": cell_label((x, y), origin),
+                    "legal": (x, y) in legal,
+                    **cells.get((x, y), {}),
+                }
+                for x in range(min_x, max_x + 1)
+            ],
+        }
+        for y in range(min_y, max_y + 1)
+    ]
+    context: dict[str, Any] = {
+        "tw_rows": rows,
+        "tw_column_labels": [COLUMN_LETTERS[x - origin[0]] for x in range(min_x, max_x + 1)],
+        "tw_columns": max_x - min_x + 1,
+        "tw_turn": state.turn,
+        "tw_turns": state.turns_total,
+        "tw_next_turn": state.turn + 1,
+        "tw_set_aside": [
+            {"player": p, "cards": [card_info(c) for c in cards]}
+            for p, cards in state.set_aside_cards().items()
+        ],
+        "tw_sheet": sheet(state),
+        "tw_last_turn": last_turn(state),
+    }
+    if turn is None:
+        picked = picked_cards(draft.data if draft else {}, state, players) or {}
+        by_card = {card: players[int(n)] for n, card in picked.items()}
+        waiting = [n for n in range(len(players)) if str(n) not in picked]
+        next_number = waiting[0] if waiting else None
+        context["tw_reveal"] = {
+            "players": [
+                {
+                    "number": n,
+                    "player": p,
+                    "card": card_info(picked[str(n)]) if str(n) in picked else None,
+                    "next": n == next_number,
+                }
+                for n, p in enumerate(players)
+            ],
+            "next": None if next_number is None else players[next_number],
+            "cards": [
+                {**card_info(name), "by": by_card.get(name)} for name in state.unseen_cards()
+            ],
+        }
+    else:
+        ready = turn.ready_card()
+        following = turn.next_placer
+        cards = []
+        if placer is not None:
+            for name in turn.cards_left(placer):
+                aside = name != turn.reveal[placer]
+                cards.append({**card_info(name), "player": placer, "aside": aside})
+            if following is not None and turn.has_placed_revealed(placer):
+                cards.append(
+                    {**card_info(turn.reveal[following]), "player": following, "aside": False}
+                )
+        context["tw_draft"] = {
+            "reveal": [
+                {
+                    "number": number,
+                    "player": p,
+                    "card": card_info(c),
+                    "aside": p in turn.set_aside_now,
+                    "done": p in turn.done,
+                    "current": p == placer,
+                    "placed": [card_info(name) for name in turn.placed_by(p)],
+                }
+                for number, (p, c) in enumerate(turn.reveal.items())
+            ],
+            "order": turn.order,
+            "placer": placer,
+            "ready": ready,
+            "cards": cards,
+            "may_enter": placer is None or (following is None and turn.has_placed_revealed(placer)),
+            "has_cells": bool(legal),
+            "placed": len(turn.place),
+        }
+    return context
+
+
+def sheet(state: Thricewise) -> dict[str, Any]:
+    """Points turn by turn per player, with the cards each placed and why they scored, and
+    the totals."""
+    cards: dict[tuple[int, str], list[str]] = {}
+    why: dict[tuple[int, str], list[Reason]] = {}
+    cell_name = cell_namer(state)
+    for placed in state.why():
+        cards.setdefault((placed.turn, placed.player), []).append(placed.card)
+        why.setdefault((placed.turn, placed.player), []).append(card_reason(placed, cell_name))
+    rows = []
+    for number in range(state.turns_total):
+        played = number < len(state.turn_points)
+        points = state.turn_points[number] if played else {}
+        rows.append(
+            {
+                "number": number + 1,
+                "played": played,
+                "cells": [
+                    {
+                        "points": points.get(p),
+                        "cards": cards.get((number, p), []),
+                        "why": why.get((number, p), []),
+                        "player": p,
+                    }
+                    for p in state.players
+                ],
+            }
+        )
+    return {"players": state.players, "rows": rows, "totals": state.scores()}
+
+
+@staticmethod
+def last_turn(state: Thricewise) -> list[dict[str, Any]]:
+    if not state.turn_points:
+        return []
+    return [{"player": p, "points": n} for p, n in state.turn_points[-1].items()]
