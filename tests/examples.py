@@ -5,6 +5,8 @@ from pathlib import Path
 
 #: The public example logs and their expected judgements, kept as the project's own fixtures.
 EXAMPLES = Path(__file__).resolve().parent / "fixtures" / "examples"
+#: The move log of each public example, as players would tell it: ``<example>.<language>.txt``.
+MOVE_LOGS = EXAMPLES.parent / "move_logs"
 
 
 #: Public cases of rules not built yet, each with the open issue that builds it. Their tests are
