@@ -24,6 +24,7 @@ from django.utils import timezone, translation
 
 import games.ui
 from games import ratings, services, stats
+from games.management.commands.load_demo import demo_logs
 from games.models import Play
 from games.ui import TEMPLATES, GameUI, find_uis, ui_for
 from referee import GAMES, Game
@@ -57,6 +58,8 @@ def missing_parts(engine: type[Game]) -> list[str]:
         expected = log.with_name(log.name.removesuffix(".json") + ".expected.json")
         if not expected.exists():
             missing.append(f"the expected judgement tests/fixtures/examples/{expected.name}")
+    if not demo_logs(name):
+        missing.append(f"its demo plays games/demo_logs/{name}-*.json")
     for language, _ in settings.LANGUAGES:
         told = [f"{log.stem}.{language}.txt" for log in logs] or [f"{name}-*.{language}.txt"]
         missing += [
@@ -140,6 +143,7 @@ def test_a_game_without_its_parts_is_told_each_one_it_lacks():
         "its move log tests/fixtures/move_logs/chess-*.en.txt",
         "its move log tests/fixtures/move_logs/chess-*.fr.txt",
         "its section of docs/gamelog.md, titled “## §<n> Chess”",
+        "its demo plays games/demo_logs/chess-*.json",
     ]:
         assert part in missing
 
