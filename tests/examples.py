@@ -31,6 +31,14 @@ def example_cases(game: str) -> list[tuple[dict, dict]]:
     return cases
 
 
+def illegal_example(game: str) -> tuple[dict, int]:
+    """The game's first public example refused at a move, and that move's number (from 0)."""
+    for log, expected in example_cases(game):
+        if expected["status"] == "illegal" and expected["error"]["move"] is not None:
+            return log, expected["error"]["move"]
+    raise LookupError(f"{game} has no public example refused at a move")
+
+
 def example_params(game: str) -> list:
     """``example_cases`` as ``pytest.param``s named after their file, for ``parametrize``; a case
     of ``NOT_YET`` is a strict expected failure."""
