@@ -1,7 +1,10 @@
 """Every game of the referee's registry has all its parts, and the site derives the rest.
 
 A game is declared once, in its referee module (``referee/registry.py``). Adding one means adding
-its own files — those ``missing_parts`` lists — and nothing else: this test names any that lack.
+its own files — those ``missing_parts`` lists — plus its French to the catalogue and its section
+to docs/gamelog.md, and nothing else: this test names any that lack. The tests that run over every
+game take the games from the registry, and what they need of one game from its own tests
+(tests/per_game.py).
 """
 
 from __future__ import annotations
