@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test test-browser bench bench-scale loadtest loadtest-live lint format check-deploy demo migrate clean
+.PHONY: run test test-browser bench bench-scale loadtest loadtest-live lint format check-deploy check-messages demo migrate clean
 
 $(VENV)/.created:
 	@python=$$(bin/find-python) && echo "Creating $(VENV) with $$python" && "$$python" -m venv $(VENV)
@@ -64,6 +64,23 @@ format: $(VENV)/.dev
 check-deploy: $(VENV)/.runtime
 	DEBUG=0 SECRET_KEY=ci-check-deploy-$$(head -c 32 /dev/urandom | base64 | tr -dc 'a-zA-Z0-9') \
 	ALLOWED_HOSTS=referee.example.org $(PY) manage.py check --deploy --fail-level WARNING
+
+# The French catalogue says what the code says, every string translated, and is compiled as
+# committed. Its line numbers (#: lines) may lag: code that moves is no new string.
+PO := locale/fr/LC_MESSAGES/django.po
+check-messages: $(VENV)/.runtime
+	@command -v xgettext >/dev/null && command -v msgfmt >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq gettext; \
+	  else echo "The catalogue check needs gettext: sudo apt-get install gettext" >&2; exit 1; fi; }
+	@dated=$$(grep -m1 '^"POT-Creation-Date: ' $(PO) | sed 's/[\\&/]/\\&/g') && \
+	  $(PY) manage.py makemessages -l fr >/dev/null && \
+	  sed -i "s/^\"POT-Creation-Date: .*/$$dated/" $(PO)
+	@$(PY) manage.py compilemessages -l fr >/dev/null
+	@git diff --exit-code -I '^#: ' -- locale || { \
+	  echo "locale/ is not what makemessages -l fr and compilemessages make of the code" >&2; \
+	  exit 1; }
+	@counts=$$(LC_ALL=C msgfmt --statistics -o /dev/null $(PO) 2>&1 | tail -n1); \
+	  case "$$counts" in *fuzzy*|*untranslated*) echo "$(PO): $$counts" >&2; exit 1;; esac
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis

@@ -5,6 +5,8 @@ from pathlib import Path
 
 #: The public example logs and their expected judgements, kept as the project's own fixtures.
 EXAMPLES = Path(__file__).resolve().parent / "fixtures" / "examples"
+#: The move log of each public example, as players would tell it: ``<example>.<language>.txt``.
+MOVE_LOGS = EXAMPLES.parent / "move_logs"
 
 
 #: Public cases of rules not built yet, each with the open issue that builds it. Their tests are
@@ -27,6 +29,14 @@ def example_cases(game: str) -> list[tuple[dict, dict]]:
         expected = path.with_name(path.name.removesuffix(".json") + ".expected.json")
         cases.append((json.loads(path.read_text()), json.loads(expected.read_text())))
     return cases
+
+
+def illegal_example(game: str) -> tuple[dict, int]:
+    """The game's first public example refused at a move, and that move's number (from 0)."""
+    for log, expected in example_cases(game):
+        if expected["status"] == "illegal" and expected["error"]["move"] is not None:
+            return log, expected["error"]["move"]
+    raise LookupError(f"{game} has no public example refused at a move")
 
 
 def example_params(game: str) -> list:

@@ -3,7 +3,6 @@ through, who entered each and when, in the club's time zone (games/movelog.py)."
 
 import datetime
 import json
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -16,9 +15,8 @@ from games.movelog import last_line, move_log
 from games.selectors import LogEntry
 from referee import judge
 from tests.examples import EXAMPLES, example_paths
+from tests.examples import MOVE_LOGS as EXPECTED
 
-#: the move log of each public example, as players would tell it: one file per language
-EXPECTED = Path(__file__).resolve().parent / "fixtures" / "move_logs"
 AT = datetime.datetime(2026, 11, 20, 20, 5, tzinfo=datetime.UTC)
 
 

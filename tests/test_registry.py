@@ -1,11 +1,15 @@
 """Every game of the referee's registry has all its parts, and the site derives the rest.
 
 A game is declared once, in its referee module (``referee/registry.py``). Adding one means adding
-its own files — those ``missing_parts`` lists — and nothing else: this test names any that lack.
+its own files — those ``missing_parts`` lists — plus its French to the catalogue and its section
+to docs/gamelog.md, and nothing else: this test names any that lack. The tests that run over every
+game take the games from the registry, and what they need of one game from its own tests
+(tests/per_game.py).
 """
 
 from __future__ import annotations
 
+import functools
 import pkgutil
 import sys
 import types
@@ -23,13 +27,17 @@ from django.utils import timezone, translation
 
 import games.ui
 from games import ratings, services, stats
+from games.management.commands.load_demo import demo_logs
 from games.models import Play
 from games.ui import TEMPLATES, GameUI, find_uis, ui_for
 from referee import GAMES, Game
 from referee.registry import module_name
-from tests.examples import EXAMPLES
+from tests.catalogue import PO, msgids, untranslated
+from tests.examples import EXAMPLES, MOVE_LOGS
+from tests.test_docs import sections
 
 TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
 
 
 def missing_parts(engine: type[Game]) -> list[str]:
@@ -53,13 +61,45 @@ def missing_parts(engine: type[Game]) -> list[str]:
         expected = log.with_name(log.name.removesuffix(".json") + ".expected.json")
         if not expected.exists():
             missing.append(f"the expected judgement tests/fixtures/examples/{expected.name}")
-    for tests in (f"referee/test_{module}.py", f"views/test_ui_{module}.py"):
+    if not demo_logs(name):
+        missing.append(f"its demo plays games/demo_logs/{name}-*.json")
+    for language, _ in settings.LANGUAGES:
+        told = [f"{log.stem}.{language}.txt" for log in logs] or [f"{name}-*.{language}.txt"]
+        missing += [
+            f"its move log tests/fixtures/move_logs/{each}"
+            for each in told
+            if not any(MOVE_LOGS.glob(each))
+        ]
+    if engine.title not in sections().values():
+        missing.append(f"its section of docs/gamelog.md, titled “## §<n> {engine.title}”")
+    for tests in (
+        f"referee/test_{module}.py",
+        f"views/test_ui_{module}.py",
+        f"browser/test_{module}.py",
+    ):
         if not (TESTS / tests).exists():
             missing.append(f"its tests tests/{tests}")
+    words = untranslated(ui_files(name, module))
+    if words:
+        said = ", ".join(f"“{m}”" + (f" ({context})" if context else "") for context, m in words)
+        missing.append(f"the French of its words in {PO.relative_to(ROOT)}: {said}")
     longest = Play._meta.get_field("game").max_length
     if len(name) > longest:
         missing.append(f"a name of at most {longest} characters (Play.game)")
     return missing
+
+
+def ui_files(name: str, module: str) -> list[Path]:
+    """The files that say the game's words on the site: its UI (a module or a package) and its
+    templates."""
+    ui = ROOT / "games" / "ui"
+    return sorted(
+        [
+            *ui.glob(f"{module}.py"),
+            *(ui / module).rglob("*.py"),
+            *(ROOT / "templates" / "plays" / "games" / name).rglob("*.html"),
+        ]
+    )
 
 
 def _need_template(path: str, what: str, missing: list[str]) -> None:
@@ -104,8 +144,66 @@ def test_a_game_without_its_parts_is_told_each_one_it_lacks():
         "its example logs tests/fixtures/examples/chess-*.json",
         "its tests tests/referee/test_chess.py",
         "its tests tests/views/test_ui_chess.py",
+        "its tests tests/browser/test_chess.py",
+        "its move log tests/fixtures/move_logs/chess-*.en.txt",
+        "its move log tests/fixtures/move_logs/chess-*.fr.txt",
+        "its section of docs/gamelog.md, titled “## §<n> Chess”",
+        "its demo plays games/demo_logs/chess-*.json",
     ]:
         assert part in missing
+
+
+def test_a_game_without_the_move_log_of_an_example_is_told_which(monkeypatch, tmp_path):
+    for told in MOVE_LOGS.glob("punto-*.txt"):
+        if told.name != "punto-2.fr.txt":
+            (tmp_path / told.name).write_text(told.read_text())
+    monkeypatch.setattr("tests.test_registry.MOVE_LOGS", tmp_path)
+    assert missing_parts(GAMES["punto"]) == ["its move log tests/fixtures/move_logs/punto-2.fr.txt"]
+
+
+def test_a_game_whose_words_have_no_french_is_told_which(monkeypatch, tmp_path):
+    """An empty, a fuzzy and a missing translation, of a word, a template's word and a word in
+    a context."""
+    catalogue = PO.read_text(encoding="utf-8")
+    for translated, lacking in [
+        ('msgstr "Chacun pour soi"', 'msgstr ""'),
+        ('#, python-format\nmsgid "Teams: %(a)s', '#, fuzzy, python-format\nmsgid "Teams: %(a)s'),
+        ('msgctxt "Punto colour"\nmsgid "red"', 'msgctxt "Punto color"\nmsgid "red"'),
+    ]:
+        assert catalogue.count(translated) == 1
+        catalogue = catalogue.replace(translated, lacking)
+    (tmp_path / "django.po").write_text(catalogue, encoding="utf-8")
+    from_there = functools.partial(untranslated, po=tmp_path / "django.po")
+    monkeypatch.setattr("tests.test_registry.untranslated", from_there)
+    assert missing_parts(GAMES["punto"]) == [
+        "the French of its words in locale/fr/LC_MESSAGES/django.po: “Each for themselves”, "
+        "“Teams: %(a)s & %(b)s against %(c)s & %(d)s”, “red” (Punto colour)"
+    ]
+
+
+def test_the_words_of_a_file_are_found_as_makemessages_finds_them(tmp_path):
+    module = tmp_path / "words.py"
+    module.write_text(
+        "from django.utils.translation import gettext as _, ngettext, npgettext, pgettext_lazy\n"
+        "_('Plain') + f'{_(\"In an f-string\")}' + _('Joined ' \"in two\")\n"
+        "ngettext('%(n)s card', '%(n)s cards', n) + npgettext('Deal', 'One', 'Many', 2)\n"
+        "pgettext_lazy('Punto colour', 'red'), _(name), other('Not a word')\n"
+    )
+    template = tmp_path / "words.html"
+    template.write_text(
+        '{% load i18n %}<p class="x">\n  {% translate "Here" %}\n'
+        "    {% blocktranslate with a=b %}From {{ a }}{% endblocktranslate %}</p>\n"
+        '{% translate "Table" context "Punto" as table %}\n'
+    )
+    assert msgids(module) == {
+        (None, "Plain"),
+        (None, "In an f-string"),
+        (None, "Joined in two"),
+        (None, "%(n)s card"),
+        ("Deal", "One"),
+        ("Punto colour", "red"),
+    }
+    assert msgids(template) == {(None, "Here"), (None, "From %(a)s"), ("Punto", "Table")}
 
 
 def test_a_name_too_long_for_the_database_is_told():

@@ -23,7 +23,9 @@ import re
 
 import pytest
 
+from referee import GAMES
 from tests.examples import EXAMPLES
+from tests.per_game import own
 
 from .conftest import DESKTOP, OWNER, PHONE, RESULTS
 
@@ -37,9 +39,12 @@ NAMES = {
 }
 CLUB = "Les Joueurs du Jeudi de Saint-Germain-en-Laye"
 PLACE = "Chez Marie-Thérèse, 12 rue des Acacias"
-GAMES = ["thricewise", "forget-venice", "punto", "buntherum", "three-high"]
-#: How many seats each game's setup page is shown with.
-SEATS = {"thricewise": 5, "forget-venice": 3, "punto": 2, "buntherum": 5, "three-high": 2}
+#: How many seats each game's setup page is shown with: the most it seats, unless its own browser
+#: test says otherwise (``LAYOUT_SEATS``, tests/per_game.py).
+SEATS = {
+    game: own(game, "LAYOUT_SEATS", engine.max_players, folder="browser", prefix="test_")
+    for game, engine in GAMES.items()
+}
 
 #: Run in the page: what a reader would find broken, as sentences.
 MEASURE = r"""

@@ -9,11 +9,13 @@ import re
 from playwright.sync_api import expect
 
 from games import services
+from referee import GAMES
 from tests.examples import EXAMPLES
 
 from .conftest import RESULTS, in_view, log_in
 
-GAMES = ["punto-1", "thricewise-1", "three-high-1", "buntherum-1", "forget-venice-1"]
+#: the first public example of every game
+EXAMPLE_PLAYS = [f"{game}-1" for game in GAMES]
 
 
 def example_play(table, name: str, moves: int | None = None):
@@ -35,7 +37,7 @@ def test_each_game_on_a_phone_mid_game_and_finished(page, table):
     """Screenshots for a person to look at; the move panel starts on the first screen."""
     log_in(page)
     RESULTS.mkdir(exist_ok=True)
-    for name in GAMES:
+    for name in EXAMPLE_PLAYS:
         log = json.loads((EXAMPLES / f"{name}.json").read_text())
         play, _log = example_play(table, name, len(log["moves"]) // 2)
         page.goto(f"/plays/{play.pk}/")

@@ -10,6 +10,9 @@ from tests.examples import EXAMPLES
 
 from .conftest import RESULTS, assert_no_horizontal_scroll, in_view, log_in, start_play
 
+#: The setup page tests/browser/test_layout.py measures (tests/per_game.py): two players, two
+#: colours each.
+LAYOUT_SEATS = 2
 MATCH = json.loads((EXAMPLES / "punto-1.json").read_text())
 
 

@@ -14,6 +14,8 @@ from tests.examples import EXAMPLES
 
 from .conftest import RESULTS, assert_no_horizontal_scroll, in_view, log_in, start_play
 
+#: The setup page tests/browser/test_layout.py measures: two players (tests/per_game.py).
+LAYOUT_SEATS = 2
 GAME = json.loads((EXAMPLES / "three-high-1.json").read_text())
 #: one tap per piece, then "Start the play" (was 15 dropdowns of 64 squares, 31 taps at best)
 SETUP_TAPS = 16

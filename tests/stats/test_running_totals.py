@@ -20,10 +20,10 @@ from games import ratings, services, stats
 from games.models import GameNight, HeadToHead, Play, RatingChange, Seat
 from games.ratings import bulk
 from games.services import moves
+from referee import GAMES
 from tests.examples import EXAMPLES
 from tests.stats.recount import rating_rows, recount, stored
 
-GAMES = ["thricewise", "punto", "forget-venice", "buntherum", "three-high"]
 NAMES = ["Ana", "Ben", "Chloé", "Dev", "Eli"]
 
 
@@ -31,7 +31,7 @@ def results(scores: list[int], game: str, teams: list[int | None]) -> list[tuple
     """(score, rank, won) per seat, as the referee derives them: the best score wins, the others
     rank by score, ties share a rank; a cooperative table wins or loses together; partners
     share their team's result (its first seat's score)."""
-    if game == "three-high":
+    if GAMES[game].cooperative:
         return [(scores[0], 1, scores[0] % 2 == 0)] * len(scores)
     sides = [("team", team) if team is not None else ("seat", i) for i, team in enumerate(teams)]
     side_score: dict = {}
@@ -94,7 +94,7 @@ class RunningTotalsEqualARecount(TestCase):
                 label="action",
             )
             if action == "add" or not plays:
-                game = data.draw(st.sampled_from(GAMES), label="game")
+                game = data.draw(st.sampled_from(list(GAMES)), label="game")
                 seated = data.draw(
                     st.lists(st.sampled_from(self.players), min_size=2, max_size=4, unique=True),
                     label="players",

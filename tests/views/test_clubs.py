@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Club, GameNight, Player
+from referee import GAMES
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -148,9 +149,7 @@ def test_outsider_cannot_edit_a_night(outsider_client, night):
     assert night.date == datetime.date(2026, 11, 20)
 
 
-@pytest.mark.parametrize(
-    "game", ["thricewise", "forget-venice", "punto", "buntherum", "three-high"]
-)
+@pytest.mark.parametrize("game", list(GAMES))
 def test_each_game_has_a_rulings_page_in_english_and_french(client, game):
     english = client.get(reverse("rules", args=[game]))
     assert english.status_code == 200 and 'class="rulings"' in english.content.decode()

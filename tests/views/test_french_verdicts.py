@@ -10,38 +10,20 @@ from django.urls import reverse
 
 from games import services
 from games.models import Move, Play
-from tests.examples import EXAMPLES
+from referee import GAMES
+from tests.examples import EXAMPLES, illegal_example
+from tests.per_game import own
 
 FRENCH = {"Accept-Language": "fr"}
-
-#: each game's public illegal example, and its refusal as a French page says it
-REFUSED_MOVES = {
-    "thricewise": "Tour 3 : The Battle, révélée par Ben, a été mise de côté à ce tour (rang égal) "
-    ": Ben ne pose rien à ce tour.",
-    "three-high": "Tour 3 : la grande pièce rouge est sous la pièce rouge moyenne en a1 : seule "
-    "la pièce du dessus d'un empilement se déplace.",
-    "forget-venice": "Donne 2 sur 12 : ce n'est pas à Chloé de distribuer la donne 2 : la donne "
-    "passe à gauche, après Ana c'est à Ben.",
-    "buntherum": "Carte 3 : Chloé ne peut pas annoncer : seuls Ana et Ben, à égalité sur la carte "
-    "précédente, peuvent annoncer celle-ci.",
-    "punto": "Manche 1, carte 3 : le 3 vert ne peut pas recouvrir le 3 orange en G6 : une carte "
-    "ne recouvre qu'une carte de valeur strictement inférieure.",
-}
-
-
-def _illegal_example(game: str) -> tuple[dict, int]:
-    log = json.loads((EXAMPLES / f"{game}-2.json").read_text())
-    expected = json.loads((EXAMPLES / f"{game}-2.expected.json").read_text())
-    return log, expected["error"]["move"]
 
 
 def _in_page(text: str, page: str) -> bool:
     return html.escape(text) in page
 
 
-@pytest.mark.parametrize("game", list(REFUSED_MOVES))
+@pytest.mark.parametrize("game", list(GAMES))
 def test_a_refused_move_is_said_in_french_on_a_french_page(member_client, club, night, game):
-    log, bad = _illegal_example(game)
+    log, bad = illegal_example(game)
     play = services.import_log(club=club, log={**log, "moves": log["moves"][:bad]}, night=night)
     response = member_client.post(
         reverse("play-move", args=[play.pk]),
@@ -50,38 +32,15 @@ def test_a_refused_move_is_said_in_french_on_a_french_page(member_client, club, 
     )
     page = response.content.decode()
     assert response.status_code == 422 and '<html lang="fr">' in page
-    assert _in_page(REFUSED_MOVES[game], page), page[page.find('id="move-error"') :][:400]
+    assert _in_page(own(game, "REFUSED_MOVE")["fr"], page), page[page.find('id="move-error"') :][
+        :400
+    ]
     assert Move.objects.filter(play=play).count() == bad
 
 
-@pytest.mark.parametrize(
-    ("game", "setup", "french"),
-    [
-        (
-            "thricewise",
-            {"grid": []},
-            "À 3 joueurs, la grille de départ compte 6 cartes (un rectangle de 3×2 ou 2×3), pas 0.",
-        ),
-        ("three-high", {"pieces": []}, "La mise en place doit placer les 15 pièces, pas 0."),
-        (
-            "buntherum",
-            {"series": {"1": ["red-die"]}},
-            "La série 1 doit commencer par une liste d'exactement deux cartes.",
-        ),
-        (
-            "forget-venice",
-            {"sheets": {"Zed": {}}},
-            "Les feuilles nomment \"Zed\", qui n'est pas l'un des joueurs (Ana, Ben, Chloé).",
-        ),
-        (
-            "punto",
-            {"colours": {"Ana": ["red"], "Ben": ["red"], "Chloé": ["blue"]}},
-            "Le rouge est donné deux fois (Ana et Ben) : chaque couleur appartient à un joueur "
-            "au plus.",
-        ),
-    ],
-)
-def test_a_refused_setup_is_said_in_french(member_client, night, players, game, setup, french):
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_refused_setup_is_said_in_french(member_client, night, players, game):
+    setup, french = own(game, "REFUSED_SETUP")
     response = member_client.post(
         reverse("play-setup", args=[night.pk]),
         {"game": game, "seat": [p.pk for p in players], "setup_json": json.dumps(setup)},
@@ -93,16 +52,16 @@ def test_a_refused_setup_is_said_in_french(member_client, night, players, game, 
     assert Play.objects.count() == 0
 
 
-@pytest.mark.parametrize("game", list(REFUSED_MOVES))
+@pytest.mark.parametrize("game", list(GAMES))
 def test_a_refused_upload_is_said_in_french(member_client, night, game):
-    log, _bad = _illegal_example(game)
+    log, _bad = illegal_example(game)
     upload = io.BytesIO(json.dumps(log).encode())
     upload.name = f"{game}.json"
     response = member_client.post(
         reverse("log-upload", args=[night.pk]), {"log": upload}, headers=FRENCH, follow=True
     )
     page = response.content.decode()
-    assert _in_page(f"L'arbitre a refusé ce journal. {REFUSED_MOVES[game]}", page)
+    assert _in_page(f"L'arbitre a refusé ce journal. {own(game, 'REFUSED_MOVE')['fr']}", page)
     assert Play.objects.count() == 0
 
 

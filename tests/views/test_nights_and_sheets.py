@@ -13,8 +13,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Player, game_menu
-from tests.conftest import BUNTHERUM_SERIES
-from tests.examples import EXAMPLES
+from tests.examples import EXAMPLES, example_cases
 
 pytestmark = pytest.mark.django_db
 
@@ -103,20 +102,16 @@ def test_each_play_on_its_night_shows_its_start_time_and_players(member_client, 
 
 @pytest.fixture
 def abandoned(night, players):
-    """One abandoned play of every game, before its end."""
-    seats = {"forget-venice": 3, "buntherum": 3, "thricewise": 2}
-    setups = {
-        "buntherum": {"series": BUNTHERUM_SERIES},
-        "forget-venice": {},
-        "thricewise": THRICEWISE_DUO,
-    }
+    """One abandoned play of every game, before its end: the setup of its first public example
+    that seats no more players than the club has."""
     plays = {}
     for game in GAMES:
+        log = next(log for log, _ in example_cases(game) if len(log["players"]) <= len(players))
         play = services.start_play(
             night=night,
             game=game,
-            players=players[: seats.get(game, 2)],
-            setup=setups.get(game, example(game)["setup"]),
+            players=players[: len(log["players"])],
+            setup=log["setup"],
         )
         plays[game] = services.abandon_play(play=play)
     return plays

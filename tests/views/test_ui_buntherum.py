@@ -347,3 +347,29 @@ def test_the_play_page_in_french(member_client, play):
     assert "1. Touchez la carte retournée" not in body
     assert "2. Qui a annoncé le premier ?" in body and "Impossible !" in body
     assert "glace rouge" in body and "tasse verte" in body
+
+
+# What the tests over every game ask of this one (tests/per_game.py) ---------------------------
+
+REFUSED_MOVE = {
+    "en": "Card 3: Chloé cannot call: only Ana and Ben, who tied on the last card, may call this "
+    "one.",
+    "fr": "Carte 3 : Chloé ne peut pas annoncer : seuls Ana et Ben, à égalité sur la carte "
+    "précédente, peuvent annoncer celle-ci.",
+}
+REFUSED_SETUP = (
+    {"series": {"1": ["red-die"]}},
+    "La série 1 doit commencer par une liste d'exactement deux cartes.",
+)
+SAMPLES = {
+    "card": "pink-ball",
+    "side": "4",
+    "sides": ["2", "3"],
+    "colour": "pink",
+    "object": "ball",
+}
+SAYS = [
+    ("card", "pink-ball", "the pink ball", "la balle rose"),
+    ("card", "green-die", "the green die", "le dé vert"),
+    ("names", ["Ana", "Ben", "Chloé"], "Ana, Ben and Chloé", "Ana, Ben et Chloé"),
+]

@@ -353,3 +353,38 @@ def test_the_sheet_of_a_first_half_leaves_the_second_half_blank(member_client, v
     sheet = response.context["fv_sheet"]
     assert sheet["halves"][1]["totals"] == [None, None, None]
     assert not sheet["finished"] and 'id="fv-tie-break"' not in response.content.decode()
+
+
+# What the tests over every game ask of this one (tests/per_game.py) ---------------------------
+
+REFUSED_MOVE = {
+    "en": "Deal 2 of 12: Chloé cannot be the dealer of deal 2: the deal passes left, from Ana to "
+    "Ben.",
+    "fr": "Donne 2 sur 12 : ce n'est pas à Chloé de distribuer la donne 2 : la donne passe à "
+    "gauche, après Ana c'est à Ben.",
+}
+REFUSED_SETUP = (
+    {"sheets": {"Zed": {}}},
+    "Les feuilles nomment \"Zed\", qui n'est pas l'un des joueurs (Ana, Ben, Chloé).",
+)
+SAMPLES = {
+    "card": "The Sailor",
+    "deal": 7,
+    "pile": 0,
+    "half": "2",
+    "criterion": "III",
+    "suit": "Wyrms",
+    "suits": ["Moons", "Wyrms"],
+    "points": 12,
+}
+SAYS = [
+    ("pile", 0, "1", "1"),
+    ("card", "The Sailor", "The Sailor", "The Sailor"),
+    ("suits", ["Moons", "Knots"], "Moons, Knots", "Lunes, Nœuds"),
+    ("either", ["Ana", "Ben"], "Ana or Ben", "Ana ou Ben"),
+]
+
+
+def first_tap(log: dict) -> dict:
+    """The dealer."""
+    return {"dealer": log["moves"][0]["dealer"]}

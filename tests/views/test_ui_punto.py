@@ -647,3 +647,23 @@ def test_sheet_rows_html_escape_the_names_and_say_each_round():
     assert "<td>nobody</td>" not in rounds and ">nobody</td>" in rounds and "—" in rounds
     assert "red 9" in rounds and "a line" in rounds and "blocked: series counted" in rounds
     assert "<td>B&amp;&quot;x &amp; D&#x27;</td><td>orange, green</td>" in won
+
+
+# What the tests over every game ask of this one (tests/per_game.py) ---------------------------
+
+REFUSED_MOVE = {
+    "en": "Round 1, card 3: the green 3 cannot cover the orange 3 at G6: a card covers only a card "
+    "of strictly lower value.",
+    "fr": "Manche 1, carte 3 : le 3 vert ne peut pas recouvrir le 3 orange en G6 : une carte ne "
+    "recouvre qu'une carte de valeur strictement inférieure.",
+}
+REFUSED_SETUP = (
+    {"colours": {"Ana": ["red"], "Ben": ["red"], "Chloé": ["blue"]}},
+    "Le rouge est donné deux fois (Ana et Ben) : chaque couleur appartient à un joueur au plus.",
+)
+SAMPLES = {"card": "red-7", "cell": (1, 0), "colour": "orange", "colours": ["red", "blue"]}
+SAYS = [
+    ("card", "red-7", "the red 7", "7 rouge"),
+    ("cell", (0, 0), "F6", "F6"),  # the round's first card
+    ("cell", (-5, 5), "A11", "A11"),
+]

@@ -263,3 +263,21 @@ def test_change_the_card_opens_its_picker_again_and_keeps_the_side(member_client
     response = tap(member_client, three_high, draft={"card": "6S", "side": "south"}, clear="card")
     assert draft_of(response) == {"side": "south"}
     assert 'name="card" value="6S"' in response.content.decode()
+
+
+# What the tests over every game ask of this one (tests/per_game.py) ---------------------------
+
+REFUSED_MOVE = {
+    "en": "Turn 3: the large red piece is under the medium red piece at a1: only the top piece "
+    "of a stack moves.",
+    "fr": "Tour 3 : la grande pièce rouge est sous la pièce rouge moyenne en a1 : seule la pièce "
+    "du dessus d'un empilement se déplace.",
+}
+REFUSED_SETUP = ({"pieces": []}, "La mise en place doit placer les 15 pièces, pas 0.")
+SAMPLES = {"piece": "blue-1", "square": "g6", "card": "5D", "entry": 0}
+SAYS = [
+    ("piece", "blue-1", "the small blue piece", "la petite pièce bleue"),
+    ("piece", "green-2", "the medium green piece", "la pièce verte moyenne"),
+    ("piece", "black-3", "the large black piece", "la grande pièce noire"),
+    ("card", "AS", "A♠", "A♠"),
+]

@@ -444,3 +444,29 @@ def test_entering_a_turn_before_everybody_placed_is_refused_and_keeps_the_turn(m
     # Ana's card before Ben has placed his (the Author, a 2, goes first)
     assert "Ben cannot place that card now" in response.content.decode()
     assert not Move.objects.exists()
+
+
+# What the tests over every game ask of this one (tests/per_game.py) ---------------------------
+
+REFUSED_MOVE = {
+    "en": "Turn 3: Ben's The Battle was set aside this turn (a tied rank): Ben places nothing "
+    "this turn.",
+    "fr": "Tour 3 : The Battle, révélée par Ben, a été mise de côté à ce tour (rang égal) : Ben "
+    "ne pose rien à ce tour.",
+}
+REFUSED_SETUP = (
+    {"grid": []},
+    "À 3 joueurs, la grille de départ compte 6 cartes (un rectangle de 3×2 ou 2×3), pas 0.",
+)
+SAMPLES = {"card": "The Sailor", "cell": (2, -1), "turn": 2, "rank": "Crown"}
+SAYS = [
+    ("cell", (2, -1), "F4", "F4"),  # the setup's 3×2 grid makes (0, 0) D5
+    ("turn", 2, "3", "3"),
+    ("rank", "Crown", "Crown", "Couronne"),
+]
+
+
+def first_tap(log: dict) -> dict:
+    """The reveal: every player's card."""
+    reveal = log["moves"][0]["reveal"]
+    return {**{f"reveal_{n}": reveal[p] for n, p in enumerate(log["players"])}, "reveal": "1"}

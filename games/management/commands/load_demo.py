@@ -12,12 +12,18 @@ from django.db import transaction
 
 from games import services
 from games.models import Club, Membership, Player
+from referee import GAMES
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "demo-game-night"
 DEMO_CLUB = "Demo club"
 DEMO_PLAYERS = ["Ana", "Ben", "Chloé", "Dev", "Eli"]
 DEMO_LOGS = Path(__file__).resolve().parents[2] / "demo_logs"
+
+
+def demo_logs(game: str) -> list[Path]:
+    """A game's demo plays, found by its name: games/demo_logs/<game>-<what>.json."""
+    return sorted(DEMO_LOGS.glob(f"{game}-*.json"))
 
 
 class Command(BaseCommand):
@@ -56,7 +62,8 @@ class Command(BaseCommand):
                 ),
                 services.create_game_night(club=club, date=today, place="Ben's place"),
             ]
-            for index, path in enumerate(sorted(DEMO_LOGS.glob("*.json"))):
+            logs = [path for game in GAMES for path in demo_logs(game)]
+            for index, path in enumerate(logs):
                 night = nights[index % len(nights)]
                 try:
                     services.import_log(

@@ -29,7 +29,8 @@ def grid_html(board: dict[str, Any], live: bool, drafted: dict[str, Any] | None)
         html.append(" limit-y")
     if not live:
         html.append(" punto-past")
-    html.append(f'" role="grid" aria-label="{escape(_("The table"))}">')
+    table = escape(_("The table"))  # outside the f-string, where makemessages finds it
+    html.append(f'" role="grid" aria-label="{table}">')
     if board["column_labels"]:
         html.append(
             '<div class="punto-row punto-labels" aria-hidden="true"><span class="punto-label">'
@@ -129,7 +130,8 @@ def hand_html(hand: list[dict[str, Any]]) -> SafeString:
     for colour in hand:
         legend = escape(capfirst(str(colour["label"])))
         if colour["neutral"]:
-            legend += f" ({escape(_('neutral'))})"
+            neutral = escape(_("neutral"))  # outside the f-string, where makemessages finds it
+            legend += f" ({neutral})"
         html.append(
             f'<fieldset class="punto-hand"><legend>{legend}</legend><div class="punto-values">'
         )
