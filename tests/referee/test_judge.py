@@ -10,8 +10,8 @@ import pytest
 
 from referee import GAMES, judge, judge_next
 from referee.messages import Message
-from tests.examples import example_paths
-from tests.referee.crashes import JUDGE, assert_not_crashed
+from tests.examples import EXAMPLES, example_paths
+from tests.referee.crashes import JUDGE, assert_not_crashed, assert_refused
 
 #: the judge's own naming of a crash, before the tests make it re-raise
 CRASH_NAME = JUDGE.crash_name
@@ -19,6 +19,7 @@ CRASH_NAME = JUDGE.crash_name
 BENCH_LOGS = sorted((Path(__file__).resolve().parents[2] / "benchmarks" / "logs").glob("*.json"))
 #: every public example (legal or not) and every benchmark log
 LOGS = {path.stem: json.loads(path.read_text()) for path in [*example_paths(""), *BENCH_LOGS]}
+EXAMPLE_NAMES = {path.stem for path in example_paths("")}
 
 
 def judged(log: dict, moves: list) -> object:
@@ -128,3 +129,25 @@ def test_no_example_crashes_an_engine_at_any_move(name):
         assert_not_crashed(before)
         assert_not_crashed(judge_next(before, log["moves"][count]))
     assert_not_crashed(judge(log))
+
+
+#: the rule each refused public example breaks (tests/fixtures/examples/README.md tells why)
+REFUSED_EXAMPLES = {
+    "buntherum-2": ("buntherum.not_tied_call", {"player": "Chloé", "names": ["Ana", "Ben"]}),
+    "forget-venice-2": ("forget-venice.dealer_left", {"player": "Chloé", "player_next": "Ben"}),
+    "punto-2": ("punto.cannot_cover", {"card": "green-3", "card_below": "orange-3"}),
+    "three-high-2": ("three-high.under", {"piece": "red-3", "piece_above": "red-2"}),
+    "thricewise-2": ("thricewise.tied_places", {"player": "Ben", "card": "The Battle"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED_EXAMPLES))
+def test_each_refused_example_is_refused_by_the_rule_it_breaks(name):
+    message_id, params = REFUSED_EXAMPLES[name]
+    expected = json.loads((EXAMPLES / f"{name}.expected.json").read_text())
+    assert_refused(judge(LOGS[name]), message_id, move=expected["error"]["move"], **params)
+
+
+def test_every_refused_example_is_named_here():
+    refused = {name for name in LOGS if name in EXAMPLE_NAMES and not judge(LOGS[name]).legal}
+    assert refused == set(REFUSED_EXAMPLES)
