@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
 from pathlib import Path
@@ -513,6 +514,88 @@ def test_group_may_not_hold_another_card():
 def test_unknown_player_in_place_is_illegal():
     moves = [turn({"Ana": "The Sailor", "Ben": "The Castle"}, ("Zoé", "The Sailor", (2, 1)))]
     assert_illegal_at(judge(gamelog(moves)), 0, "json.player", value="Zoé")
+
+
+# --- The placing order with 3 to 5 players ------------------------------------------------------
+# "Every card whose rank another player also revealed this turn is set aside [...] groups come in
+# the ascending rank of the card each player revealed this turn" (docs/gamelog.md §3): with more
+# than two players, ties leave some players placing and the order is not the seat order.
+
+#: a 3 × 2 setup for 3 and 5 players (2 × 2 for 4: GRID2, its first four cards)
+GRID6 = [*GRID2, {"card": "Ace of Moons", "at": [2, 0]}, {"card": "The Huntress", "at": [2, 1]}]
+#: free cells next to either setup, filled in this order
+ORDER_CELLS = [(-1, 0), (-1, 1), (0, 2), (1, 2), (0, -1)]
+
+
+def revealing(ranks):
+    """Each seat's card of the rank given, none of the setup's and no card twice."""
+    taken = {entry["card"] for entry in GRID6}
+    reveal = {}
+    for player, rank in zip(NAMES, ranks, strict=False):
+        card = next(c for c, r in RANKS.items() if r == rank and c not in taken)
+        taken.add(card)
+        reveal[player] = card
+    return reveal
+
+
+def placing_in(order, ranks):
+    """The game's first turn, with the reveal of ``ranks`` and groups placed in ``order``."""
+    players = NAMES[: len(ranks)]
+    reveal = revealing(ranks)
+    placed = [(p, reveal[p], cell) for p, cell in zip(order, ORDER_CELLS, strict=False)]
+    grid = GRID2 if len(players) == 4 else GRID6
+    return gamelog([turn(reveal, *placed)], players, grid)
+
+
+#: seats' ranks (Ace 1, Crown 10) → who places, in order; the others' cards wait
+PLACING_ORDERS = [
+    ((9, 2, 5), ["Ben", "Chloé", "Ana"]),
+    ((7, 3, 10, 1), ["Dev", "Ben", "Ana", "Chloé"]),
+    ((6, 8, 2, 4, 1), ["Eli", "Chloé", "Dev", "Ana", "Ben"]),
+    ((5, 2, 5), ["Ben"]),
+    ((5, 2, 5, 8), ["Ben", "Dev"]),
+    ((4, 9, 4, 1, 4), ["Dev", "Ben"]),  # three of a rank wait together
+    ((3, 6, 3, 6, 2), ["Eli"]),  # two ties
+    ((10, 10, 10, 10), []),  # everybody waits
+]
+
+
+@pytest.mark.parametrize(("ranks", "order"), PLACING_ORDERS)
+def test_with_three_to_five_players_groups_go_in_ascending_rank_and_ties_wait(ranks, order):
+    log = placing_in(order, ranks)
+    judgement = judge(log)
+    assert judgement.status == "in_progress", judgement.message
+    assert [e["player"] for e in judgement.details["placements"]] == order
+    waiting = {p: cards for p, cards in judgement.details["set_aside"].items() if cards}
+    assert list(waiting) == [p for p in log["players"] if p not in order]
+    start = judge({**log, "moves": []}).state
+    assert start.placing_order(log["moves"][0]["reveal"]) == order
+
+
+@pytest.mark.parametrize(("ranks", "order"), PLACING_ORDERS)
+def test_with_three_to_five_players_any_other_order_is_refused_at_the_first_group_out_of_place(
+    ranks, order
+):
+    for other in itertools.permutations(order):
+        if list(other) == order:
+            continue
+        wrong = next(i for i, (a, b) in enumerate(zip(order, other, strict=True)) if a != b)
+        judgement = judge(placing_in(other, ranks))
+        assert_illegal_at(
+            judgement, 0, "thricewise.group_order", player_first=order[wrong], player=other[wrong]
+        )
+
+
+@pytest.mark.parametrize(("ranks", "order"), PLACING_ORDERS)
+def test_with_three_to_five_players_every_placer_places_and_no_tied_player_does(ranks, order):
+    reveal = revealing(ranks)
+    if order:  # the last group left out
+        judgement = judge(placing_in(order[:-1], ranks))
+        last = order[-1]
+        assert_illegal_at(judgement, 0, "thricewise.group_missing", player=last, card=reveal[last])
+    for tied in (p for p in NAMES[: len(ranks)] if p not in order):  # a waiting player placing
+        judgement = judge(placing_in([*order, tied], ranks))
+        assert_illegal_at(judgement, 0, "thricewise.tied_places", player=tied, card=reveal[tied])
 
 
 # --- Cells --------------------------------------------------------------------------------------
