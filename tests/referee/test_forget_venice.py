@@ -766,6 +766,17 @@ def test_queries_a_players_criteria_and_collection_now():
     assert state.collection("Ana") == ["The Consul"]
 
 
+def test_queries_a_players_collection_and_criteria_default_to_the_half_in_play():
+    # "a half in progress counts what has been collected": after deal 7, the second half's
+    moves = FULL_GAME["moves"][:7]
+    state = judge(make_log(moves)).state
+    assert state.half == 2
+    chloe = moves[6]["piles"][2]
+    assert state.collection("Chloé") == state.collection("Chloé", 2) == chloe
+    assert state.collection("Chloé") != state.collection("Chloé", 1)
+    assert state.criteria("Chloé") == state.criteria("Chloé", 2) != state.criteria("Chloé", 1)
+
+
 def test_longest_run_and_half_criteria_helpers():
     assert longest_run(0) == 0
     assert longest_run(0b1110110) == 3
