@@ -1056,6 +1056,13 @@ def test_legal_cells_ring_the_grid_within_six_by_six():
     assert all(0 <= x <= 5 for x, _ in game.legal_cells())
 
 
+def test_legal_cells_come_row_by_row_then_column_by_column():
+    # the order a board offers them in: the row above the 2×2 setup, then along each row
+    cells = judge(gamelog([])).state.legal_cells()
+    assert cells[:6] == [(-1, -1), (0, -1), (1, -1), (2, -1), (-1, 0), (2, 0)]
+    assert cells[-4:] == [(-1, 2), (0, 2), (1, 2), (2, 2)]
+
+
 def test_placing_order_and_set_aside_cards_queries():
     game = judge(gamelog([turn({"Ana": "The Forest", "Ben": "The Discovery"})])).state
     assert game.set_aside_cards("Ben") == ["The Discovery"]
