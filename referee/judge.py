@@ -133,7 +133,7 @@ def judge(log: Any) -> Judgement:
     except SetupError as exc:
         return _envelope_error(game_name, Message("log.bad_setup", problem=exc.verdict))
     except Exception as exc:  # a bug in an engine must not crash the caller
-        return _envelope_error(game_name, Message("log.setup_crash", error=type(exc).__name__))
+        return _envelope_error(game_name, Message("log.setup_crash", error=crash_name(exc)))
 
     plans: list[Plan] = []
     error, verdict = _play(state, moves, plans)
@@ -162,12 +162,19 @@ def _play(state: Game, moves: list, plans: list[Plan]) -> tuple[dict | None, Mes
         except IllegalMove as exc:
             problem = exc.verdict
         except Exception as exc:  # a bug in an engine must not crash the caller
-            problem = Message("log.move_crash", error=type(exc).__name__)
+            problem = Message("log.move_crash", error=crash_name(exc))
         else:
             continue
         verdict = Message("log.move", number=len(plans), problem=problem)
         return {"move": len(plans), "message": str(verdict)}, verdict
     return None, None
+
+
+def crash_name(exc: Exception) -> str:
+    """How the verdict on an engine that raised ``exc`` instead of refusing names it
+    ("log.setup_crash", "log.move_crash"). Never a ruling, always a bug: the tests make this
+    re-raise (tests/referee/crashes.py), so every crash shows there with its traceback."""
+    return type(exc).__name__
 
 
 def _judged(

@@ -23,6 +23,9 @@ import os
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+# Every test, the site's included: an engine crash re-raises instead of judging the move illegal.
+from tests.referee.crashes import engine_crashes_fail  # noqa: F401
+
 #: A valid Buntherum setup (the public example's series), for tests that need any play.
 BUNTHERUM_SERIES = {
     "1": ["red-die", "blue-car"],

@@ -18,6 +18,7 @@ from tests.examples import (
     example_params,
     json_values,
 )
+from tests.referee.crashes import assert_refused
 
 JSON_VALUES = json_values(12)
 
@@ -173,16 +174,14 @@ def test_the_deck_is_42_cards():
 @pytest.mark.parametrize("card", ["The Excuse", "The Island", "The Borderland", "island"])
 def test_excuse_island_borderland_are_not_in_the_deck(card):
     result = judge(make_log([one_deal(ana=[card])]))
-    assert result.status == "illegal"
-    assert result.error["move"] == 0
+    assert_refused(result, "forget-venice.not_in_deck", move=0)
     assert "not in the Forget Venice deck" in result.message
 
 
 @pytest.mark.parametrize("card", ["The Joker", "", 7, None, ["The Author"], {"card": "Author"}])
 def test_a_card_must_be_a_decktet_card(card):
     result = judge(make_log([one_deal(ana=[card])]))
-    assert result.status == "illegal"
-    assert result.error["move"] == 0
+    assert_refused(result, "forget-venice.not_card", move=0, value=card)
 
 
 def test_card_names_accept_the_decktet_spellings():
@@ -201,16 +200,14 @@ def test_card_names_accept_the_decktet_spellings():
 def test_empty_pile_is_illegal():
     move = deal("Ana", NAMES[0:4], NAMES[4:7], [])
     result = judge(make_log([move]))
-    assert result.status == "illegal"
-    assert result.error["move"] == 0
+    assert_refused(result, "forget-venice.pile_empty", move=0, pile=2)
     assert "empty" in result.message
 
 
 @pytest.mark.parametrize("size", [6, 8])
 def test_a_deal_is_exactly_seven_cards(size):
     result = judge(make_log([deal("Ana", NAMES[0:2], NAMES[2:4], NAMES[4:size])]))
-    assert result.status == "illegal"
-    assert result.error["move"] == 0
+    assert_refused(result, "forget-venice.seven_cards", move=0, number=size)
 
 
 @pytest.mark.parametrize(
@@ -219,25 +216,28 @@ def test_a_deal_is_exactly_seven_cards(size):
 def test_a_deal_is_exactly_three_piles(piles):
     move = {"dealer": "Ana", "piles": piles, "first": 1, "second": 2}
     result = judge(make_log([move]))
-    assert result.status == "illegal"
-    assert result.error["move"] == 0
+    assert_refused(result, "forget-venice.three_piles", move=0, number=len(piles))
 
 
 @pytest.mark.parametrize(
-    "piles", [None, "The Author", {"0": ["The Author"]}, [NAMES[0:5], "x", []]]
+    ("piles", "refusal"),
+    [
+        (None, {"message_id": "forget-venice.piles_not_list", "value": None}),
+        ("The Author", {"message_id": "forget-venice.piles_not_list", "value": "The Author"}),
+        ({"0": ["The Author"]}, {"message_id": "forget-venice.piles_not_list"}),
+        ([NAMES[0:5], "x", []], {"message_id": "forget-venice.pile_not_list", "pile": 1}),
+    ],
 )
-def test_piles_must_be_lists_of_cards(piles):
+def test_piles_must_be_lists_of_cards(piles, refusal):
     result = judge(make_log([{"dealer": "Ana", "piles": piles, "first": 1, "second": 2}]))
-    assert result.status == "illegal"
-    assert result.error["move"] == 0
+    assert_refused(result, refusal.pop("message_id"), move=0, **refusal)
 
 
 def test_choosers_take_different_piles():
     move = one_deal()
     move["second"] = move["first"]
     result = judge(make_log([move]))
-    assert result.status == "illegal"
-    assert result.error["move"] == 0
+    assert_refused(result, "forget-venice.same_pile", move=0, pile=move["first"])
 
 
 @pytest.mark.parametrize("key", ["first", "second"])
@@ -246,16 +246,14 @@ def test_pile_index_is_an_integer_from_0_to_2(key, value):
     move = one_deal()
     move[key] = value
     result = judge(make_log([move]))
-    assert result.status == "illegal"
-    assert result.error["move"] == 0
+    refused = assert_refused(result, f"forget-venice.{key}_not_pile", move=0)
+    assert refused.params["value"] is value  # 1.0 and True are not 1
 
 
 @pytest.mark.parametrize("move", [None, 7, "deal", [], ["Ana", [], 1, 2], True])
 def test_a_move_must_be_a_deal_object(move):
     result = judge(make_log([move]))
-    assert result.status == "illegal"
-    assert result.error["move"] == 0
-    assert result.message
+    assert_refused(result, "forget-venice.deal_shape", move=0, value=move)
 
 
 def test_first_chooser_is_left_of_dealer_second_chooser_next_dealer_last():
@@ -291,7 +289,7 @@ def test_first_dealer_is_player_one():
     move = one_deal()
     move["dealer"] = "Ben"
     result = judge(make_log([move]))
-    assert result.status == "illegal"
+    assert_refused(result, "forget-venice.dealer_first", player="Ben", player_first="Ana")
     assert result.error == {
         "move": 0,
         "message": "move 0: Ben cannot be the dealer of deal 1: Player 1, Ana, deals first",
@@ -305,14 +303,16 @@ def test_the_deal_passes_left_and_wraps_around():
     wrong = copy.deepcopy(moves)
     wrong[3]["dealer"] = "Chloé"
     result = judge(make_log(wrong))
-    assert result.error["move"] == 3
+    assert_refused(
+        result, "forget-venice.dealer_left", move=3, player="Chloé", player_next="Ana", deal=4
+    )
     assert result.scores == judge(make_log(moves[:3])).scores
 
 
 def test_dealer_name_is_matched_exactly():
     move = one_deal()
     move["dealer"] = "ana"
-    assert judge(make_log([move])).error["move"] == 0
+    assert_refused(judge(make_log([move])), "json.player", move=0, value="ana")
 
 
 def test_half_time_dealer_is_a_first_half_leader():
@@ -323,14 +323,18 @@ def test_half_time_dealer_is_a_first_half_leader():
     wrong = copy.deepcopy(FULL_GAME)
     wrong["moves"][6] = deal("Ana", *[m for m in (wrong["moves"][6]["piles"])])
     result = judge(wrong)
-    assert result.error["move"] == 6
+    assert_refused(
+        result, "forget-venice.dealer_half_time", move=6, either=["Chloé"], points=14, deal=7
+    )
     assert "most first-half points" in result.message
 
 
 def test_rotation_continues_from_whoever_dealt_deal_seven():
     wrong = copy.deepcopy(FULL_GAME)
     wrong["moves"][7]["dealer"] = "Ben"
-    assert judge(wrong).error["move"] == 7
+    assert_refused(
+        judge(wrong), "forget-venice.dealer_left", move=7, player_last="Chloé", player_next="Ana"
+    )
 
 
 TIED_FIRST_HALF = "212002122020121110002100222020200202221110"  # Ana 6, Ben 9, Chloé 9
@@ -355,17 +359,14 @@ def test_card_twice_in_a_half_is_illegal():
     first = one_deal(ana=["The Author"])
     second = deal("Ben", ["The Author"], NAMES[20:22], NAMES[22:26])
     result = judge(make_log([first, second]))
-    assert result.status == "illegal"
-    assert result.error["move"] == 1
-    assert "already dealt" in result.message
+    assert_refused(result, "forget-venice.already_dealt", move=1, card="The Author", deal=1)
     assert result.details == judge(make_log([first])).details
 
 
 def test_card_twice_in_one_deal_is_illegal_whatever_the_spelling():
     move = deal("Ana", ["The Author", "author"], NAMES[20:22], NAMES[22:25])
     result = judge(make_log([move]))
-    assert result.error["move"] == 0
-    assert "twice" in result.message
+    assert_refused(result, "forget-venice.card_twice", move=0, card="The Author")
 
 
 def test_same_card_in_both_halves_is_legal():
@@ -397,8 +398,7 @@ def test_thirteenth_deal_is_illegal():
     log = copy.deepcopy(FULL_GAME)
     log["moves"].append(deal("Ana", NAMES[0:1], NAMES[1:2], NAMES[2:7]))
     result = judge(log)
-    assert result.status == "illegal"
-    assert result.error["move"] == 12
+    assert_refused(result, "game.over", move=12)
     assert result.scores == judge(FULL_GAME).scores
     assert result.winners == []
     state = judge(FULL_GAME).state
@@ -598,12 +598,12 @@ def test_explicit_sheets_are_used_with_suit_names_case_insensitive():
     assert result.details["halves"][0]["Ana"]["I"] == 1  # The Forest: Moons and Leaves
 
 
-def bad_setup(change):
+def bad_setup(change, message_id, **params):
+    """The message of a setup ``change`` makes wrong, refused by ``message_id``."""
     sheets = swapped_sheets()
     change(sheets)
     result = judge(make_log([one_deal()], setup={"sheets": sheets}))
-    assert result.status == "illegal"
-    assert result.error["move"] is None
+    assert_refused(result, message_id, move=None, **params)
     assert result.message.startswith("bad setup: ")
     assert (result.scores, result.winners, result.details) == ({}, [], {})
     return result.message
@@ -613,57 +613,81 @@ def test_sheet_must_use_all_six_suits():
     def moons_twice(sheets):
         sheets["Ben"]["2"]["III"] = ["Moons", "Knots"]
 
-    assert "six suits" in bad_setup(moons_twice)
+    message = bad_setup(moons_twice, "forget-venice.suit_twice", player="Ben", half="2")
+    assert "six suits" in message
 
 
 def test_sheet_pair_must_be_two_suits():
     def set_pair(value):
         return lambda sheets: sheets["Ben"]["1"].__setitem__("I", value)
 
-    for value in (["Waves"], ["Waves", "Knots", "Moons"], ["Waves", "Stars"], "Waves, Knots", None):
-        bad_setup(set_pair(value))
+    for value in (["Waves"], ["Waves", "Knots", "Moons"], "Waves, Knots", None):
+        bad_setup(set_pair(value), "forget-venice.criterion_not_pair", criterion="I")
+    bad_setup(set_pair(["Waves", "Stars"]), "forget-venice.not_suit", value="Stars")
 
 
 def test_sheets_must_cover_all_three_players():
-    assert "Chloé" in bad_setup(lambda sheets: sheets.pop("Chloé"))
+    bad_setup(lambda sheets: sheets.pop("Chloé"), "forget-venice.sheet_missing", player="Chloé")
 
 
 def test_sheet_keys_are_players_matched_exactly():
     def rename(sheets):
         sheets["chloé"] = sheets.pop("Chloé")
 
-    bad_setup(rename)
-    bad_setup(lambda sheets: sheets.__setitem__("Dev", DEFAULT_TABLE["Ana"]))
+    bad_setup(rename, "forget-venice.sheets_not_player", value="chloé")
+
+    def add_dev(sheets):
+        sheets["Dev"] = DEFAULT_TABLE["Ana"]
+
+    bad_setup(add_dev, "forget-venice.sheets_not_player", value="Dev", players=PLAYERS)
 
 
 def test_sheet_needs_both_halves_1_and_2():
-    bad_setup(lambda sheets: sheets["Ana"].pop("2"))
-    bad_setup(lambda sheets: sheets["Ana"].__setitem__("3", DEFAULT_TABLE["Ana"]["1"]))
+    bad_setup(lambda sheets: sheets["Ana"].pop("2"), "forget-venice.sheet_missing_half", half="2")
+    bad_setup(
+        lambda sheets: sheets["Ana"].__setitem__("3", DEFAULT_TABLE["Ana"]["1"]),
+        "forget-venice.sheet_unknown_half",
+        value="3",
+    )
 
 
 def test_sheet_needs_criteria_one_two_three():
     def rename(new):
         return lambda sheets: sheets["Ben"]["1"].__setitem__(new, sheets["Ben"]["1"].pop("III"))
 
-    bad_setup(lambda sheets: sheets["Ben"]["1"].pop("II"))
-    bad_setup(rename("iii"))
-    bad_setup(rename("IV"))
-    bad_setup(lambda sheets: sheets["Ben"]["1"].__setitem__("IV", ["Moons", "Suns"]))
-    bad_setup(lambda sheets: sheets["Ben"].__setitem__("1", [["Moons", "Suns"]] * 3))
+    bad_setup(
+        lambda sheets: sheets["Ben"]["1"].pop("II"),
+        "forget-venice.half_missing_criterion",
+        criterion="II",
+    )
+    bad_setup(rename("iii"), "forget-venice.half_unknown_criterion", value="iii")
+    bad_setup(rename("IV"), "forget-venice.half_unknown_criterion", value="IV")
+    bad_setup(
+        lambda sheets: sheets["Ben"]["1"].__setitem__("IV", ["Moons", "Suns"]),
+        "forget-venice.half_unknown_criterion",
+        value="IV",
+    )
+    bad_setup(
+        lambda sheets: sheets["Ben"].__setitem__("1", [["Moons", "Suns"]] * 3),
+        "forget-venice.half_not_object",
+        player="Ben",
+        half="1",
+    )
 
 
 @pytest.mark.parametrize("setup", [[], "default", 3, True, {"sheets": []}, {"sheets": "default"}])
 def test_setup_and_sheets_must_be_objects(setup):
     result = judge(make_log([], setup=setup))
-    assert result.status == "illegal"
-    assert result.error["move"] is None
+    if isinstance(setup, dict):
+        assert_refused(result, "forget-venice.sheets_not_object", move=None, value=setup["sheets"])
+    else:
+        assert_refused(result, "forget-venice.setup_not_object", move=None, value=setup)
 
 
 @pytest.mark.parametrize("players", [["Ana", "Ben"], ["Ana", "Ben", "Chloé", "Dev"]])
 def test_exactly_three_players(players):
     result = judge(make_log([], players=players))
-    assert result.status == "illegal"
-    assert result.error["move"] is None
+    assert_refused(result, "game.player_count_exact", move=None, count=3, number=len(players))
     assert (
         result.message
         == f"bad setup: Forget Venice is played by exactly 3 players, not {len(players)}"
@@ -680,19 +704,29 @@ def test_explicit_sheet_objects_equal_to_the_table_are_accepted():
 
 
 @pytest.mark.parametrize(
-    "bad",
+    ("bad", "message_id"),
     [
-        {"dealer": "Ben", "piles": [NAMES[30:32], NAMES[32:34], NAMES[34:36] + ["The Author"]]},
-        {"dealer": "Ben", "piles": [NAMES[30:32], NAMES[32:34], NAMES[34:37]], "first": 0},
-        {"dealer": "Ben", "piles": [NAMES[30:32], NAMES[32:34], NAMES[34:36] + ["The Excuse"]]},
+        (
+            {"dealer": "Ben", "piles": [NAMES[30:32], NAMES[32:34], NAMES[34:36] + ["The Author"]]},
+            "forget-venice.already_dealt",
+        ),
+        (
+            {"dealer": "Ben", "piles": [NAMES[30:32], NAMES[32:34], NAMES[34:37]], "first": 0},
+            "forget-venice.same_pile",
+        ),
+        (
+            {"dealer": "Ben", "piles": [NAMES[30:32], NAMES[32:34], NAMES[34:36] + ["The Excuse"]]},
+            "forget-venice.not_in_deck",
+        ),
     ],
 )
-def test_an_illegal_deal_leaves_the_state_untouched(bad):
+def test_an_illegal_deal_leaves_the_state_untouched(bad, message_id):
     state = judge(make_log([one_deal(ana=["The Author"])])).state
     before = (state.scores(), state.details(), state.undealt())
     move = {"first": 2, "second": 0, **bad}
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove) as refused:
         state.play(move)
+    assert refused.value.verdict.id == message_id
     assert (state.scores(), state.details(), state.undealt()) == before
 
 
@@ -730,6 +764,17 @@ def test_queries_a_players_criteria_and_collection_now():
     assert state.criteria("Ana") == {"I": 1, "II": 0, "III": 1, "total": 2}
     assert state.criteria("Ana", 2) == {"I": 0, "II": 0, "III": 0, "total": 0}
     assert state.collection("Ana") == ["The Consul"]
+
+
+def test_queries_a_players_collection_and_criteria_default_to_the_half_in_play():
+    # "a half in progress counts what has been collected": after deal 7, the second half's
+    moves = FULL_GAME["moves"][:7]
+    state = judge(make_log(moves)).state
+    assert state.half == 2
+    chloe = moves[6]["piles"][2]
+    assert state.collection("Chloé") == state.collection("Chloé", 2) == chloe
+    assert state.collection("Chloé") != state.collection("Chloé", 1)
+    assert state.criteria("Chloé") == state.criteria("Chloé", 2) != state.criteria("Chloé", 1)
 
 
 def test_longest_run_and_half_criteria_helpers():

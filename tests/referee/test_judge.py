@@ -8,12 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from referee import judge, judge_next
-from tests.examples import example_paths
+from referee import GAMES, judge, judge_next
+from referee.messages import Message
+from tests.examples import EXAMPLES, example_paths
+from tests.referee.crashes import JUDGE, assert_not_crashed, assert_refused
+
+#: the judge's own naming of a crash, before the tests make it re-raise
+CRASH_NAME = JUDGE.crash_name
 
 BENCH_LOGS = sorted((Path(__file__).resolve().parents[2] / "benchmarks" / "logs").glob("*.json"))
 #: every public example (legal or not) and every benchmark log
 LOGS = {path.stem: json.loads(path.read_text()) for path in [*example_paths(""), *BENCH_LOGS]}
+EXAMPLE_NAMES = {path.stem for path in example_paths("")}
 
 
 def judged(log: dict, moves: list) -> object:
@@ -71,3 +77,77 @@ def test_a_move_after_a_log_already_refused_changes_nothing():
     broken = judged(log, [log["moves"][1], *log["moves"]])  # the second player first
     assert broken.error["move"] == 0
     assert seen(judge_next(broken, log["moves"][0])) == seen(broken)
+
+
+# An engine crash: re-raised in the tests (tests/referee/crashes.py), a verdict everywhere else.
+
+
+def _crash_on_commit(monkeypatch) -> dict:
+    """A Punto log whose first move crashes the engine (a bug in ``commit``)."""
+    engine = GAMES["punto"]
+
+    def commit(self, plan):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(engine, "commit", commit)
+    return LOGS["punto-1"]
+
+
+def test_an_engine_crash_in_a_test_is_raised_with_its_traceback(monkeypatch):
+    log = _crash_on_commit(monkeypatch)
+    with pytest.raises(KeyError, match="a bug"):
+        judge(log)
+    with pytest.raises(KeyError, match="a bug"):
+        judge_next(judge({**log, "moves": []}), log["moves"][0])
+    monkeypatch.setattr(GAMES["punto"], "from_setup", classmethod(lambda cls, p, s: {}[0]))
+    with pytest.raises(KeyError):
+        judge(log)
+
+
+def test_outside_the_tests_an_engine_crash_is_a_verdict_that_names_it(monkeypatch):
+    log = _crash_on_commit(monkeypatch)
+    monkeypatch.setattr(JUDGE, "crash_name", CRASH_NAME)  # the judge as the site runs it
+    judgement = judge(log)
+    assert judgement.verdict == Message(
+        "log.move", number=0, problem=Message("log.move_crash", error="KeyError")
+    )
+    assert judgement.message == "move 0: this move could not be read (KeyError)"
+    with pytest.raises(AssertionError, match="an engine crashed"):
+        assert_not_crashed(judgement)
+    monkeypatch.setattr(GAMES["punto"], "from_setup", classmethod(lambda cls, p, s: {}[0]))
+    judgement = judge(log)
+    assert judgement.verdict == Message("log.setup_crash", error="KeyError")
+    assert judgement.error == {"move": None, "message": "the setup could not be read (KeyError)"}
+    with pytest.raises(AssertionError, match="an engine crashed"):
+        assert_not_crashed(judgement)
+
+
+@pytest.mark.parametrize("name", sorted(LOGS))
+def test_no_example_crashes_an_engine_at_any_move(name):
+    log = LOGS[name]
+    for before, count in positions(log):
+        assert_not_crashed(before)
+        assert_not_crashed(judge_next(before, log["moves"][count]))
+    assert_not_crashed(judge(log))
+
+
+#: the rule each refused public example breaks (tests/fixtures/examples/README.md tells why)
+REFUSED_EXAMPLES = {
+    "buntherum-2": ("buntherum.not_tied_call", {"player": "Chloé", "names": ["Ana", "Ben"]}),
+    "forget-venice-2": ("forget-venice.dealer_left", {"player": "Chloé", "player_next": "Ben"}),
+    "punto-2": ("punto.cannot_cover", {"card": "green-3", "card_below": "orange-3"}),
+    "three-high-2": ("three-high.under", {"piece": "red-3", "piece_above": "red-2"}),
+    "thricewise-2": ("thricewise.tied_places", {"player": "Ben", "card": "The Battle"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED_EXAMPLES))
+def test_each_refused_example_is_refused_by_the_rule_it_breaks(name):
+    message_id, params = REFUSED_EXAMPLES[name]
+    expected = json.loads((EXAMPLES / f"{name}.expected.json").read_text())
+    assert_refused(judge(LOGS[name]), message_id, move=expected["error"]["move"], **params)
+
+
+def test_every_refused_example_is_named_here():
+    refused = {name for name in LOGS if name in EXAMPLE_NAMES and not judge(LOGS[name]).legal}
+    assert refused == set(REFUSED_EXAMPLES)

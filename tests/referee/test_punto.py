@@ -19,6 +19,7 @@ from tests.examples import (
     example_cases,
     example_params,
 )
+from tests.referee.crashes import assert_not_crashed, assert_refused
 
 TWO = ["Ana", "Ben"]
 THREE = ["Ana", "Ben", "Chloé"]
@@ -195,30 +196,28 @@ def test_public_examples(log, expected):
 def test_two_players_hold_two_colours_each():
     assert judge(make_log(TWO, COLOURS_2, [])).status == "in_progress"
     result = judge(make_log(TWO, {"Ana": ["red"], "Ben": ["orange", "green"]}, []))
-    assert result.status == "illegal"
-    assert result.error["move"] is None
-    assert "two colours" in result.message
+    assert_refused(result, "punto.setup_two_colours_1", move=None, player="Ana", count=2)
 
 
 def test_three_or_four_players_hold_one_colour_each():
     assert judge(make_log(FOUR, COLOURS_4, [])).status == "in_progress"
     bad = dict(COLOURS_3, Ana=["red", "orange"])
     result = judge(make_log(THREE, bad, []))
-    assert result.status == "illegal" and "each player holds one colour" in result.message
+    assert_refused(result, "punto.setup_one_colour_n", move=None, player="Ana", number=2)
 
 
 def test_colours_are_all_distinct():
     result = judge(make_log(TWO, {"Ana": ["red", "blue"], "Ben": ["blue", "green"]}, []))
-    assert result.status == "illegal" and "blue is given twice" in result.message
+    assert_refused(result, "punto.setup_colour_twice", colour="blue", player_first="Ana")
     result = judge(make_log(TWO, {"Ana": ["red", "red"], "Ben": ["blue", "green"]}, []))
-    assert result.status == "illegal" and "Ana is given red twice" in result.message
+    assert_refused(result, "punto.setup_own_colour_twice", player="Ana", colour="red")
 
 
 def test_colour_keys_are_exactly_the_players():
     result = judge(make_log(TWO, {"Ana": ["red", "blue"], "ben": ["orange", "green"]}, []))
-    assert result.status == "illegal" and '"ben"' in result.message
+    assert_refused(result, "punto.setup_not_player", move=None, value="ben")
     result = judge(make_log(TWO, {"Ana": ["red", "blue"]}, []))
-    assert result.status == "illegal" and "no colours for Ben" in result.message
+    assert_refused(result, "punto.setup_colours_missing", move=None, player="Ben")
 
 
 def test_colour_names_are_case_insensitive():
@@ -229,18 +228,17 @@ def test_colour_names_are_case_insensitive():
 
 
 def test_unknown_colour_or_missing_setup_is_a_setup_error():
-    assert (
-        "not a Punto colour"
-        in judge(make_log(TWO, {"Ana": ["red", "pink"], "Ben": ["orange", "green"]}, [])).message
-    )
-    for setup in (None, [], {"colours": None}, {"colours": ["red"]}):
+    pink = judge(make_log(TWO, {"Ana": ["red", "pink"], "Ben": ["orange", "green"]}, []))
+    assert_refused(pink, "punto.setup_not_colour", move=None, value="pink")
+    for setup, message_id in (
+        (None, "json.object"),
+        ([], "json.object"),
+        ({"colours": None}, "punto.setup_no_colours"),
+        ({"colours": ["red"]}, "punto.setup_no_colours"),
+    ):
         log = make_log(TWO, COLOURS_2, [])
         log["setup"] = setup
-        result = judge(log)
-        assert result.status == "illegal" and result.error == {
-            "move": None,
-            "message": result.message,
-        }
+        assert_refused(judge(log), message_id, move=None)
     with pytest.raises(SetupError):
         Punto.start(TWO, {})
 
@@ -248,8 +246,10 @@ def test_unknown_colour_or_missing_setup_is_a_setup_error():
 def test_punto_is_for_two_to_four_players():
     five = ["A", "B", "C", "D", "E"]
     colours = {p: ["red"] for p in five}
-    assert "2 to 4 players" in judge(make_log(five, colours, [])).message
-    assert "2 to 4 players" in judge(make_log(["A"], {"A": ["red"]}, [])).message
+    for players in (five, ["A"]):
+        result = judge(make_log(players, colours, []))
+        assert_refused(result, "game.player_count", count=2, count_max=4, number=len(players))
+        assert "2 to 4 players" in result.message
 
 
 def test_neutral_colour_is_the_fourth_colour_with_three_players():
@@ -263,25 +263,28 @@ def test_neutral_colour_is_the_fourth_colour_with_three_players():
 
 def test_players_play_in_seat_order():
     result = judge2([mv("Ana", "red-1", 0, 0), mv("Ana", "red-2", 1, 0)])
-    assert result.error["move"] == 1 and "Ben's turn" in result.message
-    assert judge2([mv("Ben", "green-1", 0, 0)]).error["move"] == 0
+    assert_refused(result, "punto.not_your_turn", move=1, player_turn="Ben", player="Ana")
+    result = judge2([mv("Ben", "green-1", 0, 0)])
+    assert_refused(result, "punto.not_your_turn", move=0, player_turn="Ana", player="Ben")
 
 
 def test_round_one_starts_with_the_first_seat():
     assert judge3([mv("Ana", "red-1", 0, 0)]).status == "in_progress"
-    assert judge3([mv("Ben", "blue-1", 0, 0)]).status == "illegal"
+    result = judge3([mv("Ben", "blue-1", 0, 0)])
+    assert_refused(result, "punto.not_your_turn", move=0, player_turn="Ana")
 
 
 def test_player_names_are_matched_exactly():
     result = judge2([mv("ana", "red-1", 0, 0)])
-    assert result.status == "illegal" and "not one of the players" in result.message
+    assert_refused(result, "json.player", move=0, value="ana")
 
 
 def test_wrong_colour_is_illegal():
     result = judge2([mv("Ana", "green-3", 0, 0)])
-    assert result.status == "illegal"
+    assert_refused(result, "punto.not_own_colour", move=0, colour="green")
     assert result.message == "move 0: Ana plays red and blue, not green: green-3 is not theirs"
-    assert judge(make_log(FOUR, COLOURS_4, [mv("Ana", "orange-3", 0, 0)])).status == "illegal"
+    result = judge(make_log(FOUR, COLOURS_4, [mv("Ana", "orange-3", 0, 0)]))
+    assert_refused(result, "punto.not_own_colour", move=0, colours=["red"], colour="orange")
 
 
 def test_anyone_may_play_the_neutral_colour():
@@ -300,7 +303,7 @@ def test_card_names_are_case_insensitive():
 @pytest.mark.parametrize("card", ["red-0", "red-10", "red", "7", "purple-3", "red-3-4", 7, None])
 def test_a_card_is_a_colour_and_a_value_from_1_to_9(card):
     result = judge2([mv("Ana", card, 0, 0)])
-    assert result.status == "illegal" and "not a Punto card" in result.message
+    assert_refused(result, "punto.not_card", move=0, value=card)
 
 
 def test_a_card_is_played_at_most_twice_per_round():
@@ -310,7 +313,7 @@ def test_a_card_is_played_at_most_twice_per_round():
         mv("Ana", "red-5", 0, 1),
     ]  # fmt: skip
     result = judge2(moves)
-    assert result.error["move"] == 4 and "both copies are already played" in result.message
+    assert_refused(result, "punto.copies_played", move=4, card="red-5")
 
 
 def test_covered_cards_count_as_played():
@@ -319,7 +322,7 @@ def test_covered_cards_count_as_played():
         mv("Ana", "red-2", 1, 0), mv("Ben", "green-6", 1, 0),
         mv("Ana", "red-2", 2, 0),
     ]  # fmt: skip
-    assert judge2(moves).error["move"] == 4
+    assert_refused(judge2(moves), "punto.copies_played", move=4, card="red-2")
 
 
 # ---------------------------------------------------------------- placement
@@ -331,7 +334,7 @@ def test_first_card_goes_anywhere():
 
 def test_card_must_touch_a_card():
     result = judge2([mv("Ana", "red-1", 0, 0), mv("Ben", "green-1", 2, 0)])
-    assert result.error["move"] == 1 and "must touch a card" in result.message
+    assert_refused(result, "punto.not_touching", move=1, card="green-1", cell=(2, 0))
 
 
 def test_diagonal_touch_is_enough():
@@ -347,7 +350,7 @@ def test_covering_a_lower_value_is_legal_whatever_its_colour():
 
 def test_covering_an_equal_value_is_illegal():
     result = judge2([mv("Ana", "red-4", 0, 0), mv("Ben", "green-4", 0, 0)])
-    assert result.error["move"] == 1
+    assert_refused(result, "punto.cannot_cover", move=1, card_below="red-4")
     assert result.message == (
         "move 1: green-4 cannot cover red-4 at (0, 0): a card covers only a card of strictly "
         "lower value"
@@ -355,15 +358,15 @@ def test_covering_an_equal_value_is_illegal():
 
 
 def test_covering_a_higher_value_is_illegal():
-    assert judge2([mv("Ana", "red-4", 0, 0), mv("Ben", "green-3", 0, 0)]).error["move"] == 1
+    result = judge2([mv("Ana", "red-4", 0, 0), mv("Ben", "green-3", 0, 0)])
+    assert_refused(result, "punto.cannot_cover", move=1, card="green-3", card_below="red-4")
 
 
 def test_six_by_six_box_blocks_a_line():
     ana = [("red-1", 0, 0), ("red-2", 1, 0), ("red-3", 2, 0), ("red-4", 3, 0), ("red-5", 4, 0)]
     ben = [("orange-1", -1, 1), ("orange-2", -2, 1), ("green-1", -2, 2), ("green-2", -2, 3)]
     result = judge2(interleave(TWO, ana, ben))
-    assert result.error["move"] == 8
-    assert "would be 7 columns wide (at most 6)" in result.message
+    assert_refused(result, "punto.too_wide", move=8, count=7, count_max=6)
     assert result.details["rounds"] == []
     # the same line grown on the other side stays inside the box, and wins
     ana[-1] = ("red-5", -1, 0)
@@ -376,7 +379,7 @@ def test_six_by_six_box_counts_rows_too():
     ana = [("red-1", 0, 0), ("red-2", 0, 1), ("red-3", 0, 2), ("blue-1", 0, 3)]
     ben = [("green-1", 1, -1), ("green-2", 1, -2), ("green-3", 1, -3)]
     result = judge2(interleave(TWO, ana, ben))
-    assert result.error["move"] == 6 and "7 rows high" in result.message
+    assert_refused(result, "punto.too_high", move=6, count=7, count_max=6)
 
 
 def test_the_box_does_not_stop_covering():
@@ -389,8 +392,8 @@ def test_the_box_does_not_stop_covering():
 def test_a_move_needs_a_cell_of_two_integers():
     for at in (None, [0], [0, "1"], [0.5, 1], [True, 0], "0,0"):
         move = {"player": "Ana", "card": "red-1", "at": at}
-        assert judge2([move]).status == "illegal"
-    assert "where the card goes" in judge2([{"player": "Ana", "card": "red-1"}]).message
+        assert_refused(judge2([move]), "json.cell", move=0)
+    assert_refused(judge2([{"player": "Ana", "card": "red-1"}]), "punto.no_cell", move=0)
 
 
 # ---------------------------------------------------------------- rounds won by a line
@@ -478,8 +481,7 @@ def test_removed_card_cannot_come_back():
         mv("Ben", "green-2", 2, 0), mv("Ana", "red-9", 3, 0),
     ]  # fmt: skip
     result = judge2(round_1 + round_2)
-    assert result.error["move"] == len(round_1) + 3
-    assert "its other copy was removed from the game" in result.message
+    assert_refused(result, "punto.copy_removed", move=len(round_1) + 3, card="red-9")
     assert result.details["removed"] == ["red-9"]
     assert result.state.cards_left("red", 9) == 0
     assert result.state.cards_left("red", 8) == 2
@@ -500,7 +502,8 @@ def test_next_round_starts_left_of_winner():
     ben = [("blue-1", 0, 1), ("blue-2", 1, 1), ("blue-3", 2, 1), ("blue-4", 4, 1)]
     chloe = [(f"green-{v}", v - 1, 2) for v in range(1, 5)]
     round_1 = interleave(THREE, ana, ben, chloe)  # Chloé wins: Ana, on her left, starts
-    assert judge3(round_1 + [mv("Ben", "blue-5", 0, 0)]).status == "illegal"
+    result = judge3(round_1 + [mv("Ben", "blue-5", 0, 0)])
+    assert_refused(result, "punto.not_your_turn", move=len(round_1), player_turn="Ana")
     result = judge3(round_1 + [mv("Ana", "red-5", 0, 0)])
     assert result.status == "in_progress" and result.details["round"] == 2
     # in punto-1 Ana wins round 1 and Ben starts round 2
@@ -537,19 +540,20 @@ def test_match_ends_when_a_player_has_won_two_rounds():
 def test_false_blocked_is_illegal():
     moves = [mv("Ana", "red-5", 0, 0), mv("Ben", "green-1", 1, 0), blocked("Ana", "red-1")]
     result = judge2(moves)
-    assert result.error["move"] == 2 and "red-1 is not blocked: it can go at" in result.message
+    assert_refused(result, "punto.not_blocked", move=2, card="red-1")
     assert result.details["rounds"] == []
 
 
 def test_blocked_on_an_empty_table_is_illegal():
     result = judge2([blocked("Ana", "red-1")])
-    assert result.status == "illegal" and "first card of a round goes anywhere" in result.message
+    assert_refused(result, "punto.not_blocked_first", move=0, card="red-1")
 
 
 def test_blocked_card_is_blocked_when_only_covering_is_out_of_reach():
     # a full 6 × 6 table where every card is at least 2: a 1 has nowhere to go, a 3 has
     moves = grid_moves(TWO, COLOURS_2, GRID_NO_SERIES)
-    assert judge2([*moves, blocked("Ana", "blue-3")]).error["move"] == 36
+    result = judge2([*moves, blocked("Ana", "blue-3")])
+    assert_refused(result, "punto.not_blocked", move=36, card="blue-3")
     assert judge2([*moves, blocked("Ana", "blue-1")]).details["rounds"] == [
         {"winner": None, "how": "blocked", "removed": None}
     ]
@@ -558,22 +562,23 @@ def test_blocked_card_is_blocked_when_only_covering_is_out_of_reach():
 def test_blocked_card_must_be_one_the_player_could_draw():
     moves = grid_moves(TWO, COLOURS_2, GRID_NO_SERIES)
     result = judge2([*moves, blocked("Ana", "green-1")])
-    assert result.error["move"] == 36 and "not green" in result.message
+    assert_refused(result, "punto.not_own_colour", move=36, colour="green")
     result = judge2([*moves, blocked("Ben", "green-1")])
-    assert result.error["move"] == 36 and "Ana's turn" in result.message
+    assert_refused(result, "punto.not_your_turn", move=36, player_turn="Ana")
 
 
 def test_blocked_card_needs_a_copy_left_this_round():
     moves = grid_moves(TWO, COLOURS_2, GRID_NO_SERIES)  # blue-8 is twice on the table
     result = judge2([*moves, blocked("Ana", "blue-8")])
-    assert result.error["move"] == 36 and "both copies" in result.message
+    assert_refused(result, "punto.copies_played", move=36, card="blue-8")
 
 
 def test_blocked_move_names_no_cell():
     moves = grid_moves(TWO, COLOURS_2, GRID_NO_SERIES)
     move = dict(blocked("Ana", "blue-1"), at=[0, 0])
-    assert judge2([*moves, move]).error["move"] == 36
-    assert judge2([*moves, dict(blocked("Ana", "blue-1"), blocked="yes")]).status == "illegal"
+    assert_refused(judge2([*moves, move]), "punto.blocked_with_cell", move=36)
+    result = judge2([*moves, dict(blocked("Ana", "blue-1"), blocked="yes")])
+    assert_refused(result, "punto.blocked_value", move=36, value="yes")
 
 
 def test_blocked_round_most_series_wins():
@@ -625,7 +630,8 @@ def test_blocked_round_removal_equal_values_take_colour_listed_first(ana_colours
 
 def test_round_without_winner_next_starts_left_of_starter():
     round_1 = [*grid_moves(TWO, COLOURS_2, GRID_NO_SERIES), blocked("Ana", "red-1")]
-    assert judge2([*round_1, mv("Ana", "red-1", 0, 0)]).error["move"] == 37
+    result = judge2([*round_1, mv("Ana", "red-1", 0, 0)])
+    assert_refused(result, "punto.not_your_turn", move=37, player_turn="Ben", player="Ana")
     round_2 = [*grid_moves(TWO, COLOURS_2, GRID_NO_SERIES, starter=1), blocked("Ben", "green-1")]
     result = judge2(round_1 + round_2)
     assert [r["winner"] for r in result.details["rounds"]] == [None, None]
@@ -683,7 +689,7 @@ def test_rounds_to_win_defaults_to_two_and_is_only_kept_when_given():
 def test_rounds_to_win_ends_the_match_at_that_many_round_wins():
     log = example_cases("punto")[0][0]  # Ana wins round 1 at move 8, round 2 at the last move
     one = judge({**log, "setup": {**log["setup"], "rounds_to_win": 1}})
-    assert one.status == "illegal" and one.error["move"] == 9
+    assert_refused(one, "game.over", move=9)
     assert one.message == "move 9: the game has already ended"
     assert one.scores == {"Ana": 1, "Ben": 0} and one.winners == []
     one = judge({**log, "setup": {**log["setup"], "rounds_to_win": 1}, "moves": log["moves"][:9]})
@@ -697,8 +703,8 @@ def test_rounds_to_win_ends_the_match_at_that_many_round_wins():
 def test_rounds_to_win_is_a_json_integer_from_1_to_5(value):
     setup = {"colours": COLOURS_2, "rounds_to_win": value}
     result = judge({**make_log(TWO, COLOURS_2, []), "setup": setup})
-    assert result.status == "illegal" and result.error["move"] is None
-    assert '"rounds_to_win" must be a whole number from 1 to 5' in result.message
+    refused = assert_refused(result, "punto.rounds_to_win", move=None, count_max=5)
+    assert refused.params["value"] is value  # 3.0 and True are not 3 nor 1
     for good in (1, 5):
         setup = {"colours": COLOURS_2, "rounds_to_win": good}
         assert judge({**make_log(TWO, COLOURS_2, []), "setup": setup}).status == "in_progress"
@@ -746,8 +752,7 @@ def test_teams_are_for_four_players_only():
         log = make_log(players, colours, [])
         log["setup"]["teams"] = [players[:1], players[1:2]]
         result = judge(log)
-        assert result.status == "illegal" and result.error["move"] is None
-        assert f"team play is for 4 players, not {len(players)}" in result.message
+        assert_refused(result, "punto.teams_for_four", move=None, number=len(players))
 
 
 SHAPE = '"teams" must be two teams of two players, like [["Ana", "Chloé"], ["Ben", "Dev"]]'
@@ -773,20 +778,23 @@ def test_teams_are_two_teams_of_two_of_the_players(teams, message):
 def test_partners_sit_opposite_in_any_order():
     for teams in ([["Ana", "Ben"], ["Chloé", "Dev"]], [["Ana", "Dev"], ["Ben", "Chloé"]]):
         result = judge_teams([], teams=teams)
-        assert result.status == "illegal" and "partners sit opposite each other" in result.message
+        assert_refused(result, "punto.teams_opposite", move=None)
     for teams in ([["Dev", "Ben"], ["Chloé", "Ana"]], [["Ben", "Dev"], ["Ana", "Chloé"]]):
         assert judge_teams([], teams=teams).status == "in_progress"
 
 
 def test_partners_list_the_same_two_colours_in_any_order():
-    for chloe in (["red"], ["red", "blue", "green"]):
+    for chloe, message_id in (
+        (["red"], "punto.setup_team_colours_1"),
+        (["red", "blue", "green"], "punto.setup_team_colours_n"),
+    ):
         result = judge_teams([], colours=COLOURS_TEAMS | {"Chloé": chloe})
-        assert result.status == "illegal" and "lists their team's two colours" in result.message
+        assert_refused(result, message_id, move=None, player="Chloé")
     result = judge_teams([], colours=COLOURS_TEAMS | {"Chloé": ["red", "orange"]})
-    assert result.status == "illegal"
-    assert "Ana and Chloé are partners: both list their team's two colours" in result.message
+    assert_refused(result, "punto.setup_partners_colours", player_mate="Ana", player="Chloé")
     # one colour each, as four players without teams hold, is not a team's
-    assert judge_teams([], colours=COLOURS_4).status == "illegal"
+    result = judge_teams([], colours=COLOURS_4)
+    assert_refused(result, "punto.setup_team_colours_1", move=None, player="Ana")
     assert judge_teams([], colours=COLOURS_TEAMS | {"Chloé": ["Red ", "BLUE"]}).status == (
         "in_progress"
     )
@@ -796,7 +804,7 @@ def test_the_teams_colours_are_distinct():
     colours = {"Ana": ["red", "blue"], "Ben": ["red", "green"],
                "Chloé": ["red", "blue"], "Dev": ["red", "green"]}  # fmt: skip
     result = judge_teams([], colours=colours)
-    assert result.status == "illegal" and result.error["move"] is None
+    assert_refused(result, "punto.setup_colour_twice_team", move=None, colour="red")
     assert "red is given twice (Ana and Ben): every colour belongs to one team at most" in (
         result.message
     )
@@ -820,7 +828,7 @@ def test_a_partner_plays_any_card_of_the_teams_colours():
     ]  # fmt: skip
     assert judge_teams(moves).status == "in_progress"
     result = judge_teams([*moves[:2], mv("Chloé", "green-3", 2, 0)])
-    assert result.error["move"] == 2
+    assert_refused(result, "punto.not_own_colour_team", move=2, colour="green")
     assert "Chloé plays blue and red (their team's colours), not green" in result.message
 
 
@@ -860,7 +868,8 @@ def test_team_next_round_starts_left_of_the_rounds_winner():
     result = judge_teams(CHLOE_LINE)
     assert result.details["to_play"] == "Dev"  # left of Chloé, not of Ana
     assert judge_teams([*CHLOE_LINE, mv("Dev", "green-1", 0, 0)]).status == "in_progress"
-    assert judge_teams([*CHLOE_LINE, mv("Ben", "green-1", 0, 0)]).error["move"] == 11
+    result = judge_teams([*CHLOE_LINE, mv("Ben", "green-1", 0, 0)])
+    assert_refused(result, "punto.not_your_turn", move=11, player_turn="Dev", player="Ben")
 
 
 def test_team_scores_are_the_teams_rounds_and_both_partners_win():
@@ -926,15 +935,15 @@ def test_team_blocked_removal_takes_the_colour_of_the_partner_named_first(teams,
 
 
 @pytest.mark.parametrize(
-    "move",
-    [None, 3, "red-1", [], ["Ana", "red-1", [0, 0]], {}, {"player": "Ana"},
-     {"player": ["Ana"], "card": "red-1", "at": [0, 0]},
-     {"player": "Ana", "card": {}, "at": [0, 0]}],
+    ("move", "message_id"),
+    [(None, "json.object"), (3, "json.object"), ("red-1", "json.object"), ([], "json.object"),
+     (["Ana", "red-1", [0, 0]], "json.object"), ({}, "json.player"),
+     ({"player": "Ana"}, "punto.no_card"),
+     ({"player": ["Ana"], "card": "red-1", "at": [0, 0]}, "json.player"),
+     ({"player": "Ana", "card": {}, "at": [0, 0]}, "punto.not_card")],
 )  # fmt: skip
-def test_malformed_moves_are_illegal(move):
-    result = judge2([move])
-    assert result.status == "illegal" and result.error["move"] == 0
-    assert "could not be read" not in result.message
+def test_malformed_moves_are_illegal(move, message_id):
+    assert_refused(judge2([move]), message_id, move=0)
 
 
 def test_illegal_move_leaves_the_state_untouched():
@@ -942,7 +951,7 @@ def test_illegal_move_leaves_the_state_untouched():
     before = judge({**log, "moves": log["moves"][:14]})
     log["moves"][14] = mv("Ana", "blue-3", 9, 9)
     after = judge({**log, "moves": log["moves"][:15]})
-    assert after.error["move"] == 14
+    assert_refused(after, "punto.not_touching", move=14, cell=(9, 9))
     assert (after.scores, after.details) == (before.scores, before.details)
 
 
@@ -1073,7 +1082,7 @@ def test_random_legal_matches_keep_the_rules(seed, seating, rounds_to_win):
     if result.status == "finished":
         assert set(reached) == side[rounds[-1]["winner"]]
         extra = judge(setup_log(players, setup, [*moves, mv(players[0], "red-1", 0, 0)]))
-        assert extra.error["move"] == len(moves)
+        assert_refused(extra, "game.over", move=len(moves))
 
 
 json_values = st.recursive(
@@ -1119,8 +1128,7 @@ def test_judge_never_raises_on_arbitrary_json(value):
     ):
         result = judge(log)
         assert result.status in ("finished", "in_progress", "illegal")
-        if result.status == "illegal":
-            assert result.message and "could not be read" not in result.message
+        assert_not_crashed(result)
 
 
 @settings(max_examples=60, deadline=None)
@@ -1135,9 +1143,9 @@ def test_mutated_valid_logs_are_judged_without_crashing(data, value):
         log["moves"][index][key] = value
     result = judge(log)
     assert result.status in ("finished", "in_progress", "illegal")
+    assert_not_crashed(result)
     if result.status == "illegal":
         assert result.error["move"] is not None
-        assert "could not be read" not in result.message
     json.dumps(result.as_dict())
 
 

@@ -12,6 +12,7 @@ import pytest
 import referee
 from referee import GAMES, judge
 from referee.registry import DECLARATION, RegistryError, discover, module_name
+from tests.referee.crashes import assert_refused
 
 
 def _game_modules() -> list[str]:
@@ -52,7 +53,7 @@ def test_the_kinds_of_game_are_declared_as_the_rules_say():
 
 def test_an_unknown_game_is_refused_naming_the_games_of_the_registry():
     verdict = judge({"format": "gamelog/1", "game": "chess", "players": ["Ana"], "moves": []})
-    assert verdict.status == "illegal" and verdict.error["move"] is None
+    assert_refused(verdict, "log.unknown_game", move=None, value="chess", games=list(GAMES))
     assert verdict.message == (f'unknown game "chess": expected one of {", ".join(GAMES)}')
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
 from pathlib import Path
@@ -21,6 +22,7 @@ from tests.examples import (
     example_params,
     json_values,
 )
+from tests.referee.crashes import assert_not_crashed, assert_refused
 
 JSON_VALUES = json_values(16)
 
@@ -64,12 +66,10 @@ def points_of(judgement, card):
     return entry["points"]
 
 
-def assert_illegal_at(judgement, move, *words):
-    assert judgement.status == "illegal", judgement
-    assert judgement.error["move"] == move, judgement.error
+def assert_illegal_at(judgement, move, message_id, **params):
+    """Refused at ``move`` by ``message_id`` (with ``params``)."""
+    assert_refused(judgement, message_id, move=move, **params)
     assert judgement.error["message"].startswith(f"move {move}: ")
-    for word in words:
-        assert word in judgement.error["message"], judgement.error["message"]
 
 
 # --- A random legal game, written independently of the engine ---------------------------------
@@ -151,17 +151,18 @@ def test_engine_is_registered():
 @pytest.mark.parametrize("players", [1, 6])
 def test_two_to_five_players(players):
     judgement = judge(gamelog([], NAMES[:1] if players == 1 else [*NAMES, "Fay"]))
-    assert judgement.status == "illegal"
-    assert judgement.error["move"] is None
+    assert_refused(judgement, "game.player_count", move=None, count_max=5, number=players)
     assert (judgement.scores, judgement.winners, judgement.details) == ({}, [], {})
 
 
 def test_setup_two_or_four_players_is_a_full_two_by_two():
     assert judge(gamelog([])).status == "in_progress"
     assert judge(gamelog([], NAMES[:4])).status == "in_progress"
-    assert judge(gamelog([], grid=GRID2[:3])).status == "illegal"
+    result = judge(gamelog([], grid=GRID2[:3]))
+    assert_refused(result, "thricewise.setup_size_4", move=None, count=2, number=3)
     six = grid_of(*[(c.name, (i % 3, i // 3)) for i, c in enumerate(BASIC_DECK[6:12])])
-    assert judge(gamelog([], grid=six)).status == "illegal"
+    result = judge(gamelog([], grid=six))
+    assert_refused(result, "thricewise.setup_size_4", move=None, count=2, number=6)
 
 
 @pytest.mark.parametrize("shape", [(3, 2), (2, 3)])
@@ -171,7 +172,8 @@ def test_setup_three_or_five_players_is_a_full_three_by_two_or_two_by_three(shap
     grid = grid_of(*[(card, (i % width, i // width)) for i, card in enumerate(cards)])
     assert judge(gamelog([], NAMES[:3], grid)).status == "in_progress"
     assert judge(gamelog([], NAMES[:5], grid)).status == "in_progress"
-    assert judge(gamelog([], NAMES[:3], GRID2)).status == "illegal"
+    result = judge(gamelog([], NAMES[:3], GRID2))
+    assert_refused(result, "thricewise.setup_size_6", move=None, count=3, number=4)
 
 
 def test_setup_rectangle_must_be_full():
@@ -183,9 +185,12 @@ def test_setup_rectangle_must_be_full():
     )
     line = grid_of(*[(g["card"], (i, 0)) for i, g in enumerate(GRID2)])
     same_cell = grid_of(*[(g["card"], (0, 0)) for g in GRID2])
-    for grid in (gap, line, same_cell):
-        judgement = judge(gamelog([], grid=grid))
-        assert judgement.status == "illegal" and judgement.error["move"] is None
+    for grid, message_id in (
+        (gap, "thricewise.setup_gap_4"),
+        (line, "thricewise.setup_gap_4"),
+        (same_cell, "thricewise.setup_same_cell"),
+    ):
+        assert_refused(judge(gamelog([], grid=grid)), message_id, move=None)
 
 
 def test_setup_cells_are_any_integers():
@@ -201,26 +206,26 @@ def test_setup_cells_are_any_integers():
 
 
 @pytest.mark.parametrize(
-    "setup",
+    ("setup", "message_id"),
     [
-        None,
-        [],
-        {"grid": None},
-        {"grid": "The Author"},
-        {"grid": [1, 2, 3, 4]},
-        {"grid": [{"card": "The Excuse", "at": [0, 0]}, *GRID2[1:]]},
-        {"grid": [*GRID2[:3], {"card": "the author", "at": [1, 1]}]},
-        {"grid": [{"card": "The Author", "at": [0, True]}, *GRID2[1:]]},
-        {"grid": [{"card": "The Author", "at": [0.0, 0]}, *GRID2[1:]]},
+        (None, "json.object"),
+        ([], "json.object"),
+        ({"grid": None}, "json.list"),
+        ({"grid": "The Author"}, "json.list"),
+        ({"grid": [1, 2, 3, 4]}, "json.object"),
+        ({"grid": [{"card": "The Excuse", "at": [0, 0]}, *GRID2[1:]]}, "thricewise.not_card"),
+        ({"grid": [*GRID2[:3], {"card": "the author", "at": [1, 1]}]}, "thricewise.setup_twice"),
+        ({"grid": [{"card": "The Author", "at": [0, True]}, *GRID2[1:]]}, "json.cell"),
+        ({"grid": [{"card": "The Author", "at": [0.0, 0]}, *GRID2[1:]]}, "json.cell"),
     ],
 )
-def test_bad_setup_is_a_setup_error(setup):
+def test_bad_setup_is_a_setup_error(setup, message_id):
     with pytest.raises(SetupError):
         Thricewise.start(["Ana", "Ben"], setup)
     log = gamelog([])
     log["setup"] = setup
     judgement = judge(log)
-    assert judgement.status == "illegal" and judgement.error["move"] is None
+    assert_refused(judgement, message_id, move=None)
     assert judgement.error["message"].startswith("bad setup: ")
 
 
@@ -229,41 +234,42 @@ def test_bad_setup_is_a_setup_error(setup):
 
 def test_reveal_must_name_every_player():
     judgement = judge(gamelog([turn({"Ana": "The Sailor"}, ("Ana", "The Sailor", (2, 0)))]))
-    assert_illegal_at(judgement, 0, "Ben")
+    assert_illegal_at(judgement, 0, "thricewise.reveal_missing", player="Ben")
 
 
 def test_unknown_player_key_in_reveal_is_illegal():
     reveal = {"Ana": "The Sailor", "Ben": "The Castle", "Zoé": "The Mill"}
     judgement = judge(gamelog([turn(reveal, ("Ana", "The Sailor", (2, 0)))]))
-    assert_illegal_at(judgement, 0, "Zoé")
+    assert_illegal_at(judgement, 0, "thricewise.reveal_not_player", value="Zoé")
 
 
 def test_player_names_are_matched_exactly():
     judgement = judge(gamelog([turn({"ana": "The Sailor", "Ben": "The Castle"})]))
-    assert_illegal_at(judgement, 0, '"ana"')
+    assert_illegal_at(judgement, 0, "thricewise.reveal_not_player", value="ana")
     reveal = {"Ana": "The Sailor", "Ben": "The Castle"}
     judgement = judge(gamelog([turn(reveal, ("Ana ", "The Sailor", (2, 0)))]))
-    assert_illegal_at(judgement, 0, '"Ana "')
+    assert_illegal_at(judgement, 0, "json.player", value="Ana ")
 
 
 def test_card_seen_twice_is_illegal():
     # Tied reveals, so that nobody has to place and only the repeated card is wrong.
     # a setup card
     judgement = judge(gamelog([turn({"Ana": "The Author", "Ben": "The Desert"})]))
-    assert_illegal_at(judgement, 0, "The Author", "setup")
+    assert_illegal_at(judgement, 0, "thricewise.reveal_in_setup", card="The Author")
     # the same card twice in one reveal (spelled differently)
     judgement = judge(gamelog([turn({"Ana": "The Sailor", "Ben": "sailor"})]))
-    assert_illegal_at(judgement, 0, "The Sailor", "both")
+    assert_illegal_at(judgement, 0, "thricewise.reveal_twice", card="The Sailor", player="Ben")
     # a card revealed in an earlier turn, even one still set aside
     first = turn({"Ana": "The Forest", "Ben": "The Discovery"})
     again = turn({"Ana": "The Soldier", "Ben": "The Forest"})
-    assert_illegal_at(judge(gamelog([first, again])), 1, "The Forest", "turn 0")
+    result = judge(gamelog([first, again]))
+    assert_illegal_at(result, 1, "thricewise.reveal_seen", card="The Forest", turn=0)
 
 
 def test_only_basic_deck_cards_are_revealed():
     for card in ("The Excuse", "The Watchman", "The Consul", "Ace of Swords", 7, None):
         judgement = judge(gamelog([turn({"Ana": card, "Ben": "The Castle"})]))
-        assert_illegal_at(judgement, 0, "basic Decktet")
+        assert_illegal_at(judgement, 0, "thricewise.reveal_not_card", value=card)
 
 
 def test_card_names_match_case_insensitively_and_come_out_canonical():
@@ -319,13 +325,13 @@ def test_player_with_set_aside_card_this_turn_places_nothing():
         turn({"Ana": "The Mountain", "Ben": "The Battle"}, ("Ben", "The Discovery", (-1, 0))),
     ]
     judgement = judge(gamelog(moves))
-    assert_illegal_at(judgement, 2, "Ben")
+    assert_illegal_at(judgement, 2, "thricewise.tied_places", player="Ben")
     assert judgement.details["set_aside"] == {"Ana": ["The Forest"], "Ben": ["The Discovery"]}
 
 
 def test_tied_player_cannot_place_the_tied_card_either():
     moves = [turn({"Ana": "The Forest", "Ben": "The Discovery"}, ("Ana", "The Forest", (2, 0)))]
-    assert_illegal_at(judge(gamelog(moves)), 0, "set aside")
+    assert_illegal_at(judge(gamelog(moves)), 0, "thricewise.tied_places", player="Ana")
 
 
 def test_set_aside_cards_may_join_a_later_group_in_any_order_and_the_placer_scores():
@@ -373,7 +379,7 @@ def test_set_aside_cards_placed_only_in_their_owners_group():
             ("Ben", "The Castle", (-1, 1)),
         ),
     ]
-    assert_illegal_at(judge(gamelog(moves)), 1, "The Discovery")
+    assert_illegal_at(judge(gamelog(moves)), 1, "thricewise.not_own_card", card="The Discovery")
 
 
 def test_set_aside_card_is_placed_at_most_once():
@@ -392,7 +398,7 @@ def test_set_aside_card_is_placed_at_most_once():
             ("Ben", "The Soldier", (-1, 0)),
         ),
     ]
-    assert_illegal_at(judge(gamelog(moves)), 2, "The Forest")
+    assert_illegal_at(judge(gamelog(moves)), 2, "thricewise.not_own_card", card="The Forest")
 
 
 def test_set_aside_lists_every_player_in_the_order_set_aside():
@@ -418,9 +424,10 @@ def test_place_may_be_omitted_when_nobody_places():
 
 def test_every_player_not_set_aside_must_place():
     judgement = judge(gamelog([{"reveal": {"Ana": "The Sailor", "Ben": "The Castle"}}]))
-    assert_illegal_at(judgement, 0, "Ana", "The Sailor")
+    assert_illegal_at(judgement, 0, "thricewise.group_missing", player="Ana", card="The Sailor")
     only_ana = turn({"Ana": "The Sailor", "Ben": "The Castle"}, ("Ana", "The Sailor", (2, 1)))
-    assert_illegal_at(judge(gamelog([only_ana])), 0, "Ben", "The Castle")
+    result = judge(gamelog([only_ana]))
+    assert_illegal_at(result, 0, "thricewise.group_missing", player="Ben", card="The Castle")
 
 
 # --- Groups -------------------------------------------------------------------------------------
@@ -434,7 +441,9 @@ def test_group_order_by_ascending_rank():
             ("Ana", "The Sailor", (2, 1)),
         )
     ]
-    assert_illegal_at(judge(gamelog(moves)), 0, "Ana", "Ben")
+    assert_illegal_at(
+        judge(gamelog(moves)), 0, "thricewise.group_order", player_first="Ana", player="Ben"
+    )
 
 
 def test_ace_places_first_and_crown_last():
@@ -442,7 +451,7 @@ def test_ace_places_first_and_crown_last():
     good = turn(reveal, ("Ben", "Ace of Moons", (2, 0)), ("Ana", "The Windfall", (2, 1)))
     bad = turn(reveal, ("Ana", "The Windfall", (2, 1)), ("Ben", "Ace of Moons", (2, 0)))
     assert judge(gamelog([good])).legal
-    assert_illegal_at(judge(gamelog([bad])), 0)
+    assert_illegal_at(judge(gamelog([bad])), 0, "thricewise.group_order", player_first="Ben")
 
 
 def test_group_must_contain_the_card_revealed_this_turn():
@@ -454,7 +463,13 @@ def test_group_must_contain_the_card_revealed_this_turn():
             ("Ben", "The Castle", (-1, 1)),
         ),
     ]
-    assert_illegal_at(judge(gamelog(moves)), 1, "The Sailor")
+    assert_illegal_at(
+        judge(gamelog(moves)),
+        1,
+        "thricewise.group_without_revealed",
+        player="Ana",
+        card="The Sailor",
+    )
 
 
 def test_group_holds_the_revealed_card_exactly_once():
@@ -466,7 +481,7 @@ def test_group_holds_the_revealed_card_exactly_once():
             ("Ben", "The Castle", (-1, 1)),
         )
     ]
-    assert_illegal_at(judge(gamelog(moves)), 0, "twice")
+    assert_illegal_at(judge(gamelog(moves)), 0, "thricewise.placed_twice", card="The Sailor")
 
 
 def test_group_is_a_run_of_consecutive_entries():
@@ -479,7 +494,7 @@ def test_group_is_a_run_of_consecutive_entries():
             ("Ana", "The Forest", (2, 0)),
         ),
     ]
-    assert_illegal_at(judge(gamelog(moves)), 1, "Ana")
+    assert_illegal_at(judge(gamelog(moves)), 1, "thricewise.group_split", player="Ana")
 
 
 def test_group_may_not_hold_another_card():
@@ -491,14 +506,96 @@ def test_group_may_not_hold_another_card():
             ("Ben", "The Castle", (-1, 1)),
         )
     ]
-    assert_illegal_at(judge(gamelog(moves)), 0, "The Mill")
+    assert_illegal_at(judge(gamelog(moves)), 0, "thricewise.not_own_card", card="The Mill")
     stolen = [turn({"Ana": "The Sailor", "Ben": "The Castle"}, ("Ana", "The Castle", (2, 1)))]
-    assert_illegal_at(judge(gamelog(stolen)), 0, "The Castle")
+    assert_illegal_at(judge(gamelog(stolen)), 0, "thricewise.not_own_card", card="The Castle")
 
 
 def test_unknown_player_in_place_is_illegal():
     moves = [turn({"Ana": "The Sailor", "Ben": "The Castle"}, ("Zoé", "The Sailor", (2, 1)))]
-    assert_illegal_at(judge(gamelog(moves)), 0, "Zoé")
+    assert_illegal_at(judge(gamelog(moves)), 0, "json.player", value="Zoé")
+
+
+# --- The placing order with 3 to 5 players ------------------------------------------------------
+# "Every card whose rank another player also revealed this turn is set aside [...] groups come in
+# the ascending rank of the card each player revealed this turn" (docs/gamelog.md §3): with more
+# than two players, ties leave some players placing and the order is not the seat order.
+
+#: a 3 × 2 setup for 3 and 5 players (2 × 2 for 4: GRID2, its first four cards)
+GRID6 = [*GRID2, {"card": "Ace of Moons", "at": [2, 0]}, {"card": "The Huntress", "at": [2, 1]}]
+#: free cells next to either setup, filled in this order
+ORDER_CELLS = [(-1, 0), (-1, 1), (0, 2), (1, 2), (0, -1)]
+
+
+def revealing(ranks):
+    """Each seat's card of the rank given, none of the setup's and no card twice."""
+    taken = {entry["card"] for entry in GRID6}
+    reveal = {}
+    for player, rank in zip(NAMES, ranks, strict=False):
+        card = next(c for c, r in RANKS.items() if r == rank and c not in taken)
+        taken.add(card)
+        reveal[player] = card
+    return reveal
+
+
+def placing_in(order, ranks):
+    """The game's first turn, with the reveal of ``ranks`` and groups placed in ``order``."""
+    players = NAMES[: len(ranks)]
+    reveal = revealing(ranks)
+    placed = [(p, reveal[p], cell) for p, cell in zip(order, ORDER_CELLS, strict=False)]
+    grid = GRID2 if len(players) == 4 else GRID6
+    return gamelog([turn(reveal, *placed)], players, grid)
+
+
+#: seats' ranks (Ace 1, Crown 10) → who places, in order; the others' cards wait
+PLACING_ORDERS = [
+    ((9, 2, 5), ["Ben", "Chloé", "Ana"]),
+    ((7, 3, 10, 1), ["Dev", "Ben", "Ana", "Chloé"]),
+    ((6, 8, 2, 4, 1), ["Eli", "Chloé", "Dev", "Ana", "Ben"]),
+    ((5, 2, 5), ["Ben"]),
+    ((5, 2, 5, 8), ["Ben", "Dev"]),
+    ((4, 9, 4, 1, 4), ["Dev", "Ben"]),  # three of a rank wait together
+    ((3, 6, 3, 6, 2), ["Eli"]),  # two ties
+    ((10, 10, 10, 10), []),  # everybody waits
+]
+
+
+@pytest.mark.parametrize(("ranks", "order"), PLACING_ORDERS)
+def test_with_three_to_five_players_groups_go_in_ascending_rank_and_ties_wait(ranks, order):
+    log = placing_in(order, ranks)
+    judgement = judge(log)
+    assert judgement.status == "in_progress", judgement.message
+    assert [e["player"] for e in judgement.details["placements"]] == order
+    waiting = {p: cards for p, cards in judgement.details["set_aside"].items() if cards}
+    assert list(waiting) == [p for p in log["players"] if p not in order]
+    start = judge({**log, "moves": []}).state
+    assert start.placing_order(log["moves"][0]["reveal"]) == order
+
+
+@pytest.mark.parametrize(("ranks", "order"), PLACING_ORDERS)
+def test_with_three_to_five_players_any_other_order_is_refused_at_the_first_group_out_of_place(
+    ranks, order
+):
+    for other in itertools.permutations(order):
+        if list(other) == order:
+            continue
+        wrong = next(i for i, (a, b) in enumerate(zip(order, other, strict=True)) if a != b)
+        judgement = judge(placing_in(other, ranks))
+        assert_illegal_at(
+            judgement, 0, "thricewise.group_order", player_first=order[wrong], player=other[wrong]
+        )
+
+
+@pytest.mark.parametrize(("ranks", "order"), PLACING_ORDERS)
+def test_with_three_to_five_players_every_placer_places_and_no_tied_player_does(ranks, order):
+    reveal = revealing(ranks)
+    if order:  # the last group left out
+        judgement = judge(placing_in(order[:-1], ranks))
+        last = order[-1]
+        assert_illegal_at(judgement, 0, "thricewise.group_missing", player=last, card=reveal[last])
+    for tied in (p for p in NAMES[: len(ranks)] if p not in order):  # a waiting player placing
+        judgement = judge(placing_in([*order, tied], ranks))
+        assert_illegal_at(judgement, 0, "thricewise.tied_places", player=tied, card=reveal[tied])
 
 
 # --- Cells --------------------------------------------------------------------------------------
@@ -512,7 +609,14 @@ def test_card_goes_on_an_empty_cell():
             ("Ben", "The Castle", (-1, 1)),
         )
     ]
-    assert_illegal_at(judge(gamelog(moves)), 0, "The Sailor", "(1, 1)", "The Bard")
+    assert_illegal_at(
+        judge(gamelog(moves)),
+        0,
+        "thricewise.cell_taken",
+        card="The Sailor",
+        cell=(1, 1),
+        card_other="The Bard",
+    )
     placed_this_turn = [
         turn(
             {"Ana": "The Sailor", "Ben": "The Castle"},
@@ -520,7 +624,8 @@ def test_card_goes_on_an_empty_cell():
             ("Ben", "The Castle", (2, 1)),
         )
     ]
-    assert_illegal_at(judge(gamelog(placed_this_turn)), 0, "The Castle", "(2, 1)")
+    result = judge(gamelog(placed_this_turn))
+    assert_illegal_at(result, 0, "thricewise.cell_taken", card="The Castle", cell=(2, 1))
 
 
 def test_card_must_touch_a_card_orthogonally_or_diagonally():
@@ -539,7 +644,9 @@ def test_card_must_touch_a_card_orthogonally_or_diagonally():
             ("Ben", "The Castle", (-1, 1)),
         )
     ]
-    assert_illegal_at(judge(gamelog(far)), 0, "The Sailor", "(3, 0)")
+    assert_illegal_at(
+        judge(gamelog(far)), 0, "thricewise.cell_alone", card="The Sailor", cell=(3, 0)
+    )
 
 
 def test_card_may_touch_a_card_placed_earlier_in_the_same_turn():
@@ -572,7 +679,8 @@ def _widening(direction):
 def test_bounding_box_never_exceeds_six(direction):
     moves = _widening(direction)
     judgement = judge(gamelog(moves))
-    assert_illegal_at(judgement, 2, "The Origin", f"7 cards {direction}", "at most 6")
+    too_far = f"thricewise.too_{direction}"
+    assert_illegal_at(judgement, 2, too_far, card="The Origin", count=7, count_max=6)
     # the first two turns made the grid exactly 6 long: both ends are now closed
     assert judge(gamelog(moves[:2])).legal
     other_end = (-1, 0) if direction == "wide" else (0, -1)
@@ -581,7 +689,7 @@ def test_bounding_box_never_exceeds_six(direction):
         ("Ana", "The Origin", other_end),
         ("Ben", "The Cave", (1, 2)),
     )
-    assert_illegal_at(judge(gamelog([*moves[:2], closed])), 2, f"7 cards {direction}")
+    assert_illegal_at(judge(gamelog([*moves[:2], closed])), 2, too_far, cell=other_end, count=7)
 
 
 def test_grid_floats_so_the_setup_may_end_on_a_side():
@@ -755,7 +863,7 @@ def test_turn_after_the_last_is_illegal():
     (log, _), _ = example_cases("thricewise")
     extra = turn(dict.fromkeys(log["players"], "The Mill"))
     judgement = judge({**log, "moves": [*log["moves"], extra]})
-    assert_illegal_at(judgement, 6, "ended")
+    assert_illegal_at(judgement, 6, "game.over")
     assert judgement.scores == {"Ana": 0, "Ben": 0, "Chloé": 0, "Dev": 9, "Eli": 16}
 
 
@@ -864,39 +972,62 @@ GOOD_REVEAL = {"Ana": "The Sailor", "Ben": "The Castle"}
 
 
 @pytest.mark.parametrize(
-    "move",
+    ("move", "message_id"),
     [
-        None,
-        "The Sailor",
-        3,
-        [],
-        [GOOD_REVEAL],
-        {},
-        {"reveal": None},
-        {"reveal": "The Sailor"},
-        {"reveal": ["The Sailor", "The Castle"]},
-        {"reveal": {"Ana": None, "Ben": "The Castle"}},
-        {"reveal": {"Ana": ["The Sailor"], "Ben": "The Castle"}},
-        {"reveal": GOOD_REVEAL, "place": "Ana"},
-        {"reveal": GOOD_REVEAL, "place": {}},
-        {"reveal": GOOD_REVEAL, "place": [None]},
-        {"reveal": GOOD_REVEAL, "place": [[1, 2]]},
-        {"reveal": GOOD_REVEAL, "place": [{"player": 1, "card": "The Sailor", "at": [2, 1]}]},
-        {"reveal": GOOD_REVEAL, "place": [{"player": "Ana", "card": 4, "at": [2, 1]}]},
-        {"reveal": GOOD_REVEAL, "place": [{"player": "Ana", "card": "The Sailor", "at": "2,1"}]},
-        {"reveal": GOOD_REVEAL, "place": [{"player": "Ana", "card": "The Sailor", "at": [2]}]},
-        {"reveal": GOOD_REVEAL, "place": [{"player": "Ana", "card": "The Sailor", "at": [2, 1.5]}]},
-        {
-            "reveal": GOOD_REVEAL,
-            "place": [{"player": "Ana", "card": "The Sailor", "at": [True, 1]}],
-        },
-        {"reveal": GOOD_REVEAL, "place": [{"player": "Ana", "card": "The Sailor"}]},
+        (None, "thricewise.turn_not_object"),
+        ("The Sailor", "thricewise.turn_not_object"),
+        (3, "thricewise.turn_not_object"),
+        ([], "thricewise.turn_not_object"),
+        ([GOOD_REVEAL], "thricewise.turn_not_object"),
+        ({}, "thricewise.reveal_not_object"),
+        ({"reveal": None}, "thricewise.reveal_not_object"),
+        ({"reveal": "The Sailor"}, "thricewise.reveal_not_object"),
+        ({"reveal": ["The Sailor", "The Castle"]}, "thricewise.reveal_not_object"),
+        ({"reveal": {"Ana": None, "Ben": "The Castle"}}, "thricewise.reveal_not_card"),
+        ({"reveal": {"Ana": ["The Sailor"], "Ben": "The Castle"}}, "thricewise.reveal_not_card"),
+        ({"reveal": GOOD_REVEAL, "place": "Ana"}, "thricewise.place_not_list"),
+        ({"reveal": GOOD_REVEAL, "place": {}}, "thricewise.place_not_list"),
+        ({"reveal": GOOD_REVEAL, "place": [None]}, "thricewise.placement_not_object"),
+        ({"reveal": GOOD_REVEAL, "place": [[1, 2]]}, "thricewise.placement_not_object"),
+        (
+            {"reveal": GOOD_REVEAL, "place": [{"player": 1, "card": "The Sailor", "at": [2, 1]}]},
+            "json.player",
+        ),
+        (
+            {"reveal": GOOD_REVEAL, "place": [{"player": "Ana", "card": 4, "at": [2, 1]}]},
+            "thricewise.not_card",
+        ),
+        (
+            {
+                "reveal": GOOD_REVEAL,
+                "place": [{"player": "Ana", "card": "The Sailor", "at": "2,1"}],
+            },
+            "json.cell",
+        ),
+        (
+            {"reveal": GOOD_REVEAL, "place": [{"player": "Ana", "card": "The Sailor", "at": [2]}]},
+            "json.cell",
+        ),
+        (
+            {
+                "reveal": GOOD_REVEAL,
+                "place": [{"player": "Ana", "card": "The Sailor", "at": [2, 1.5]}],
+            },
+            "json.cell",
+        ),
+        (
+            {
+                "reveal": GOOD_REVEAL,
+                "place": [{"player": "Ana", "card": "The Sailor", "at": [True, 1]}],
+            },
+            "json.cell",
+        ),
+        ({"reveal": GOOD_REVEAL, "place": [{"player": "Ana", "card": "The Sailor"}]}, "json.cell"),
     ],
 )
-def test_malformed_move_is_illegal_never_a_crash(move):
+def test_malformed_move_is_illegal_never_a_crash(move, message_id):
     judgement = judge(gamelog([move]))
-    assert_illegal_at(judgement, 0)
-    assert "could not be read" not in judgement.error["message"]
+    assert_illegal_at(judgement, 0, message_id)
     assert judgement.scores == {"Ana": 0, "Ben": 0}
 
 
@@ -933,6 +1064,13 @@ def test_legal_cells_count_the_cells_a_turn_being_entered_has_taken():
     assert (2, 0) not in cells  # taken by one of them
     assert (6, 0) not in cells and (-1, 0) not in cells  # a seventh column
     assert (2, 0) in game.legal_cells() and game.box == (0, 1, 0, 1)  # the game is untouched
+
+
+def test_legal_cells_come_row_by_row_then_column_by_column():
+    # the order a board offers them in: the row above the 2×2 setup, then along each row
+    cells = judge(gamelog([])).state.legal_cells()
+    assert cells[:6] == [(-1, -1), (0, -1), (1, -1), (2, -1), (-1, 0), (2, 0)]
+    assert cells[-4:] == [(-1, 2), (0, 2), (1, 2), (2, 2)]
 
 
 def test_placing_order_and_set_aside_cards_queries():
@@ -1007,7 +1145,9 @@ def test_moving_one_placement_to_an_occupied_or_lonely_cell_is_illegal_there(see
     bad = copy.deepcopy(log)
     bad["moves"][m]["place"][k]["at"] = cell
     judgement = judge(bad)
-    assert_illegal_at(judgement, m)
+    assert_illegal_at(
+        judgement, m, "thricewise.cell_taken" if occupied else "thricewise.cell_alone"
+    )
     assert judgement.details == judge({**log, "moves": log["moves"][:m]}).details
 
 
@@ -1021,9 +1161,9 @@ def test_random_games_judge_the_same_from_what_the_referee_understood(seed, n_pl
 
 def _never_crashes(judgement):
     assert judgement.status in ("finished", "in_progress", "illegal")
+    assert_not_crashed(judgement)
     if judgement.error is not None:
         assert judgement.error["message"]
-        assert "could not be read" not in judgement.error["message"]
     json.dumps(judgement.as_dict())
 
 
