@@ -192,16 +192,16 @@ def test_a_leaderboard_as_of_the_ends_of_the_calendar_answers(member_client, clu
 @pytest.fixture
 def deleted_meanwhile(monkeypatch, punto):
     """The play is deleted by an owner between the page's checks and the change's lock."""
-    from games.views import plays
+    from games.views import play_page
 
-    real_get = plays.get_play
+    real_get = play_page.get_play
 
     def get_then_delete(request, play_id):
         play = real_get(request, play_id)
         Play.objects.filter(pk=play.pk).delete()
         return play
 
-    monkeypatch.setattr(plays, "get_play", get_then_delete)
+    monkeypatch.setattr(play_page, "get_play", get_then_delete)
     return punto
 
 

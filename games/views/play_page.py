@@ -1,0 +1,362 @@
+"""The play page and what changes it: the page (or its main fragment for htmx) with the move
+being built kept in the session, a move's taps (htmx or plain forms), undo, abandon and resume."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from referee import Judgement
+
+from .. import movelog, selectors, services, stats, verdicts
+from ..access import get_play, is_owner, require_owner
+from ..models import Play, Seat
+from ..ui import Draft, FormError, ui_for
+
+
+def play_context(
+    play: Play,
+    moves: list[selectors.LogEntry],
+    judgement: Judgement | None,
+    draft: Draft | None,
+    seats: list[Seat] | None = None,
+) -> dict:
+    """What the play page and the printable sheet share: seats, the judged log, the sheet.
+    ``seats`` (their players joined), when the caller has them already."""
+    if seats is None:
+        seats = list(play.seats.select_related("player").order_by("position"))
+    names = [seat.player.name for seat in seats]
+    if judgement is None:
+        judgement = selectors.judge_moves(play, names, moves)
+    ui = ui_for(play.game)
+    return {
+        "play": play,
+        "club": play.club,
+        "seats": seats,
+        "names": names,
+        "judgement": judgement,
+        # why the referee cannot judge the stored log any more (it should never happen)
+        "refusal": verdicts.explain(judgement),
+        "details": judgement.details,
+        "state": judgement.state,
+        "sheet_template": ui.template("sheet"),
+        **ui.move_context(judgement, names, draft),
+    }
+
+
+def _draft_key(play: Play) -> str:
+    return f"play-draft-{play.pk}"
+
+
+def _saved_draft(request: HttpRequest, play: Play) -> Draft | None:
+    """The move this browser was building on the play, kept on the server so that it survives
+    a reload or a dropped connection. Only drafts the server made are kept (never what a form
+    posted), and only for the version they were built on: a move entered since makes it moot."""
+    saved = request.session.get(_draft_key(play))
+    if isinstance(saved, dict) and saved.get("version") == play.version:
+        data = saved.get("data")
+        if isinstance(data, dict) and data:
+            return Draft(data)
+    return None
+
+
+def _keep_draft(request: HttpRequest, play: Play, draft: Draft | None) -> None:
+    key = _draft_key(play)
+    wanted = {"version": play.version, "data": draft.data} if draft and draft.data else None
+    if request.session.get(key) != wanted:  # a session write only when the draft changed
+        if wanted is None:
+            request.session.pop(key, None)
+        else:
+            request.session[key] = wanted
+
+
+def _forget_draft(request: HttpRequest, play: Play) -> None:
+    _keep_draft(request, play, None)
+
+
+# The page carries its draft signed, for its live refresh to send back (games.views.play_live).
+LIVE_SALT = "games.play_live.draft"
+
+
+def _signed_draft(play: Play, moves: list[selectors.LogEntry], draft: Draft | None) -> str:
+    """The half-built move and the position it was built on, signed: only a draft this site
+    made is ever kept, so it need not be judged again."""
+    if not draft or not draft.data:
+        return ""
+    return signing.dumps(
+        {"play": play.pk, "position": position_of(moves), "draft": draft.data}, salt=LIVE_SALT
+    )
+
+
+def position_of(moves: list[selectors.LogEntry]) -> str:
+    """A short fingerprint of the position a page shows: its active moves (an undo then a new
+    move gives a different position, even with as many moves)."""
+    active = [m.seq for m in moves if m.undone_at is None]
+    digest = hashlib.blake2s(",".join(map(str, active)).encode(), digest_size=6).hexdigest()
+    return f"{len(active)}-{digest}"
+
+
+def render_play(
+    request: HttpRequest,
+    play: Play,
+    *,
+    judgement: Judgement | None = None,
+    draft: Draft | None = None,
+    error: str | None = None,
+    notice: str | None = None,
+    events: list[str] | None = None,
+    live_notice: str | None = None,
+    undone: bool = False,
+    status: int = 200,
+    moves: list[selectors.LogEntry] | None = None,
+    state: services.PlayState | None = None,
+    appended: bool = False,
+) -> HttpResponse:
+    """The whole play page, or only its main fragment for an htmx request; ``undone`` says that
+    the last move was just undone. ``state``: the play as a move entry read it (rendered from
+    memory, without reading it again). ``appended``: the fragment carries only the log's new
+    last entry (``state.entered``), to be appended to the log the page shows (an htmx entry)."""
+    seats = None
+    if state is not None:  # ``play`` is the view's, which enter_move brought up to date
+        moves, seats = state.log, state.seats
+        judgement = judgement or state.judgement
+    if moves is None:
+        moves = selectors.log_moves(play)
+    context = play_context(play, moves, judgement, draft, seats)
+    ui = ui_for(play.game)
+    judgement = context["judgement"]
+    can_enter = play.status == Play.Status.IN_PROGRESS and judgement.legal
+    _keep_draft(request, play, draft if can_enter else None)
+    context |= {
+        "moves": moves,
+        # After an htmx entry the page keeps its log: only the new line is told and sent.
+        "log_lines": [] if appended else movelog.move_log(judgement, moves, play.club.zone),
+        "log_appended": (
+            movelog.last_line(state.before, judgement, state.entered, play.club.zone)
+            if appended
+            else None
+        ),
+        "time_zone": play.club.time_zone,
+        "active_moves": sum(1 for m in moves if m.undone_at is None),
+        "draft": draft,
+        "draft_json": draft.as_json() if draft else "",
+        "error": error,
+        "notice": notice,
+        "events": events or [],
+        "live_notice": live_notice,
+        # What the live refresh sends back (play_live): the page's version and, signed, its
+        # draft with the position it was built on.
+        "live_vals": json.dumps(
+            {
+                "version": str(play.version),
+                "kept": _signed_draft(play, moves, draft),
+            }
+        ),
+        "can_enter": can_enter,
+        # Only finished plays are rated: each player's rating after it, in its game and overall.
+        "rating_changes": (
+            stats.play_rating_changes(play) if play.status == Play.Status.FINISHED else []
+        ),
+        "board_template": ui.template("board"),
+        "move_form_template": ui.template("move_form"),
+    }
+    if undone:
+        # The undone move was the next one after those still in the log: "Turn 3".
+        where = ui.move_name(judgement.state, context["active_moves"])
+        context["notice"] = _("Move undone: %(where)s.") % {"where": where}
+    if not request.htmx or play.status == Play.Status.ABANDONED:
+        context["is_owner"] = is_owner(request, play.club)
+    template = "plays/play.html#main" if request.htmx else "plays/play.html"
+    if not request.htmx and status == 200 and error:
+        status = 422
+    return render(request, template, context, status=status)
+
+
+@vary_on_headers("HX-Request")  # the main fragment for htmx, else the page
+@login_required
+@require_GET
+def play_detail(request: HttpRequest, play_id: int) -> HttpResponse:
+    play = get_play(request, play_id)
+    return render_play(request, play, draft=_saved_draft(request, play))
+
+
+def posted_version(request: HttpRequest) -> int | None:
+    """The play's version a form was made at (every form that changes a play carries it)."""
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return None
+
+
+def _damaged() -> str:
+    return _("The form was damaged: start the move again.")
+
+
+def _render_stale(request: HttpRequest, play: Play) -> HttpResponse:
+    """Refuse what a form made at an older version asked, and show where the play stands now
+    (the draft it carried is dropped: it was built on a position that is gone)."""
+    play.refresh_from_db()
+    status = 200 if request.htmx else 409  # htmx swaps only 2xx answers in
+    return render_play(request, play, error=services.stale_error().message, status=status)
+
+
+def play_gone(request: HttpRequest, play: Play, message: str) -> HttpResponse:
+    """The play was deleted while a change was on its way: say so on its night's page."""
+    messages.error(request, message)
+    night = reverse("night", args=[play.night_id])
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = night
+        return response
+    return redirect(night)
+
+
+@vary_on_headers("HX-Request")  # the main fragment for htmx, else the page
+@login_required
+@require_POST
+def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
+    """One tap of a move form: keep composing (a draft), or judge and store the complete move.
+
+    Every tap carries the play's version its page was made at. A tap made at an older version
+    is refused, whichever step it is: the draft was built on a position that is gone (phone B
+    still shows "Kofi drew:" after phone A entered Kofi's move), and reading it against the
+    new position would make it someone else's move.
+    """
+    play = get_play(request, play_id)
+    if "reset" in request.POST:
+        return render_play(request, play)
+    version = posted_version(request)
+    if version is None:
+        return render_play(request, play, error=_damaged())
+    if version != play.version:
+        return _render_stale(request, play)
+    ui = ui_for(play.game)
+    # A refused tap keeps the choices made so far (fixing one costs one tap): the draft the
+    # server last showed this browser, or what the game kept of the refused input.
+    kept = _saved_draft(request, play)
+    tapped: dict[str, Any] = {}
+
+    def compose(current: Judgement, names: list[str]) -> Any:
+        """The move the taps make, read against the play as the entry found it under its lock
+        (so the play is read once): a draft or a form error stores nothing."""
+        try:
+            move = ui.read_move(request.POST, current, names)
+        except FormError as exc:
+            tapped["error"] = exc
+            return services.NOT_COMPLETE
+        if isinstance(move, Draft):
+            tapped["draft"] = move
+            return services.NOT_COMPLETE
+        tapped["move"] = move
+        return move
+
+    try:
+        state = services.enter_move(play=play, by=request.user, version=version, compose=compose)
+    except services.StalePlayError:
+        return _render_stale(request, play)
+    except services.PlayGoneError as exc:
+        return play_gone(request, play, exc.message)
+    except services.ServiceError as exc:
+        if exc.state is not None and "move" in tapped:
+            refused = ui.kept_after_refusal(tapped["move"], exc.state.judgement, exc.state.names)
+            kept = refused or kept
+        return render_play(request, play, state=exc.state, draft=kept, error=exc.message)
+    if "error" in tapped:
+        error = tapped["error"]
+        draft = error.draft or kept
+        return render_play(request, play, state=state, draft=draft, error=error.message)
+    if "draft" in tapped:
+        return render_play(request, play, state=state, draft=tapped["draft"])
+    if not request.htmx:
+        return redirect("play", play_id=play.pk)
+    # enter_move updated ``play``; what the move changed is said next to the controls
+    events = ui.events(state.before, state.judgement, state.names)
+    # The page's log is kept and the new entry appended, unless it said "No move yet."
+    appended = len(state.log) > 1 and request.htmx
+    return render_play(request, play, state=state, events=events, appended=appended)
+
+
+@vary_on_headers("HX-Request")  # the main fragment for htmx, else the page
+@login_required
+@require_POST
+def play_undo(request: HttpRequest, play_id: int) -> HttpResponse:
+    """Undo the last move: it stays in the log, marked undone, with who and when."""
+    play = get_play(request, play_id)
+    version = posted_version(request)
+    if version is None:
+        return render_play(request, play, error=_damaged())
+    try:
+        services.undo_last_move(play=play, by=request.user, version=version)
+    except services.StalePlayError:
+        return _render_stale(request, play)
+    except services.PlayGoneError as exc:
+        return play_gone(request, play, exc.message)
+    except services.ServiceError as exc:
+        play.refresh_from_db()
+        return render_play(request, play, error=exc.message)
+    if not request.htmx:
+        return redirect("play", play_id=play.pk)
+    play.refresh_from_db()
+    return render_play(request, play, undone=True)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def play_abandon(request: HttpRequest, play_id: int) -> HttpResponse:
+    """Abandoning asks first (a page of its own: no script is needed to confirm), then stops
+    the play; its owner can resume it."""
+    play = get_play(request, play_id)
+    if request.method == "GET":
+        if play.status != Play.Status.IN_PROGRESS:
+            return redirect("play", play_id=play.pk)
+        context = {"play": play, "club": play.club, "move_count": len(selectors.log_moves(play))}
+        return render(request, "plays/confirm_abandon.html", context)
+    version = posted_version(request)
+    if version is None:
+        messages.error(request, _("The form was damaged: try again."))
+        return redirect("play", play_id=play.pk)
+    try:
+        services.abandon_play(play=play, by=request.user, version=version)
+    except services.StalePlayError:
+        return _render_stale(request, play)
+    except services.PlayGoneError as exc:
+        return play_gone(request, play, exc.message)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        _forget_draft(request, play)
+    return redirect("play", play_id=play.pk)
+
+
+@login_required
+@require_POST
+def play_resume(request: HttpRequest, play_id: int) -> HttpResponse:
+    """The owner takes back abandoning a play."""
+    play = get_play(request, play_id)
+    require_owner(request, play.club)
+    version = posted_version(request)
+    if version is None:
+        messages.error(request, _("The form was damaged: try again."))
+        return redirect("play", play_id=play.pk)
+    try:
+        services.resume_play(play=play, by=request.user, version=version)
+    except services.StalePlayError:
+        return _render_stale(request, play)
+    except services.PlayGoneError as exc:
+        return play_gone(request, play, exc.message)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The play is resumed: moves can be entered again."))
+    return redirect("play", play_id=play.pk)
