@@ -205,22 +205,24 @@ def deleted_meanwhile(monkeypatch, punto):
     return punto
 
 
-@pytest.mark.parametrize("action", ["play-move", "play-undo", "play-abandon"])
+@pytest.mark.parametrize("action", ["play-move", "play-undo", "play-abandon", "play-resume"])
 @pytest.mark.parametrize("htmx", [True, False])
 def test_a_change_racing_the_plays_deletion_says_it_was_deleted(
-    member_client, deleted_meanwhile, action, htmx
+    member_client, owner_client, deleted_meanwhile, action, htmx
 ):
     play = deleted_meanwhile
-    data = {"version": 0, "move_json": json.dumps(PUNTO["moves"][0])}
-    response = member_client.post(
-        reverse(action, args=[play.pk]), data, headers=HTMX if htmx else {}
-    )
+    client = member_client
+    if action == "play-resume":  # the owner resumes an abandoned play
+        client = owner_client
+        services.abandon_play(play=play)
+    data = {"version": play.version, "move_json": json.dumps(PUNTO["moves"][0])}
+    response = client.post(reverse(action, args=[play.pk]), data, headers=HTMX if htmx else {})
     night = reverse("night", args=[play.night_id])
     if htmx:
         assert response.status_code == 204 and response["HX-Redirect"] == night
     else:
         assert response.status_code == 302 and response["Location"] == night
-    page = member_client.get(night)
+    page = client.get(night)
     assert "This play has been deleted: nothing was changed." in page_text(page)
     assert not Move.objects.exists()
 

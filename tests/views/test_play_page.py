@@ -56,6 +56,17 @@ def test_a_refused_cell_keeps_the_card_drawn_and_says_why_next_to_the_controls(
     assert "red-4" in html.unescape(draft_on(page))
 
 
+def test_a_call_the_referee_refuses_keeps_the_card_and_the_caller(member_client, play):
+    """A Buntherum call completes its move in one tap: what to keep of it is the game's say."""
+    services.record_move(play=play, move={"card": "blue-flower", "tie": ["Ana", "Chloé"]})
+    data = {"version": 1, "draft": '{"card": "pink-die"}', "caller": "Ben", "series": "3"}
+    response = member_client.post(reverse("play-move", args=[play.pk]), data, headers=HTMX)
+    page = response.content.decode()
+    assert "Ben cannot call: only Ana and Chloé" in panel(page)
+    assert json.loads(html.unescape(draft_on(page))) == {"card": "pink-die", "caller": "Ben"}
+    assert play.moves.count() == 1
+
+
 def test_a_move_being_built_survives_a_reload(member_client, punto):
     tap(member_client, punto, {"card": "blue-3"})
     page = member_client.get(reverse("play", args=[punto.pk])).content.decode()
