@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -222,6 +223,36 @@ def play_gone(request: HttpRequest, play: Play, message: str) -> HttpResponse:
     return redirect(night)
 
 
+# How a change says a refusal of its own (the play page again, a message, …)
+Refused = Callable[[HttpRequest, Play, services.ServiceError], HttpResponse]
+
+
+def refusal_answer(
+    request: HttpRequest, play: Play, exc: services.ServiceError, refused: Refused
+) -> HttpResponse:
+    """The one answer to a change of the play that the service refused: a form made at an older
+    version is shown where the play stands now, a play deleted meanwhile is said on its night's
+    page, and any other refusal (an illegal move, nothing to undo, …) gets ``refused``'s answer,
+    which each change gives its own way."""
+    if isinstance(exc, services.StalePlayError):
+        return _render_stale(request, play)
+    if isinstance(exc, services.PlayGoneError):
+        return play_gone(request, play, exc.message)
+    return refused(request, play, exc)
+
+
+def _shown_again(request: HttpRequest, play: Play, exc: services.ServiceError) -> HttpResponse:
+    """An undo refused: the page again, where the play stands, saying why."""
+    play.refresh_from_db()
+    return render_play(request, play, error=exc.message)
+
+
+def _said_on_the_page(request: HttpRequest, play: Play, exc: services.ServiceError) -> HttpResponse:
+    """Abandon and resume say why they were refused on the play page they come back to."""
+    messages.error(request, exc.message)
+    return redirect("play", play_id=play.pk)
+
+
 @vary_on_headers("HX-Request")  # the main fragment for htmx, else the page
 @login_required
 @require_POST
@@ -261,17 +292,18 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
         tapped["move"] = move
         return move
 
+    def refused(request: HttpRequest, play: Play, exc: services.ServiceError) -> HttpResponse:
+        """A refused move: the page as the entry read it, keeping what the game kept of it."""
+        draft = kept
+        if exc.state is not None and "move" in tapped:
+            judgement, names = exc.state.judgement, exc.state.names
+            draft = ui.kept_after_refusal(tapped["move"], judgement, names) or kept
+        return render_play(request, play, state=exc.state, draft=draft, error=exc.message)
+
     try:
         state = services.enter_move(play=play, by=request.user, version=version, compose=compose)
-    except services.StalePlayError:
-        return _render_stale(request, play)
-    except services.PlayGoneError as exc:
-        return play_gone(request, play, exc.message)
     except services.ServiceError as exc:
-        if exc.state is not None and "move" in tapped:
-            refused = ui.kept_after_refusal(tapped["move"], exc.state.judgement, exc.state.names)
-            kept = refused or kept
-        return render_play(request, play, state=exc.state, draft=kept, error=exc.message)
+        return refusal_answer(request, play, exc, refused)
     if "error" in tapped:
         error = tapped["error"]
         draft = error.draft or kept
@@ -298,13 +330,8 @@ def play_undo(request: HttpRequest, play_id: int) -> HttpResponse:
         return render_play(request, play, error=_damaged())
     try:
         services.undo_last_move(play=play, by=request.user, version=version)
-    except services.StalePlayError:
-        return _render_stale(request, play)
-    except services.PlayGoneError as exc:
-        return play_gone(request, play, exc.message)
     except services.ServiceError as exc:
-        play.refresh_from_db()
-        return render_play(request, play, error=exc.message)
+        return refusal_answer(request, play, exc, _shown_again)
     if not request.htmx:
         return redirect("play", play_id=play.pk)
     play.refresh_from_db()
@@ -323,19 +350,13 @@ def play_abandon(request: HttpRequest, play_id: int) -> HttpResponse:
         context = {"play": play, "club": play.club, "move_count": len(selectors.log_moves(play))}
         return render(request, "plays/confirm_abandon.html", context)
     version = posted_version(request)
-    if version is None:
-        messages.error(request, _("The form was damaged: try again."))
-        return redirect("play", play_id=play.pk)
     try:
+        if version is None:
+            raise services.ServiceError(_("The form was damaged: try again."))
         services.abandon_play(play=play, by=request.user, version=version)
-    except services.StalePlayError:
-        return _render_stale(request, play)
-    except services.PlayGoneError as exc:
-        return play_gone(request, play, exc.message)
     except services.ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        _forget_draft(request, play)
+        return refusal_answer(request, play, exc, _said_on_the_page)
+    _forget_draft(request, play)
     return redirect("play", play_id=play.pk)
 
 
@@ -346,17 +367,11 @@ def play_resume(request: HttpRequest, play_id: int) -> HttpResponse:
     play = get_play(request, play_id)
     require_owner(request, play.club)
     version = posted_version(request)
-    if version is None:
-        messages.error(request, _("The form was damaged: try again."))
-        return redirect("play", play_id=play.pk)
     try:
+        if version is None:
+            raise services.ServiceError(_("The form was damaged: try again."))
         services.resume_play(play=play, by=request.user, version=version)
-    except services.StalePlayError:
-        return _render_stale(request, play)
-    except services.PlayGoneError as exc:
-        return play_gone(request, play, exc.message)
     except services.ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, _("The play is resumed: moves can be entered again."))
+        return refusal_answer(request, play, exc, _said_on_the_page)
+    messages.success(request, _("The play is resumed: moves can be entered again."))
     return redirect("play", play_id=play.pk)
