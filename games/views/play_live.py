@@ -14,7 +14,7 @@ from .. import selectors
 from ..access import get_play
 from ..models import Play
 from ..ui import Draft
-from .play_page import LIVE_SALT, position_of, render_play
+from .play_page import LIVE_SALT, Shown, position_of, render_play
 
 
 def _what_changed(play: Play, moves: list[selectors.LogEntry], position: str) -> str:
@@ -56,6 +56,6 @@ def play_live(request: HttpRequest, play_id: int) -> HttpResponse:
         return render_play(request, play, moves=moves)
     position = kept["position"]
     if play.status == Play.Status.IN_PROGRESS and position == position_of(moves):
-        return render_play(request, play, moves=moves, draft=Draft(kept["draft"]))
+        return render_play(request, play, Shown(draft=Draft(kept["draft"])), moves=moves)
     live_notice = _what_changed(play, moves, position)
-    return render_play(request, play, moves=moves, live_notice=live_notice)
+    return render_play(request, play, Shown(live_notice=live_notice), moves=moves)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -108,62 +109,58 @@ def position_of(moves: list[selectors.LogEntry]) -> str:
     return f"{len(active)}-{digest}"
 
 
+@dataclass(frozen=True)
+class Shown:
+    """What the play page shows besides the play as it stands (each part optional)."""
+
+    draft: Draft | None = None  # the move being built
+    error: str | None = None  # why the last tap or change was refused
+    stale: bool = False  # refused for being made at an older version: a 409 without htmx
+    events: Sequence[str] = ()  # what the move just entered did, said next to the controls
+    live_notice: str | None = None  # why a change on another phone cleared the draft
+    undone: bool = False  # the last move was just undone
+    appended: bool = False  # only the log's new entry is sent, for the page to append (htmx)
+
+
 def render_play(
     request: HttpRequest,
     play: Play,
+    shown: Shown = Shown(),
     *,
-    judgement: Judgement | None = None,
-    draft: Draft | None = None,
-    error: str | None = None,
-    notice: str | None = None,
-    events: list[str] | None = None,
-    live_notice: str | None = None,
-    undone: bool = False,
-    status: int = 200,
-    moves: list[selectors.LogEntry] | None = None,
     state: services.PlayState | None = None,
-    appended: bool = False,
+    moves: list[selectors.LogEntry] | None = None,
 ) -> HttpResponse:
-    """The whole play page, or only its main fragment for an htmx request; ``undone`` says that
-    the last move was just undone. ``state``: the play as a move entry read it (rendered from
-    memory, without reading it again). ``appended``: the fragment carries only the log's new
-    last entry (``state.entered``), to be appended to the log the page shows (an htmx entry)."""
-    seats = None
+    """The whole play page, or only its main fragment for an htmx request. ``state``: the play
+    as a move entry read it (the page is drawn from memory, without reading it again);
+    ``moves``: its log, when the caller has read it already."""
+    seats = judgement = None
     if state is not None:  # ``play`` is the view's, which enter_move brought up to date
-        moves, seats = state.log, state.seats
-        judgement = judgement or state.judgement
+        moves, seats, judgement = state.log, state.seats, state.judgement
     if moves is None:
         moves = selectors.log_moves(play)
-    context = play_context(play, moves, judgement, draft, seats)
-    ui = ui_for(play.game)
+    context = play_context(play, moves, judgement, shown.draft, seats)
     judgement = context["judgement"]
     can_enter = play.status == Play.Status.IN_PROGRESS and judgement.legal
-    _keep_draft(request, play, draft if can_enter else None)
+    _keep_draft(request, play, shown.draft if can_enter else None)
+    active_moves = sum(1 for m in moves if m.undone_at is None)
+    ui = ui_for(play.game)
     context |= {
         "moves": moves,
-        # After an htmx entry the page keeps its log: only the new line is told and sent.
-        "log_lines": [] if appended else movelog.move_log(judgement, moves, play.club.zone),
-        "log_appended": (
-            movelog.last_line(state.before, judgement, state.entered, play.club.zone)
-            if appended
+        **_log_context(play, judgement, moves, state if shown.appended else None),
+        "time_zone": play.club.time_zone,
+        "active_moves": active_moves,
+        "draft": shown.draft,
+        "draft_json": shown.draft.as_json() if shown.draft else "",
+        "error": shown.error,
+        # The undone move was the next one after those still in the log: "Turn 3".
+        "notice": (
+            _("Move undone: %(where)s.") % {"where": ui.move_name(judgement.state, active_moves)}
+            if shown.undone
             else None
         ),
-        "time_zone": play.club.time_zone,
-        "active_moves": sum(1 for m in moves if m.undone_at is None),
-        "draft": draft,
-        "draft_json": draft.as_json() if draft else "",
-        "error": error,
-        "notice": notice,
-        "events": events or [],
-        "live_notice": live_notice,
-        # What the live refresh sends back (play_live): the page's version and, signed, its
-        # draft with the position it was built on.
-        "live_vals": json.dumps(
-            {
-                "version": str(play.version),
-                "kept": _signed_draft(play, moves, draft),
-            }
-        ),
+        "events": shown.events,
+        "live_notice": shown.live_notice,
+        "live_vals": _live_vals(play, moves, shown.draft),
         "can_enter": can_enter,
         # Only finished plays are rated: each player's rating after it, in its game and overall.
         "rating_changes": (
@@ -172,16 +169,40 @@ def render_play(
         "board_template": ui.template("board"),
         "move_form_template": ui.template("move_form"),
     }
-    if undone:
-        # The undone move was the next one after those still in the log: "Turn 3".
-        where = ui.move_name(judgement.state, context["active_moves"])
-        context["notice"] = _("Move undone: %(where)s.") % {"where": where}
     if not request.htmx or play.status == Play.Status.ABANDONED:
         context["is_owner"] = is_owner(request, play.club)
     template = "plays/play.html#main" if request.htmx else "plays/play.html"
-    if not request.htmx and status == 200 and error:
-        status = 422
-    return render(request, template, context, status=status)
+    return render(request, template, context, status=_status(request, shown))
+
+
+def _log_context(
+    play: Play,
+    judgement: Judgement,
+    moves: list[selectors.LogEntry],
+    entry: services.PlayState | None,
+) -> dict:
+    """The move log the page tells: the whole of it or, after an htmx entry (``entry``, the play
+    as it read it), only its new line: the page keeps its log and appends that line."""
+    zone = play.club.zone
+    if entry is None:
+        return {"log_lines": movelog.move_log(judgement, moves, zone), "log_appended": None}
+    line = movelog.last_line(entry.before, judgement, entry.entered, zone)
+    return {"log_lines": [], "log_appended": line}
+
+
+def _live_vals(play: Play, moves: list[selectors.LogEntry], draft: Draft | None) -> str:
+    """What the live refresh sends back (play_live): the page's version and, signed, its draft
+    with the position it was built on."""
+    return json.dumps({"version": str(play.version), "kept": _signed_draft(play, moves, draft)})
+
+
+def _status(request: HttpRequest, shown: Shown) -> int:
+    """htmx swaps only 2xx answers in; a whole page says a refusal in its status."""
+    if request.htmx:
+        return 200
+    if shown.stale:
+        return 409
+    return 422 if shown.error else 200
 
 
 @vary_on_headers("HX-Request")  # the main fragment for htmx, else the page
@@ -189,7 +210,7 @@ def render_play(
 @require_GET
 def play_detail(request: HttpRequest, play_id: int) -> HttpResponse:
     play = get_play(request, play_id)
-    return render_play(request, play, draft=_saved_draft(request, play))
+    return render_play(request, play, Shown(draft=_saved_draft(request, play)))
 
 
 def posted_version(request: HttpRequest) -> int | None:
@@ -208,8 +229,7 @@ def _render_stale(request: HttpRequest, play: Play) -> HttpResponse:
     """Refuse what a form made at an older version asked, and show where the play stands now
     (the draft it carried is dropped: it was built on a position that is gone)."""
     play.refresh_from_db()
-    status = 200 if request.htmx else 409  # htmx swaps only 2xx answers in
-    return render_play(request, play, error=services.stale_error().message, status=status)
+    return render_play(request, play, Shown(error=services.stale_error().message, stale=True))
 
 
 def play_gone(request: HttpRequest, play: Play, message: str) -> HttpResponse:
@@ -244,7 +264,7 @@ def refusal_answer(
 def _shown_again(request: HttpRequest, play: Play, exc: services.ServiceError) -> HttpResponse:
     """An undo refused: the page again, where the play stands, saying why."""
     play.refresh_from_db()
-    return render_play(request, play, error=exc.message)
+    return render_play(request, play, Shown(error=exc.message))
 
 
 def _said_on_the_page(request: HttpRequest, play: Play, exc: services.ServiceError) -> HttpResponse:
@@ -269,7 +289,7 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
         return render_play(request, play)
     version = posted_version(request)
     if version is None:
-        return render_play(request, play, error=_damaged())
+        return render_play(request, play, Shown(error=_damaged()))
     if version != play.version:
         return _render_stale(request, play)
     ui = ui_for(play.game)
@@ -298,7 +318,7 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
         if exc.state is not None and "move" in tapped:
             judgement, names = exc.state.judgement, exc.state.names
             draft = ui.kept_after_refusal(tapped["move"], judgement, names) or kept
-        return render_play(request, play, state=exc.state, draft=draft, error=exc.message)
+        return render_play(request, play, Shown(draft=draft, error=exc.message), state=exc.state)
 
     try:
         state = services.enter_move(play=play, by=request.user, version=version, compose=compose)
@@ -306,17 +326,17 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
         return refusal_answer(request, play, exc, refused)
     if "error" in tapped:
         error = tapped["error"]
-        draft = error.draft or kept
-        return render_play(request, play, state=state, draft=draft, error=error.message)
+        shown = Shown(draft=error.draft or kept, error=error.message)
+        return render_play(request, play, shown, state=state)
     if "draft" in tapped:
-        return render_play(request, play, state=state, draft=tapped["draft"])
+        return render_play(request, play, Shown(draft=tapped["draft"]), state=state)
     if not request.htmx:
         return redirect("play", play_id=play.pk)
     # enter_move updated ``play``; what the move changed is said next to the controls
     events = ui.events(state.before, state.judgement, state.names)
     # The page's log is kept and the new entry appended, unless it said "No move yet."
-    appended = len(state.log) > 1 and request.htmx
-    return render_play(request, play, state=state, events=events, appended=appended)
+    shown = Shown(events=events, appended=len(state.log) > 1)
+    return render_play(request, play, shown, state=state)
 
 
 @vary_on_headers("HX-Request")  # the main fragment for htmx, else the page
@@ -327,7 +347,7 @@ def play_undo(request: HttpRequest, play_id: int) -> HttpResponse:
     play = get_play(request, play_id)
     version = posted_version(request)
     if version is None:
-        return render_play(request, play, error=_damaged())
+        return render_play(request, play, Shown(error=_damaged()))
     try:
         services.undo_last_move(play=play, by=request.user, version=version)
     except services.ServiceError as exc:
@@ -335,7 +355,7 @@ def play_undo(request: HttpRequest, play_id: int) -> HttpResponse:
     if not request.htmx:
         return redirect("play", play_id=play.pk)
     play.refresh_from_db()
-    return render_play(request, play, undone=True)
+    return render_play(request, play, Shown(undone=True))
 
 
 @login_required
