@@ -18,7 +18,8 @@ from ..access import get_night
 from ..models import Player, game_menu
 from ..ui import FormError, ui_for
 
-MAX_SEATS = 5
+# The start page offers a seat for each player of the game that seats the most.
+MAX_SEATS = max(engine.max_players for engine in GAMES.values())
 
 
 def _seat_ids(data: QueryDict) -> list[str]:

@@ -12,6 +12,8 @@ from django.urls import reverse
 
 from games import services
 from games.models import AuditEntry, Move, Play, RatingChange, Seat
+from referee import GAMES
+from tests.dom import dom, find, find_all
 from tests.examples import EXAMPLES
 
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
@@ -217,6 +219,13 @@ def test_start_a_play_in_two_steps(member_client, night, players):
     play = Play.objects.get()
     assert response["Location"] == reverse("play", args=[play.pk])
     assert [s.player.name for s in play.seats.order_by("position")] == ["Ben", "Ana"]
+
+
+def test_the_start_page_offers_a_seat_for_each_player_of_the_largest_game(member_client, night):
+    """A game that seats more players than any other gets its seats from the registry."""
+    page = dom(member_client.get(reverse("play-start", args=[night.pk])))
+    seats = find_all(find(page, "fieldset", class_="seats"), "select", name="seat")
+    assert len(seats) == max(engine.max_players for engine in GAMES.values())
 
 
 def test_start_a_play_with_the_wrong_number_of_players_says_so(member_client, night, players):
