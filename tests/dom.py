@@ -4,16 +4,18 @@ than a substring of its markup."""
 from django.test.html import Element, parse_html
 
 
-def dom(response) -> Element:
-    return parse_html(response.content.decode())
+def dom(page) -> Element:
+    """A response's page, or a page's text, as a tree."""
+    return parse_html(page if isinstance(page, str) else page.content.decode())
 
 
-def find_all(node: Element, tag: str, **attrs: str) -> list[Element]:
-    """The elements ``tag`` in ``node`` (itself included), in document order, that carry every
-    attribute of ``attrs`` with that value (``class_`` for ``class``: one of its classes)."""
+def find_all(node: Element, tag: str, **attrs: str | None) -> list[Element]:
+    """The elements ``tag`` (``*``: any) in ``node`` (itself included), in document order,
+    that carry every attribute of ``attrs`` with that value (``class_`` for ``class``: one of
+    its classes; None for an attribute without a value)."""
     wanted = {name.rstrip("_"): value for name, value in attrs.items()}
     found = []
-    if node.name == tag and all(_has(node, name, value) for name, value in wanted.items()):
+    if tag in (node.name, "*") and all(_has(node, name, value) for name, value in wanted.items()):
         found.append(node)
     for child in node.children:
         if isinstance(child, Element):
@@ -21,7 +23,7 @@ def find_all(node: Element, tag: str, **attrs: str) -> list[Element]:
     return found
 
 
-def find(node: Element, tag: str, **attrs: str) -> Element:
+def find(node: Element, tag: str, **attrs: str | None) -> Element:
     """The one element ``tag`` with ``attrs`` in ``node``."""
     (element,) = find_all(node, tag, **attrs)
     return element
@@ -38,8 +40,11 @@ def text(node: Element | str) -> str:
     return " ".join(filter(None, (text(child) for child in node.children)))
 
 
-def _has(node: Element, name: str, value: str) -> bool:
-    present = attr(node, name)
+def _has(node: Element, name: str, value: str | None) -> bool:
+    """``value`` None: an attribute written without a value (``selected``)."""
+    attributes = dict(node.attributes)
+    if name not in attributes:
+        return False
     if name == "class":
-        return present is not None and value in present.split()
-    return present == value
+        return value in attributes[name].split()
+    return attributes[name] == value
