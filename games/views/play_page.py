@@ -7,6 +7,7 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -369,15 +370,9 @@ def play_abandon(request: HttpRequest, play_id: int) -> HttpResponse:
             return redirect("play", play_id=play.pk)
         context = {"play": play, "club": play.club, "move_count": len(selectors.log_moves(play))}
         return render(request, "plays/confirm_abandon.html", context)
-    version = posted_version(request)
-    try:
-        if version is None:
-            raise services.ServiceError(_("The form was damaged: try again."))
-        services.abandon_play(play=play, by=request.user, version=version)
-    except services.ServiceError as exc:
-        return refusal_answer(request, play, exc, _said_on_the_page)
-    _forget_draft(request, play)
-    return redirect("play", play_id=play.pk)
+    return _abandon_or_resume(
+        request, play, services.abandon_play, done=partial(_forget_draft, request, play)
+    )
 
 
 @login_required
@@ -386,12 +381,23 @@ def play_resume(request: HttpRequest, play_id: int) -> HttpResponse:
     """The owner takes back abandoning a play."""
     play = get_play(request, play_id)
     require_owner(request, play.club)
+    resumed = _("The play is resumed: moves can be entered again.")
+    return _abandon_or_resume(
+        request, play, services.resume_play, done=partial(messages.success, request, resumed)
+    )
+
+
+def _abandon_or_resume(
+    request: HttpRequest, play: Play, change: Callable[..., Any], *, done: Callable[[], Any]
+) -> HttpResponse:
+    """Abandon or resume the play (``change``), then back to its page: ``done`` says what
+    follows, and a form without its version or a refusal is said there."""
     version = posted_version(request)
     try:
         if version is None:
             raise services.ServiceError(_("The form was damaged: try again."))
-        services.resume_play(play=play, by=request.user, version=version)
+        change(play=play, by=request.user, version=version)
     except services.ServiceError as exc:
         return refusal_answer(request, play, exc, _said_on_the_page)
-    messages.success(request, _("The play is resumed: moves can be entered again."))
+    done()
     return redirect("play", play_id=play.pk)
