@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import services, stats
 from ..access import get_night, get_owned_share, get_shared_night, get_shared_play, require_owner
-from .plays import table_screen
+from .sheets import table_screen
 from .stats import games_sentence
 
 

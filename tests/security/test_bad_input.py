@@ -192,35 +192,37 @@ def test_a_leaderboard_as_of_the_ends_of_the_calendar_answers(member_client, clu
 @pytest.fixture
 def deleted_meanwhile(monkeypatch, punto):
     """The play is deleted by an owner between the page's checks and the change's lock."""
-    from games.views import plays
+    from games.views import play_page
 
-    real_get = plays.get_play
+    real_get = play_page.get_play
 
     def get_then_delete(request, play_id):
         play = real_get(request, play_id)
         Play.objects.filter(pk=play.pk).delete()
         return play
 
-    monkeypatch.setattr(plays, "get_play", get_then_delete)
+    monkeypatch.setattr(play_page, "get_play", get_then_delete)
     return punto
 
 
-@pytest.mark.parametrize("action", ["play-move", "play-undo", "play-abandon"])
+@pytest.mark.parametrize("action", ["play-move", "play-undo", "play-abandon", "play-resume"])
 @pytest.mark.parametrize("htmx", [True, False])
 def test_a_change_racing_the_plays_deletion_says_it_was_deleted(
-    member_client, deleted_meanwhile, action, htmx
+    member_client, owner_client, deleted_meanwhile, action, htmx
 ):
     play = deleted_meanwhile
-    data = {"version": 0, "move_json": json.dumps(PUNTO["moves"][0])}
-    response = member_client.post(
-        reverse(action, args=[play.pk]), data, headers=HTMX if htmx else {}
-    )
+    client = member_client
+    if action == "play-resume":  # the owner resumes an abandoned play
+        client = owner_client
+        services.abandon_play(play=play)
+    data = {"version": play.version, "move_json": json.dumps(PUNTO["moves"][0])}
+    response = client.post(reverse(action, args=[play.pk]), data, headers=HTMX if htmx else {})
     night = reverse("night", args=[play.night_id])
     if htmx:
         assert response.status_code == 204 and response["HX-Redirect"] == night
     else:
         assert response.status_code == 302 and response["Location"] == night
-    page = member_client.get(night)
+    page = client.get(night)
     assert "This play has been deleted: nothing was changed." in page_text(page)
     assert not Move.objects.exists()
 

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import AuditEntry, Play
+from tests.dom import attr, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
@@ -37,10 +38,14 @@ def draft_on(page: str) -> str:
     return page[start : page.index('"', start)]
 
 
-def panel(html: str) -> str:
+def panel(page: str):
     """The move panel: the verdict and the controls."""
-    start = html.index('id="move-panel"')
-    return html[start : html.index('class="play-record"', start)]
+    return find(dom(page), "section", id="move-panel")
+
+
+def verdict(page: str) -> str:
+    """What the page says next to the controls."""
+    return text(find(panel(page), "div", id="verdict"))
 
 
 def test_a_refused_cell_keeps_the_card_drawn_and_says_why_next_to_the_controls(
@@ -50,23 +55,35 @@ def test_a_refused_cell_keeps_the_card_drawn_and_says_why_next_to_the_controls(
         services.record_move(play=punto, move=move)
     tap(member_client, punto, {"card": "red-4"})
     page = tap(member_client, punto, {"at": "9,9"})
-    here = panel(page)
-    assert "the red 4 cannot go at O15" in here and 'aria-live="polite"' in here
-    assert 'id="punto-drafted"' in here  # the red 4 is still in hand: one tap to fix it
+    said = find(panel(page), "div", id="verdict", **{"aria-live": "polite"})
+    assert "the red 4 cannot go at O15" in text(find(said, "p", id="move-error"))
+    # the red 4 is still in hand: one tap to fix it
+    assert text(find(panel(page), "p", id="punto-drafted")) == "Ana plays 4 red 4"
     assert "red-4" in html.unescape(draft_on(page))
+
+
+def test_a_call_the_referee_refuses_keeps_the_card_and_the_caller(member_client, play):
+    """A Buntherum call completes its move in one tap: what to keep of it is the game's say."""
+    services.record_move(play=play, move={"card": "blue-flower", "tie": ["Ana", "Chloé"]})
+    data = {"version": 1, "draft": '{"card": "pink-die"}', "caller": "Ben", "series": "3"}
+    response = member_client.post(reverse("play-move", args=[play.pk]), data, headers=HTMX)
+    page = response.content.decode()
+    assert "Ben cannot call: only Ana and Chloé" in verdict(page)
+    assert json.loads(html.unescape(draft_on(page))) == {"card": "pink-die", "caller": "Ben"}
+    assert play.moves.count() == 1
 
 
 def test_a_move_being_built_survives_a_reload(member_client, punto):
     tap(member_client, punto, {"card": "blue-3"})
-    page = member_client.get(reverse("play", args=[punto.pk])).content.decode()
-    assert 'id="punto-drafted"' in page and "blue-3" in page
+    page = dom(member_client.get(reverse("play", args=[punto.pk])))
+    assert text(find(page, "p", id="punto-drafted")) == "Ana plays 3 blue 3"
 
 
 def test_a_kept_draft_is_dropped_once_the_play_moved_on(member_client, punto):
     tap(member_client, punto, {"card": "blue-3"})
     services.record_move(play=punto, move=PUNTO["moves"][0])  # someone else's phone
-    page = member_client.get(reverse("play", args=[punto.pk])).content.decode()
-    assert 'id="punto-drafted"' not in page and 'id="punto-turn"' in page
+    page = dom(member_client.get(reverse("play", args=[punto.pk])))
+    assert not find_all(page, "*", id="punto-drafted") and find_all(page, "*", id="punto-turn")
 
 
 def test_a_round_won_is_said_next_to_the_controls_and_its_line_marked(member_client, punto):
@@ -76,38 +93,40 @@ def test_a_round_won_is_said_next_to_the_controls_and_its_line_marked(member_cli
     last = moves[8]
     tap(member_client, punto, {"card": last["card"]})
     page = tap(member_client, punto, {"at": "{},{}".format(*last["at"])})
-    assert "Ana wins round 1 with a line." in panel(page)
-    assert page.count(" win-line") == 5  # two players: five in a row
-    assert page.count(" last-move") == 1
+    assert "Ana wins round 1 with a line." in verdict(page)
+    board = dom(page)
+    assert len(find_all(board, "span", role="gridcell", class_="win-line")) == 5  # five in a row
+    assert attr(find(board, "span", class_="last-move"), "data-card") == last["card"]
 
 
 def test_the_last_card_played_is_marked(member_client, punto):
     services.record_move(play=punto, move=PUNTO["moves"][0])
-    page = member_client.get(reverse("play", args=[punto.pk])).content.decode()
+    page = dom(member_client.get(reverse("play", args=[punto.pk])))
     x, y = PUNTO["moves"][0]["at"]
-    marked = page[: page.index(f'data-at="{x},{y}"')]
-    assert marked.rindex("last-move") > marked.rindex("<span")
+    card = find(page, "span", **{"data-at": f"{x},{y}"})
+    assert find_all(page, "span", class_="last-move") == [card]
 
 
 def test_abandoning_asks_first_then_the_owner_resumes_it(member_client, owner_client, punto):
-    page = member_client.get(reverse("play", args=[punto.pk])).content.decode()
-    assert reverse("play-abandon", args=[punto.pk]) in page
-    confirm = member_client.get(reverse("play-abandon", args=[punto.pk]))
+    page = dom(member_client.get(reverse("play", args=[punto.pk])))
+    assert find_all(page, "a", href=reverse("play-abandon", args=[punto.pk]))
+    confirm = dom(member_client.get(reverse("play-abandon", args=[punto.pk])))
     punto.refresh_from_db()
-    assert punto.status == "in_progress" and 'id="confirm-abandon"' in confirm.content.decode()
+    assert punto.status == "in_progress" and find_all(confirm, "*", id="confirm-abandon")
     member_client.post(reverse("play-abandon", args=[punto.pk]), {"version": punto.version})
     punto.refresh_from_db()
     assert punto.status == "abandoned"
 
-    abandoned = member_client.get(reverse("play", args=[punto.pk])).content.decode()
-    assert 'id="abandon"' not in abandoned and 'id="resume"' not in abandoned  # not the owner
+    abandoned = dom(member_client.get(reverse("play", args=[punto.pk])))
+    for control in ("abandon", "resume"):  # not the owner
+        assert not find_all(abandoned, "*", id=control)
     assert (
         member_client.post(
             reverse("play-resume", args=[punto.pk]), {"version": punto.version}
         ).status_code
         == 404
     )
-    assert 'id="resume"' in owner_client.get(reverse("play", args=[punto.pk])).content.decode()
+    assert find_all(dom(owner_client.get(reverse("play", args=[punto.pk]))), "*", id="resume")
     owner_client.post(reverse("play-resume", args=[punto.pk]), {"version": punto.version})
     punto.refresh_from_db()
     assert punto.status == "in_progress" and punto.ended_at is None and punto.version == 2
@@ -119,9 +138,9 @@ def test_a_finished_play_offers_neither_abandon_nor_undo_nor_resume(owner_client
         services.record_move(play=punto, move=move)
     punto.refresh_from_db()
     assert punto.status == Play.Status.FINISHED
-    page = owner_client.get(reverse("play", args=[punto.pk])).content.decode()
-    for button in ('id="abandon"', 'id="undo"', 'id="resume"', 'id="move-form"'):
-        assert button not in page
+    page = dom(owner_client.get(reverse("play", args=[punto.pk])))
+    for control in ("abandon", "undo", "resume", "move-form"):
+        assert not find_all(page, "*", id=control)
     assert owner_client.get(reverse("play-abandon", args=[punto.pk])).status_code == 302
 
 
@@ -150,6 +169,6 @@ def test_in_french_a_round_won_and_the_abandon_page(member_client, punto):
         services.record_move(play=punto, move=move)
     tap(member_client, punto, {"card": moves[8]["card"]})
     page = tap(member_client, punto, {"at": "{},{}".format(*moves[8]["at"])})
-    assert "Ana gagne la manche 1 avec une ligne." in panel(page)
+    assert "Ana gagne la manche 1 avec une ligne." in verdict(page)
     confirm = member_client.get(reverse("play-abandon", args=[punto.pk])).content.decode()
     assert "Abandonner cette partie ?" in confirm and "après 9 coups" in confirm

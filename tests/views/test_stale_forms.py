@@ -295,6 +295,39 @@ def test_a_move_form_made_before_abandoning_is_refused(member_client, punto):
     assert db_state() == before
 
 
+@pytest.mark.parametrize("htmx", [True, False])
+def test_resuming_from_a_page_made_before_a_change_is_refused(owner_client, punto, htmx):
+    services.abandon_play(play=punto)
+    old = version_on(owner_client.get(reverse("play", args=[punto.pk])))
+    services.resume_play(play=punto)  # another owner resumed it, then it was abandoned again
+    services.abandon_play(play=punto)
+    before = db_state()
+    response = post(owner_client, "play-resume", punto, {"version": old}, htmx=htmx)
+    assert response.status_code == (200 if htmx else 409) and STALE in response.content.decode()
+    assert db_state() == before
+
+
+def test_resuming_a_play_in_progress_says_why_on_its_page(owner_client, punto):
+    response = owner_client.post(
+        reverse("play-resume", args=[punto.pk]), {"version": punto.version}, follow=True
+    )
+    assert response.redirect_chain == [(reverse("play", args=[punto.pk]), 302)]
+    assert "Only an abandoned play can be resumed." in response.content.decode()
+
+
+@pytest.mark.parametrize("action", ["play-abandon", "play-resume"])
+def test_abandoning_or_resuming_without_a_version_says_the_form_was_damaged(
+    owner_client, punto, action
+):
+    if action == "play-resume":
+        services.abandon_play(play=punto)
+    before = db_state()
+    response = owner_client.post(reverse(action, args=[punto.pk]), {}, follow=True)
+    assert response.redirect_chain == [(reverse("play", args=[punto.pk]), 302)]
+    assert "The form was damaged: try again." in response.content.decode()
+    assert db_state() == before
+
+
 def test_deleting_a_play_that_changed_since_the_confirmation_is_refused(owner_client, punto):
     url = reverse("play-delete", args=[punto.pk])
     old = version_on(owner_client.get(url))

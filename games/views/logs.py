@@ -1,0 +1,84 @@
+"""Game logs: a play's gamelog/1 file to download, and an uploaded one made a play once the
+referee has judged it."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_GET, require_POST
+
+from .. import services, userjson
+from ..access import get_night, get_play
+from ..gamelog import log_filename, play_to_log
+from ..models import GameNight
+from ..uploads import upload_too_big
+
+
+@login_required
+@require_GET
+@cache_control(private=True)
+def play_download(request: HttpRequest, play_id: int) -> HttpResponse:
+    play = get_play(request, play_id)
+    body = userjson.readable(play_to_log(play), indent=2) + "\n"
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{log_filename(play)}"'
+    return response
+
+
+@csrf_exempt  # so that nothing reads the body before its size is checked: see _log_upload
+@login_required
+@require_POST
+def log_upload(request: HttpRequest, night_id: int) -> HttpResponse:
+    """Create a play from an uploaded gamelog/1 file; the referee judges it first.
+
+    A body announced bigger than a game log can be is refused before anything reads it (the
+    CSRF check would otherwise parse the whole form first); only then is the form read, by the
+    capped upload handler, and the CSRF token checked.
+    """
+    night = get_night(request, night_id)
+    if upload_too_big(request):
+        messages.error(request, _too_big())
+        return redirect("night", night_id=night.pk)
+    return _log_upload(request, night)
+
+
+def _too_big() -> str:
+    return _("That file is too big for a game log (at most %(kb)s KB).") % {
+        "kb": settings.MAX_UPLOAD_BYTES // 1024
+    }
+
+
+@csrf_protect
+def _log_upload(request: HttpRequest, night: GameNight) -> HttpResponse:
+    upload = request.FILES.get("log")
+    problem = None
+    if upload_too_big(request):
+        problem = _too_big()
+    elif upload is None:
+        problem = _("Choose a game log file to upload.")
+    else:
+        try:
+            text = upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            problem = _("That file is not a text file.")
+        else:
+            try:
+                log = userjson.parse(text, max_chars=settings.MAX_UPLOAD_BYTES)
+            except userjson.UserJSONError as exc:
+                problem = exc.message
+    if problem is None:
+        try:
+            play = services.import_log(club=night.club, log=log, night=night, by=request.user)
+        except services.ServiceError as exc:
+            problem = _("The referee refused this log. %(reason)s") % {"reason": exc.message}
+        else:
+            messages.success(request, _("The game log was imported."))
+            return redirect("play", play_id=play.pk)
+    messages.error(request, problem)
+    return redirect("night", night_id=night.pk)

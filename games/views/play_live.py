@@ -1,0 +1,61 @@
+"""The play page's fragment again, after its stream said the play changed (games.views.live):
+the move being built is kept if the play is still at the position it was built on, else it is
+cleared and the page says why."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from .. import selectors
+from ..access import get_play
+from ..models import Play
+from ..ui import Draft
+from .play_page import LIVE_SALT, Shown, position_of, render_play
+
+
+def _what_changed(play: Play, moves: list[selectors.LogEntry], position: str) -> str:
+    """Why a half-built move was cleared, in the players' words."""
+    if play.status == Play.Status.ABANDONED:
+        return _("This play was abandoned on another phone — your choices were cleared.")
+    before, _sep, _digest = position.partition("-")
+    active = [m for m in moves if m.undone_at is None]
+    if before.isdigit() and len(active) > int(before):
+        data = active[-1].data
+        player = data.get("player") if isinstance(data, dict) else None
+        if isinstance(player, str):
+            return _(
+                "%(player)s's move was entered on another phone — your choices were cleared."
+            ) % {"player": player}
+        return _("A move was entered on another phone — your choices were cleared.")
+    return _("A move was undone on another phone — your choices were cleared.")
+
+
+@login_required
+@require_GET
+def play_live(request: HttpRequest, play_id: int) -> HttpResponse:
+    """The play page's fragment again, after its stream said the play changed (htmx only).
+
+    The page sends its version and, signed, its half-built move (draft) with the position it
+    was built on. Nothing changed since: 204, the page stays as it is. Otherwise the fresh fragment,
+    keeping the draft if the play is still at that position (a move, then its undo), else
+    without it and saying why next to the move form.
+    """
+    play = get_play(request, play_id)
+    if request.GET.get("version") == str(play.version):
+        return HttpResponse(status=204)
+    moves = selectors.log_moves(play)
+    try:
+        kept = signing.loads(request.GET.get("kept", ""), salt=LIVE_SALT)
+    except signing.BadSignature:
+        kept = None
+    if not isinstance(kept, dict) or kept.get("play") != play.pk:
+        return render_play(request, play, moves=moves)
+    position = kept["position"]
+    if play.status == Play.Status.IN_PROGRESS and position == position_of(moves):
+        return render_play(request, play, Shown(draft=Draft(kept["draft"])), moves=moves)
+    live_notice = _what_changed(play, moves, position)
+    return render_play(request, play, Shown(live_notice=live_notice), moves=moves)

@@ -1,0 +1,403 @@
+"""The play page and what changes it: the page (or its main fragment for htmx) with the move
+being built kept in the session, a move's taps (htmx or plain forms), undo, abandon and resume."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from referee import Judgement
+
+from .. import movelog, selectors, services, stats, verdicts
+from ..access import get_play, is_owner, require_owner
+from ..models import Play, Seat
+from ..ui import Draft, FormError, ui_for
+
+
+def play_context(
+    play: Play,
+    moves: list[selectors.LogEntry],
+    judgement: Judgement | None,
+    draft: Draft | None,
+    seats: list[Seat] | None = None,
+) -> dict:
+    """What the play page and the printable sheet share: seats, the judged log, the sheet.
+    ``seats`` (their players joined), when the caller has them already."""
+    if seats is None:
+        seats = list(play.seats.select_related("player").order_by("position"))
+    names = [seat.player.name for seat in seats]
+    if judgement is None:
+        judgement = selectors.judge_moves(play, names, moves)
+    ui = ui_for(play.game)
+    return {
+        "play": play,
+        "club": play.club,
+        "seats": seats,
+        "names": names,
+        "judgement": judgement,
+        # why the referee cannot judge the stored log any more (it should never happen)
+        "refusal": verdicts.explain(judgement),
+        "details": judgement.details,
+        "state": judgement.state,
+        "sheet_template": ui.template("sheet"),
+        **ui.move_context(judgement, names, draft),
+    }
+
+
+def _draft_key(play: Play) -> str:
+    return f"play-draft-{play.pk}"
+
+
+def _saved_draft(request: HttpRequest, play: Play) -> Draft | None:
+    """The move this browser was building on the play, kept on the server so that it survives
+    a reload or a dropped connection. Only drafts the server made are kept (never what a form
+    posted), and only for the version they were built on: a move entered since makes it moot."""
+    saved = request.session.get(_draft_key(play))
+    if isinstance(saved, dict) and saved.get("version") == play.version:
+        data = saved.get("data")
+        if isinstance(data, dict) and data:
+            return Draft(data)
+    return None
+
+
+def _keep_draft(request: HttpRequest, play: Play, draft: Draft | None) -> None:
+    key = _draft_key(play)
+    wanted = {"version": play.version, "data": draft.data} if draft and draft.data else None
+    if request.session.get(key) != wanted:  # a session write only when the draft changed
+        if wanted is None:
+            request.session.pop(key, None)
+        else:
+            request.session[key] = wanted
+
+
+def _forget_draft(request: HttpRequest, play: Play) -> None:
+    _keep_draft(request, play, None)
+
+
+# The page carries its draft signed, for its live refresh to send back (games.views.play_live).
+LIVE_SALT = "games.play_live.draft"
+
+
+def _signed_draft(play: Play, moves: list[selectors.LogEntry], draft: Draft | None) -> str:
+    """The half-built move and the position it was built on, signed: only a draft this site
+    made is ever kept, so it need not be judged again."""
+    if not draft or not draft.data:
+        return ""
+    return signing.dumps(
+        {"play": play.pk, "position": position_of(moves), "draft": draft.data}, salt=LIVE_SALT
+    )
+
+
+def position_of(moves: list[selectors.LogEntry]) -> str:
+    """A short fingerprint of the position a page shows: its active moves (an undo then a new
+    move gives a different position, even with as many moves)."""
+    active = [m.seq for m in moves if m.undone_at is None]
+    digest = hashlib.blake2s(",".join(map(str, active)).encode(), digest_size=6).hexdigest()
+    return f"{len(active)}-{digest}"
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the play page shows besides the play as it stands (each part optional)."""
+
+    draft: Draft | None = None  # the move being built
+    error: str | None = None  # why the last tap or change was refused
+    stale: bool = False  # refused for being made at an older version: a 409 without htmx
+    events: Sequence[str] = ()  # what the move just entered did, said next to the controls
+    live_notice: str | None = None  # why a change on another phone cleared the draft
+    undone: bool = False  # the last move was just undone
+    appended: bool = False  # only the log's new entry is sent, for the page to append (htmx)
+
+
+def render_play(
+    request: HttpRequest,
+    play: Play,
+    shown: Shown = Shown(),
+    *,
+    state: services.PlayState | None = None,
+    moves: list[selectors.LogEntry] | None = None,
+) -> HttpResponse:
+    """The whole play page, or only its main fragment for an htmx request. ``state``: the play
+    as a move entry read it (the page is drawn from memory, without reading it again);
+    ``moves``: its log, when the caller has read it already."""
+    seats = judgement = None
+    if state is not None:  # ``play`` is the view's, which enter_move brought up to date
+        moves, seats, judgement = state.log, state.seats, state.judgement
+    if moves is None:
+        moves = selectors.log_moves(play)
+    context = play_context(play, moves, judgement, shown.draft, seats)
+    judgement = context["judgement"]
+    can_enter = play.status == Play.Status.IN_PROGRESS and judgement.legal
+    _keep_draft(request, play, shown.draft if can_enter else None)
+    active_moves = sum(1 for m in moves if m.undone_at is None)
+    ui = ui_for(play.game)
+    context |= {
+        "moves": moves,
+        **_log_context(play, judgement, moves, state if shown.appended else None),
+        "time_zone": play.club.time_zone,
+        "active_moves": active_moves,
+        "draft": shown.draft,
+        "draft_json": shown.draft.as_json() if shown.draft else "",
+        "error": shown.error,
+        # The undone move was the next one after those still in the log: "Turn 3".
+        "notice": (
+            _("Move undone: %(where)s.") % {"where": ui.move_name(judgement.state, active_moves)}
+            if shown.undone
+            else None
+        ),
+        "events": shown.events,
+        "live_notice": shown.live_notice,
+        "live_vals": _live_vals(play, moves, shown.draft),
+        "can_enter": can_enter,
+        # Only finished plays are rated: each player's rating after it, in its game and overall.
+        "rating_changes": (
+            stats.play_rating_changes(play) if play.status == Play.Status.FINISHED else []
+        ),
+        "board_template": ui.template("board"),
+        "move_form_template": ui.template("move_form"),
+    }
+    if not request.htmx or play.status == Play.Status.ABANDONED:
+        context["is_owner"] = is_owner(request, play.club)
+    template = "plays/play.html#main" if request.htmx else "plays/play.html"
+    return render(request, template, context, status=_status(request, shown))
+
+
+def _log_context(
+    play: Play,
+    judgement: Judgement,
+    moves: list[selectors.LogEntry],
+    entry: services.PlayState | None,
+) -> dict:
+    """The move log the page tells: the whole of it or, after an htmx entry (``entry``, the play
+    as it read it), only its new line: the page keeps its log and appends that line."""
+    zone = play.club.zone
+    if entry is None:
+        return {"log_lines": movelog.move_log(judgement, moves, zone), "log_appended": None}
+    line = movelog.last_line(entry.before, judgement, entry.entered, zone)
+    return {"log_lines": [], "log_appended": line}
+
+
+def _live_vals(play: Play, moves: list[selectors.LogEntry], draft: Draft | None) -> str:
+    """What the live refresh sends back (play_live): the page's version and, signed, its draft
+    with the position it was built on."""
+    return json.dumps({"version": str(play.version), "kept": _signed_draft(play, moves, draft)})
+
+
+def _status(request: HttpRequest, shown: Shown) -> int:
+    """htmx swaps only 2xx answers in; a whole page says a refusal in its status."""
+    if request.htmx:
+        return 200
+    if shown.stale:
+        return 409
+    return 422 if shown.error else 200
+
+
+@vary_on_headers("HX-Request")  # the main fragment for htmx, else the page
+@login_required
+@require_GET
+def play_detail(request: HttpRequest, play_id: int) -> HttpResponse:
+    play = get_play(request, play_id)
+    return render_play(request, play, Shown(draft=_saved_draft(request, play)))
+
+
+def posted_version(request: HttpRequest) -> int | None:
+    """The play's version a form was made at (every form that changes a play carries it)."""
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return None
+
+
+def _damaged() -> str:
+    return _("The form was damaged: start the move again.")
+
+
+def _render_stale(request: HttpRequest, play: Play) -> HttpResponse:
+    """Refuse what a form made at an older version asked, and show where the play stands now
+    (the draft it carried is dropped: it was built on a position that is gone)."""
+    play.refresh_from_db()
+    return render_play(request, play, Shown(error=services.stale_error().message, stale=True))
+
+
+def play_gone(request: HttpRequest, play: Play, message: str) -> HttpResponse:
+    """The play was deleted while a change was on its way: say so on its night's page."""
+    messages.error(request, message)
+    night = reverse("night", args=[play.night_id])
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = night
+        return response
+    return redirect(night)
+
+
+# How a change says a refusal of its own (the play page again, a message, …)
+Refused = Callable[[HttpRequest, Play, services.ServiceError], HttpResponse]
+
+
+def refusal_answer(
+    request: HttpRequest, play: Play, exc: services.ServiceError, refused: Refused
+) -> HttpResponse:
+    """The one answer to a change of the play that the service refused: a form made at an older
+    version is shown where the play stands now, a play deleted meanwhile is said on its night's
+    page, and any other refusal (an illegal move, nothing to undo, …) gets ``refused``'s answer,
+    which each change gives its own way."""
+    if isinstance(exc, services.StalePlayError):
+        return _render_stale(request, play)
+    if isinstance(exc, services.PlayGoneError):
+        return play_gone(request, play, exc.message)
+    return refused(request, play, exc)
+
+
+def _shown_again(request: HttpRequest, play: Play, exc: services.ServiceError) -> HttpResponse:
+    """An undo refused: the page again, where the play stands, saying why."""
+    play.refresh_from_db()
+    return render_play(request, play, Shown(error=exc.message))
+
+
+def _said_on_the_page(request: HttpRequest, play: Play, exc: services.ServiceError) -> HttpResponse:
+    """Abandon and resume say why they were refused on the play page they come back to."""
+    messages.error(request, exc.message)
+    return redirect("play", play_id=play.pk)
+
+
+@vary_on_headers("HX-Request")  # the main fragment for htmx, else the page
+@login_required
+@require_POST
+def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
+    """One tap of a move form: keep composing (a draft), or judge and store the complete move.
+
+    Every tap carries the play's version its page was made at. A tap made at an older version
+    is refused, whichever step it is: the draft was built on a position that is gone (phone B
+    still shows "Kofi drew:" after phone A entered Kofi's move), and reading it against the
+    new position would make it someone else's move.
+    """
+    play = get_play(request, play_id)
+    if "reset" in request.POST:
+        return render_play(request, play)
+    version = posted_version(request)
+    if version is None:
+        return render_play(request, play, Shown(error=_damaged()))
+    if version != play.version:
+        return _render_stale(request, play)
+    ui = ui_for(play.game)
+    # A refused tap keeps the choices made so far (fixing one costs one tap): the draft the
+    # server last showed this browser, or what the game kept of the refused input.
+    kept = _saved_draft(request, play)
+    tapped: dict[str, Any] = {}
+
+    def compose(current: Judgement, names: list[str]) -> Any:
+        """The move the taps make, read against the play as the entry found it under its lock
+        (so the play is read once): a draft or a form error stores nothing."""
+        try:
+            move = ui.read_move(request.POST, current, names)
+        except FormError as exc:
+            tapped["error"] = exc
+            return services.NOT_COMPLETE
+        if isinstance(move, Draft):
+            tapped["draft"] = move
+            return services.NOT_COMPLETE
+        tapped["move"] = move
+        return move
+
+    def refused(request: HttpRequest, play: Play, exc: services.ServiceError) -> HttpResponse:
+        """A refused move: the page as the entry read it, keeping what the game kept of it."""
+        draft = kept
+        if exc.state is not None and "move" in tapped:
+            judgement, names = exc.state.judgement, exc.state.names
+            draft = ui.kept_after_refusal(tapped["move"], judgement, names) or kept
+        return render_play(request, play, Shown(draft=draft, error=exc.message), state=exc.state)
+
+    try:
+        state = services.enter_move(play=play, by=request.user, version=version, compose=compose)
+    except services.ServiceError as exc:
+        return refusal_answer(request, play, exc, refused)
+    if "error" in tapped:
+        error = tapped["error"]
+        shown = Shown(draft=error.draft or kept, error=error.message)
+        return render_play(request, play, shown, state=state)
+    if "draft" in tapped:
+        return render_play(request, play, Shown(draft=tapped["draft"]), state=state)
+    if not request.htmx:
+        return redirect("play", play_id=play.pk)
+    # enter_move updated ``play``; what the move changed is said next to the controls
+    events = ui.events(state.before, state.judgement, state.names)
+    # The page's log is kept and the new entry appended, unless it said "No move yet."
+    shown = Shown(events=events, appended=len(state.log) > 1)
+    return render_play(request, play, shown, state=state)
+
+
+@vary_on_headers("HX-Request")  # the main fragment for htmx, else the page
+@login_required
+@require_POST
+def play_undo(request: HttpRequest, play_id: int) -> HttpResponse:
+    """Undo the last move: it stays in the log, marked undone, with who and when."""
+    play = get_play(request, play_id)
+    version = posted_version(request)
+    if version is None:
+        return render_play(request, play, Shown(error=_damaged()))
+    try:
+        services.undo_last_move(play=play, by=request.user, version=version)
+    except services.ServiceError as exc:
+        return refusal_answer(request, play, exc, _shown_again)
+    if not request.htmx:
+        return redirect("play", play_id=play.pk)
+    play.refresh_from_db()
+    return render_play(request, play, Shown(undone=True))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def play_abandon(request: HttpRequest, play_id: int) -> HttpResponse:
+    """Abandoning asks first (a page of its own: no script is needed to confirm), then stops
+    the play; its owner can resume it."""
+    play = get_play(request, play_id)
+    if request.method == "GET":
+        if play.status != Play.Status.IN_PROGRESS:
+            return redirect("play", play_id=play.pk)
+        context = {"play": play, "club": play.club, "move_count": len(selectors.log_moves(play))}
+        return render(request, "plays/confirm_abandon.html", context)
+    return _abandon_or_resume(
+        request, play, services.abandon_play, done=partial(_forget_draft, request, play)
+    )
+
+
+@login_required
+@require_POST
+def play_resume(request: HttpRequest, play_id: int) -> HttpResponse:
+    """The owner takes back abandoning a play."""
+    play = get_play(request, play_id)
+    require_owner(request, play.club)
+    resumed = _("The play is resumed: moves can be entered again.")
+    return _abandon_or_resume(
+        request, play, services.resume_play, done=partial(messages.success, request, resumed)
+    )
+
+
+def _abandon_or_resume(
+    request: HttpRequest, play: Play, change: Callable[..., Any], *, done: Callable[[], Any]
+) -> HttpResponse:
+    """Abandon or resume the play (``change``), then back to its page: ``done`` says what
+    follows, and a form without its version or a refusal is said there."""
+    version = posted_version(request)
+    try:
+        if version is None:
+            raise services.ServiceError(_("The form was damaged: try again."))
+        change(play=play, by=request.user, version=version)
+    except services.ServiceError as exc:
+        return refusal_answer(request, play, exc, _said_on_the_page)
+    done()
+    return redirect("play", play_id=play.pk)
