@@ -8,9 +8,10 @@ def tree(response) -> Element:
     return parse_html(response.content.decode())
 
 
-def find_all(element: Element, name: str, **attributes: str) -> list[Element]:
-    """Every element under ``element`` (itself included) named ``name`` that has ``attributes``
-    (``data_player="Ana"`` for ``data-player``; ``class_`` names one of its classes)."""
+def find_all(element: Element, name: str | None, **attributes: str) -> list[Element]:
+    """Every element under ``element`` (itself included) named ``name`` (any, if None) that has
+    ``attributes`` (``data_player="Ana"`` for ``data-player``; ``class_`` names one of its
+    classes)."""
     wanted = {key.rstrip("_").replace("_", "-"): value for key, value in attributes.items()}
 
     def has(found: Element) -> bool:
@@ -23,7 +24,7 @@ def find_all(element: Element, name: str, **attributes: str) -> list[Element]:
                 return False
         return True
 
-    found = [element] if element.name == name and has(element) else []
+    found = [element] if name in (None, element.name) and has(element) else []
     for child in element.children:
         if isinstance(child, Element):
             found += find_all(child, name, **attributes)
@@ -37,7 +38,8 @@ def find(element: Element, name: str, **attributes: str) -> Element:
 
 
 def text(element: Element | str) -> str:
-    """The element's text, its spaces run together."""
+    """The element's text, its pieces joined by one space (the parser keeps no space at the
+    edge of a piece: "<b>16</b>, 12" reads "16 , 12")."""
     if isinstance(element, str):
         return element
     return " ".join(" ".join(text(child) for child in element.children).split())
