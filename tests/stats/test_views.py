@@ -77,6 +77,9 @@ def test_three_high_leaderboard_shows_team_wins_and_losses(history, member_clien
     response = member_client.get(reverse("leaderboard-game", args=[history.pk, "three-high"]))
     assert [c["key"] for c in response.context["columns"]] == ["player", "plays", "wins", "losses"]
     assert {s.player for s in response.context["standings"]} == {"Ana", "Ben"}
+    # no rating, so none to call provisional, however few the plays
+    assert not any(s.provisional for s in response.context["standings"])
+    assert not find_all(tree(response), None, class_="provisional")
 
 
 def test_the_notes_name_the_games_as_the_referee_declares_them(history, night, member_client):
