@@ -3,13 +3,11 @@ ranked after established ones; a chart with labelled axes and dates; cooperative
 in words; the head-to-head's "Tied"; no empty rating table for a cooperative play; and French
 that says "Cote"."""
 
-import html
-import re
-
 import pytest
 from django.urls import reverse
 
 from games import services, stats
+from tests.stats.dom import find, find_all, text, tree
 
 FRENCH = {"Accept-Language": "fr"}
 
@@ -64,35 +62,42 @@ def test_the_leaderboard_marks_provisional_players_and_says_what_the_number_is(
     veterans_and_newcomers, member_client
 ):
     club = veterans_and_newcomers
-    page = member_client.get(reverse("leaderboard", args=[club.pk])).content.decode()
-    ana = page[page.index('data-player="Ana"') :]
-    ana = ana[: ana.index("</tr>")]
-    assert "provisional" in ana and "<td>–</td>" in ana  # marked, and no rank number
-    ben = page[page.index('data-player="Ben"') :]
-    ben = ben[: ben.index("</tr>")]
-    assert "provisional" not in ben and "<td>2</td>" in ben
-    assert "Provisional: fewer than 5 plays" in page
-    assert page.index("Provisional: fewer than 5 plays") < page.index('data-player="Dev"')
-    assert "What is this number?" in page and "everyone starts at 0" in page
-    assert "±" not in page  # one number
-    french = html.unescape(
-        member_client.get(reverse("leaderboard", args=[club.pk]), headers=FRENCH).content.decode()
+    response = member_client.get(reverse("leaderboard", args=[club.pk]))
+    assert "±" not in response.content.decode()  # one number
+    page = tree(response)
+    rows = find_all(find(page, "tbody"), "tr")
+    order = [dict(row.attributes).get("data-player") for row in rows]
+    assert order == ["Chloé", "Ben", None, "Dev", "Ana", "Eli"]  # None: the provisional heading
+    row = dict(zip(order, rows, strict=True))
+    assert text(row[None]) == "Provisional: fewer than 5 plays"
+    # marked, and no rank number
+    assert find_all(row["Ana"], "tr", class_="provisional") and text(row["Ana"].children[0]) == "–"
+    assert text(find(row["Ana"], "small", class_="provisional-mark")) == "provisional"
+    assert (
+        not find_all(row["Ben"], None, class_="provisional") and text(row["Ben"].children[0]) == "2"
     )
-    assert ">Cote" in french and "Classement</a>" not in french
-    assert "Provisoire : moins de 5 parties" in french and "provisoire" in french
-    assert "Que dit ce nombre ?" in french
+    assert not find_all(row["Ben"], "small", class_="provisional-mark")
+    main = text(find(page, "main"))
+    assert "What is this number?" in main and "everyone starts at 0" in main
+    french = tree(member_client.get(reverse("leaderboard", args=[club.pk]), headers=FRENCH))
+    headings = [text(link) for link in find_all(find(french, "thead"), "a")]
+    assert headings == ["Joueur", "Cote ↓", "Parties", "Victoires", "Taux de victoire"]
+    rows = find_all(find(french, "tbody"), "tr")
+    assert text(rows[2]) == "Provisoire : moins de 5 parties"
+    assert text(find(rows[4], "small", class_="provisional-mark")) == "provisoire"
+    assert "Que dit ce nombre ?" in text(find(french, "main"))
 
 
 def test_the_player_page_marks_a_provisional_rating(veterans_and_newcomers, member_client):
     club = veterans_and_newcomers
-    ana = club.players.get(name="Ana")
-    page = member_client.get(reverse("player", args=[ana.pk])).content.decode()
-    figure = page[page.index('id="rating-figure"') :]
-    assert "provisional" in figure[: figure.index("</li>")]
-    ben = club.players.get(name="Ben")
-    page = member_client.get(reverse("player", args=[ben.pk])).content.decode()
-    figure = page[page.index('id="rating-figure"') :]
-    assert "provisional" not in figure[: figure.index("</li>")]
+    for name, marks in [("Ana", ["provisional"]), ("Ben", [])]:
+        player = club.players.get(name=name)
+        figure = find(
+            tree(member_client.get(reverse("player", args=[player.pk]))), "li", id="rating-figure"
+        )
+        assert [
+            text(mark) for mark in find_all(figure, "small", class_="provisional-mark")
+        ] == marks
 
 
 def test_the_rating_chart_draws_one_line_with_labelled_axes_and_dates(
@@ -111,16 +116,23 @@ def test_the_rating_chart_draws_one_line_with_labelled_axes_and_dates(
         y for y, _ in chart.y_ticks
     )
     assert [anchor for _, _, anchor in chart.x_ticks] == ["start", "middle", "end"]
-    page = member_client.get(reverse("player", args=[ben.pk])).content.decode()
-    svg = page[page.index("<svg") : page.index("</svg>")]
-    assert svg.count("<polyline") == 1 and "<polygon" not in svg  # one thing drawn
-    assert ">Rating</text>" in svg and "Date of play →" in svg
-    assert svg.count('text-anchor="end">') >= len(values)  # every rating tick is labelled
-    assert "1/1/2026" in svg or "01/01/2026" in svg or "2026" in svg  # dates under the axis
-    assert "the rating is now" in svg
-    french = member_client.get(reverse("player", args=[ben.pk]), headers=FRENCH)
-    svg = french.content.decode()
-    assert ">Cote</text>" in svg and "Date de la partie →" in svg
+    svg = find(tree(member_client.get(reverse("player", args=[ben.pk]))), "svg")
+    assert len(find_all(svg, "polyline")) == 1 and not find_all(svg, "polygon")  # one thing drawn
+    assert [text(axis) for axis in find_all(svg, "text", class_="chart-axis")] == [
+        "Rating",
+        "Date of play →",
+    ]
+    # every rating tick is labelled, and the first, middle and last plays' dates under the axis
+    ticks = [text(label) for label in find_all(find(svg, "g", class_="chart-grid"), "text")]
+    assert [float(label) for label in ticks] == pytest.approx(values)
+    dates = [text(label) for label in find_all(find(svg, "g", class_="chart-dates"), "text")]
+    assert len(dates) == 3 and all(date.endswith("/2026") for date in dates)
+    assert "the rating is now" in text(find(svg, "desc"))
+    french = find(tree(member_client.get(reverse("player", args=[ben.pk]), headers=FRENCH)), "svg")
+    assert [text(axis) for axis in find_all(french, "text", class_="chart-axis")] == [
+        "Cote",
+        "Date de la partie →",
+    ]
 
 
 def test_a_single_play_still_gets_a_readable_chart(record, players):
@@ -138,39 +150,41 @@ def three_high_plays(record, players):
     return players
 
 
+def game_row(response, title):
+    """The cells' texts of the player page's row of the game ``title``."""
+    games = find(tree(response), "table", class_="player-games")
+    (row,) = [row for row in find_all(games, "tr") if text(row.children[0]).startswith(title)]
+    return [text(cell) for cell in row.children]
+
+
 def test_cooperative_results_read_won_and_lost(three_high_plays, member_client):
     ana = three_high_plays[0]
-    page = member_client.get(reverse("player", args=[ana.pk])).content.decode()
-    row = page[page.index(">3-High</a>") :]
-    row = re.sub(r"<[^>]+>", "", row[: row.index("</tr>")])
-    assert "2 won, 3 lost" in row and "2 / 3" not in row
-    french = member_client.get(reverse("player", args=[ana.pk]), headers=FRENCH).content.decode()
-    row = french[french.index(">3-High</a>") :]
-    row = re.sub(r"<[^>]+>", "", row[: row.index("</tr>")])
-    assert "2 gagnées, 3 perdues" in row
+    row = game_row(member_client.get(reverse("player", args=[ana.pk])), "3-High")
+    assert row == ["3-High (team)", "5", "2 won, 3 lost", "–", "–"]
+    french = member_client.get(reverse("player", args=[ana.pk]), headers=FRENCH)
+    assert game_row(french, "3-High")[2] == "2 gagnées, 3 perdues"
 
 
 def test_one_cooperative_win_is_said_in_the_singular_in_french(record, players, member_client):
     ana, ben, _ = players
     for won in (True, False):
         record("three-high", [(ana, 5, won), (ben, 5, won)])
-    french = member_client.get(reverse("player", args=[ana.pk]), headers=FRENCH).content.decode()
-    row = french[french.index(">3-High</a>") :]
-    row = re.sub(r"<[^>]+>", "", row[: row.index("</tr>")])
-    assert "1 gagnée, 1 perdue" in row
+    french = member_client.get(reverse("player", args=[ana.pk]), headers=FRENCH)
+    assert game_row(french, "3-High")[2] == "1 gagnée, 1 perdue"
 
 
 def test_head_to_head_columns_say_won_lost_tied(record, players, member_client):
     ana, ben, _ = players
     record("thricewise", [(ana, 10, True), (ben, 10, True)])
-    page = member_client.get(reverse("player", args=[ana.pk])).content.decode()
-    rivals = page[page.index('class="sheet stack rivals"') :]
-    head = rivals[: rivals.index("</thead>")]
-    assert ">Tied<" in head and ">Level<" not in head
-    french = member_client.get(reverse("player", args=[ana.pk]), headers=FRENCH).content.decode()
-    rivals = french[french.index('class="sheet stack rivals"') :]
-    head = rivals[: rivals.index("</thead>")]
-    assert ">Gagnées<" in head and ">Perdues<" in head and ">Égalités<" in head
+
+    def columns(response):
+        rivals = find(tree(response), "table", class_="rivals")
+        return [text(column) for column in find_all(find(rivals, "thead"), "th")]
+
+    page = member_client.get(reverse("player", args=[ana.pk]))
+    assert columns(page) == ["Opponent", "Plays", "Won", "Lost", "Tied"]
+    french = member_client.get(reverse("player", args=[ana.pk]), headers=FRENCH)
+    assert columns(french) == ["Adversaire", "Parties", "Gagnées", "Perdues", "Égalités"]
 
 
 def test_a_three_high_play_shows_no_rating_changes(three_high_plays, member_client, club):
@@ -185,5 +199,7 @@ def test_a_finished_competitive_play_shows_its_rating_changes_in_french(
     veterans_and_newcomers, member_client
 ):
     play = veterans_and_newcomers.plays.filter(game="thricewise").last()
-    page = member_client.get(reverse("play", args=[play.pk]), headers=FRENCH).content.decode()
-    assert "Évolution des cotes" in page and "Classement" not in page.split("<main")[1]
+    page = tree(member_client.get(reverse("play", args=[play.pk]), headers=FRENCH))
+    assert "Évolution des cotes" in [text(heading) for heading in find_all(page, "h2")]
+    assert find_all(page, "table", class_="rating-changes")
+    assert "Classement" not in text(find(page, "main"))

@@ -116,7 +116,7 @@ def test_nemesis_needs_three_shared_plays(record, four):
 
 
 def test_nemesis_ties_go_to_the_one_you_beat_least_then_by_name(record, four, club):
-    """The documented order (games/stats.py, the player page's note): most often beaten by,
+    """The documented order (games/stats/__init__.py, the player page's note): most often beaten by,
     then least often beaten, then the first by name (whoever joined the club first or last)."""
     from games import services
 

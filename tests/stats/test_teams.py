@@ -15,6 +15,7 @@ from openskill.models import PlackettLuce
 from games import services, stats
 from games.models import ALL_GAMES, Play, RatingChange
 from referee import judge
+from tests.stats.dom import find, find_all, text, tree
 
 TEAMS = [["Ana", "Chloé"], ["Ben", "Dev"]]
 COLOURS = {
@@ -168,19 +169,29 @@ def test_leaderboards_name_the_partners(team_play, club, four):
 
 def test_the_leaderboard_page_names_the_partners(team_play, club, member_client):
     team_play(ANA_AND_CHLOE_WIN)
-    page = member_client.get(reverse("leaderboard-game", args=[club.pk, "punto"])).content
-    assert "Team plays with Chloé ×1" in page.decode()
+    page = tree(member_client.get(reverse("leaderboard-game", args=[club.pk, "punto"])))
+    partners = {
+        dict(row.attributes)["data-player"]: text(find(row, "small", class_="partners"))
+        for row in find_all(find(page, "tbody"), "tr")
+        if not find_all(row, "tr", class_="provisional-head")
+    }
+    assert partners == {
+        "Ana": "Team plays with Chloé ×1",
+        "Ben": "Team plays with Dev ×1",
+        "Chloé": "Team plays with Ana ×1",
+        "Dev": "Team plays with Ben ×1",
+    }
 
 
 def test_the_player_page_names_the_partners(team_play, four, member_client):
     ana = four[0]
     team_play(ANA_AND_CHLOE_WIN)
     team_play(BEN_AND_DEV_WIN)
-    page = member_client.get(reverse("player", args=[ana.pk])).content.decode()
-    table = page[page.index('id="partners"') :]
-    table = table[: table.index("</table>")]
-    assert 'data-player="Chloé"' in table
-    assert '<td class="num">2</td><td class="num">1</td>' in table  # 2 plays, 1 won together
+    page = tree(member_client.get(reverse("player", args=[ana.pk])))
+    rows = find_all(find(find(page, "table", id="partners"), "tbody"), "tr")
+    # 2 plays, 1 won together
+    assert [[text(cell) for cell in row.children] for row in rows] == [["Chloé", "2", "1"]]
+    assert [dict(row.attributes)["data-player"] for row in rows] == ["Chloé"]
     assert [p.player for p in stats.player_summary(ana).partners] == ["Chloé"]
 
 

@@ -7,9 +7,11 @@ import zipfile
 
 import pytest
 from django.urls import reverse
+from pytest_django.asserts import assertContains
 
 from games import services
 from tests.examples import EXAMPLES
+from tests.stats.dom import find, find_all, text, tree
 
 
 @pytest.fixture
@@ -57,7 +59,7 @@ def test_leaderboard_lists_the_players_with_one_rating_number_explained(history,
     standings = response.context["standings"]
     assert {s.player for s in standings} == {"Ana", "Ben", "Chloé", "Dev", "Eli"}
     assert response.context["sort"] == "-ordinal"
-    assert 'style="' not in response.content.decode()
+    assert not [e.name for e in find_all(tree(response), None) if "style" in dict(e.attributes)]
 
 
 def test_leaderboard_filters_and_sort(history, member_client):
@@ -75,6 +77,9 @@ def test_three_high_leaderboard_shows_team_wins_and_losses(history, member_clien
     response = member_client.get(reverse("leaderboard-game", args=[history.pk, "three-high"]))
     assert [c["key"] for c in response.context["columns"]] == ["player", "plays", "wins", "losses"]
     assert {s.player for s in response.context["standings"]} == {"Ana", "Ben"}
+    # no rating, so none to call provisional, however few the plays
+    assert not any(s.provisional for s in response.context["standings"])
+    assert not find_all(tree(response), None, class_="provisional")
 
 
 def test_the_notes_name_the_games_as_the_referee_declares_them(history, night, member_client):
@@ -107,9 +112,10 @@ def test_the_notes_name_the_games_in_french_too(history, night, member_client):
 def test_player_page_has_an_svg_chart_without_inline_styles(history, member_client):
     ana = history.players.get(name="Ana")
     response = member_client.get(reverse("player", args=[ana.pk]))
-    html = response.content.decode()
-    assert "<svg" in html and "<polyline" in html and "<script" not in html.split("</header>")[1]
-    assert 'style="' not in html
+    page = tree(response)
+    assert len(find_all(find(page, "svg"), "polyline")) == 1
+    assert not find_all(find(page, "main"), "script")
+    assert not [e.name for e in find_all(page, None) if "style" in dict(e.attributes)]
     summary = response.context["summary"]
     assert (summary.plays, summary.team_plays, summary.team_wins) == (2, 1, 1)
     response = member_client.get(reverse("player", args=[ana.pk]), {"scope": "thricewise"})
@@ -127,21 +133,26 @@ def test_other_clubs_players_are_404(history, member_client, outsider):
 def test_night_summary_and_links(history, night, member_client):
     response = member_client.get(reverse("night-summary", args=[night.pk]))
     assert response.context["summary"].finished == 3
-    assert "Forget Venice 16" in response.content.decode()
-    night_page = member_client.get(reverse("night", args=[night.pk])).content.decode()
-    assert reverse("night-summary", args=[night.pk]) in night_page
-    club_page = member_client.get(reverse("club", args=[history.pk])).content.decode()
-    assert reverse("leaderboard", args=[history.pk]) in club_page
     ana = history.players.get(name="Ana")
-    assert reverse("player", args=[ana.pk]) in club_page
+    lines = find(tree(response), "table", class_="night-lines")
+    (ana_line,) = [row for row in find_all(lines, "tr") if text(row).startswith("Ana ")]
+    points = find(ana_line, "td", data_label="Points")
+    assert [text(game) for game in find_all(points, "span")] == ["Forget Venice 16", "Thricewise 0"]
+    assert find_all(ana_line, "a", href=reverse("player", args=[ana.pk]))
+    night_page = tree(member_client.get(reverse("night", args=[night.pk])))
+    assert find_all(night_page, "a", href=reverse("night-summary", args=[night.pk]))
+    club_page = tree(member_client.get(reverse("club", args=[history.pk])))
+    assert find_all(club_page, "a", href=reverse("leaderboard", args=[history.pk]))
+    assert find_all(club_page, "a", href=reverse("player", args=[ana.pk]))
 
 
 def test_play_page_shows_rating_changes(history, member_client):
     play = history.plays.get(game="forget-venice")
-    response = member_client.get(reverse("play", args=[play.pk]))
-    html = response.content.decode()
-    assert "Rating changes" in html or "Évolution" in html
-    assert html.count(reverse("player", args=[play.seats.first().player_id])) >= 1
+    page = tree(member_client.get(reverse("play", args=[play.pk])))
+    changes = find(page, "table", class_="rating-changes")
+    seated = [reverse("player", args=[seat.player_id]) for seat in play.seats.order_by("position")]
+    assert [dict(a.attributes)["href"] for a in find_all(find(changes, "tbody"), "a")] == seated
+    assert "Rating changes" in [text(h2) for h2 in find_all(page, "h2")]
 
 
 def test_csv_has_one_row_per_player_per_play(history, member_client):
@@ -170,12 +181,11 @@ def test_player_page_shows_an_unrounded_average_and_how_a_nemesis_is_chosen(
     for ana_points, ben_points in [(12, 3), (7, 9), (10, 10)]:
         won = ana_points >= ben_points
         record("thricewise", [(ana, ana_points, won), (ben, ben_points, ben_points >= ana_points)])
-    page = member_client.get(reverse("player", args=[ana.pk])).content.decode()
-    row = page[page.index("<tr><td>Thricewise</td>") :]
-    row = row[: row.index("</tr>")]
+    response = member_client.get(reverse("player", args=[ana.pk]))
     # (12 + 7 + 10) / 3 = 9.67, shown to one decimal
-    assert row == (
-        '<tr><td>Thricewise</td><td class="num">12</td><td class="num">9.7</td>'
-        '<td class="num">7</td>'
+    row = """<tr><td>Thricewise</td><td class="num">12</td><td class="num">9.7</td>
+             <td class="num">7</td></tr>"""
+    assertContains(response, row, count=1, html=True)
+    assert "on a tie, the one you have beaten least often, then the first by name" in text(
+        find(tree(response), "main")
     )
-    assert "on a tie, the one you have beaten least often, then the first by name" in page

@@ -1,0 +1,170 @@
+"""The leaderboard: each player's standing in a scope (rating and running totals after their
+last play, as at a day if asked), their partners there, and the sorting of the standings."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.utils import timezone
+
+from ..models import ALL_GAMES, Club, HeadToHead, Play, Player, RatingChange, Seat
+from ..ratings import ordinal
+from .rules import COMPETITIVE_GAMES, SCOPES, is_provisional, win_rate
+
+SORT_KEYS = ("ordinal", "mu", "sigma", "plays", "wins", "losses", "win_rate", "player")
+
+
+def end_of_day(day: datetime.date) -> datetime.datetime:
+    """The first instant after ``day`` in the current time zone: "as at" ``day`` means before it."""
+    return timezone.make_aware(
+        datetime.datetime.combine(day + datetime.timedelta(days=1), datetime.time.min)
+    )
+
+
+@dataclass
+class Standing:
+    player_id: int
+    player: str
+    plays: int
+    wins: int
+    mu: float | None
+    sigma: float | None
+    #: the partners of the player's team plays in this scope: (name, plays together)
+    partners: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def losses(self) -> int:
+        return self.plays - self.wins
+
+    @property
+    def win_rate(self) -> float | None:
+        return win_rate(self.wins, self.plays)
+
+    @property
+    def ordinal(self) -> float | None:
+        return None if self.mu is None else ordinal(self.mu, self.sigma)
+
+    @property
+    def provisional(self) -> bool:
+        return is_provisional(self.mu, self.plays)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "plays": self.plays,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "mu": self.mu,
+            "sigma": self.sigma,
+            "ordinal": self.ordinal,
+            "partners": [{"player": name, "plays": plays} for name, plays in self.partners],
+        }
+
+
+def leaderboard(
+    club: Club,
+    scope: str,
+    *,
+    min_plays: int = 1,
+    as_of: datetime.date | None = None,
+    sort: str = "-ordinal",
+) -> list[Standing]:
+    """Each player's rating and running totals in ``scope`` after their last play (before the
+    end of ``as_of``), for players with at least ``min_plays`` plays, sorted by ``sort``
+    (a key of SORT_KEYS, ``-`` first for descending; ties by name)."""
+    if scope not in SCOPES:
+        raise ValueError(f"unknown scope {scope!r}")
+    rows = RatingChange.objects.filter(player=OuterRef("pk"), scope=scope)
+    # The calendar's last day (9999-12-31) has no end to compare with: "as of" it is everything.
+    if as_of is not None and as_of < datetime.date.max:
+        rows = rows.filter(played_at__lt=end_of_day(as_of))
+    last = Player.objects.filter(club=club).annotate(
+        last=Subquery(rows.order_by("-plays").values("id")[:1])
+    )
+    last_ids = [pk for pk in last.values_list("last", flat=True) if pk is not None]
+    partners = _partners_in(club, scope, as_of)
+    standings = [
+        Standing(
+            player_id=row["player_id"],
+            player=row["player__name"],
+            plays=row["plays"],
+            wins=row["wins"],
+            mu=row["mu_after"],
+            sigma=row["sigma_after"],
+            partners=partners.get(row["player_id"], []),
+        )
+        for row in RatingChange.objects.filter(id__in=last_ids, plays__gte=max(min_plays, 1))
+        .order_by()
+        .values("player_id", "player__name", "plays", "wins", "mu_after", "sigma_after")
+    ]
+    return sort_standings(standings, sort)
+
+
+def _partners_in(
+    club: Club, scope: str, as_of: datetime.date | None
+) -> dict[int, list[tuple[str, int]]]:
+    """Each player's partners in the finished team plays of ``scope`` (before the end of
+    ``as_of``): player id → [(partner's name, plays together)], most plays first.
+
+    Today's are the running pair records (a few rows per pair of players, whatever the club's
+    history); as of a past day, they are counted from the seats of the plays before it."""
+    if as_of is None or as_of >= datetime.date.max:  # the last day has no end to compute
+        rows = (
+            HeadToHead.objects.filter(club=club, scope=scope, together__gt=0)
+            .order_by()
+            .values_list("player_id", "opponent__name", "together")
+        )
+        return _partner_lists(rows)
+    seats = Seat.objects.filter(
+        # One filter, so that every condition on play__seats is about the same partner's seat.
+        Q(play__seats__position__lt=F("position")) | Q(play__seats__position__gt=F("position")),
+        play__seats__team=F("team"),
+        play__club=club,
+        play__status=Play.Status.FINISHED,
+        play__game__in=COMPETITIVE_GAMES if scope == ALL_GAMES else [scope],
+    )
+    rows = (
+        seats.filter(play__ended_at__lt=end_of_day(as_of))
+        .order_by()
+        .values("player_id", "play__seats__player__name")
+        .annotate(plays=Count("id"))
+        .values_list("player_id", "play__seats__player__name", "plays")
+    )
+    return _partner_lists(rows)
+
+
+def _partner_lists(rows: Any) -> dict[int, list[tuple[str, int]]]:
+    found: dict[int, list[tuple[str, int]]] = {}
+    for player_id, name, plays in rows:
+        found.setdefault(player_id, []).append((name, plays))
+    for partners in found.values():
+        partners.sort(key=lambda partner: (-partner[1], partner[0].casefold()))
+    return found
+
+
+def sort_standings(standings: list[Standing], sort: str) -> list[Standing]:
+    """Sorted by ``sort``; by rating (the default), players whose rating is still provisional
+    come after every established one, whichever the direction: two plays without a win must not
+    outrank fifteen plays with four."""
+    descending = sort.startswith("-")
+    key = sort.lstrip("-")
+    if key not in SORT_KEYS:
+        raise ValueError(f"unknown sort {sort!r}")
+    standings = sorted(standings, key=lambda s: s.player.casefold())
+    if key == "player":
+        return standings[::-1] if descending else standings
+    apart = key in ("ordinal", "mu", "sigma")
+
+    def value(standing: Standing) -> tuple[bool, bool, float]:
+        number = getattr(standing, key)
+        missing = number is None
+        provisional = apart and standing.provisional
+        # Provisional ratings, then missing values (unrated), go last whichever the direction.
+        if descending:
+            return (not provisional, not missing, number or 0.0)
+        return (provisional, missing, number or 0.0)
+
+    return sorted(standings, key=value, reverse=descending)
