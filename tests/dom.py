@@ -1,5 +1,5 @@
-"""Pages read as a tree (django.test.html), for tests that check a page's structure rather
-than a substring of its markup."""
+"""Pages read as a tree, with Django's own HTML parser (the one of ``assertContains(...,
+html=True)``), so that a test names the element it means rather than a run of characters."""
 
 from django.test.html import Element, parse_html
 
@@ -9,13 +9,14 @@ def dom(page) -> Element:
     return parse_html(page if isinstance(page, str) else page.content.decode())
 
 
-def find_all(node: Element, tag: str, **attrs: str | None) -> list[Element]:
-    """The elements ``tag`` (``*``: any) in ``node`` (itself included), in document order,
-    that carry every attribute of ``attrs`` with that value (``class_`` for ``class``: one of
-    its classes; None for an attribute without a value)."""
-    wanted = {name.rstrip("_"): value for name, value in attrs.items()}
+def find_all(node: Element, tag: str | None, **attrs: str | None) -> list[Element]:
+    """The elements ``tag`` (None: any) in ``node`` (itself included), in document order, that
+    carry every attribute of ``attrs`` with that value (``data_player="Ana"`` for
+    ``data-player``; ``class_`` names one of its classes; None for an attribute written without
+    a value, as ``selected``)."""
+    wanted = {name.rstrip("_").replace("_", "-"): value for name, value in attrs.items()}
     found = []
-    if tag in (node.name, "*") and all(_has(node, name, value) for name, value in wanted.items()):
+    if tag in (node.name, None) and all(_has(node, name, value) for name, value in wanted.items()):
         found.append(node)
     for child in node.children:
         if isinstance(child, Element):
@@ -23,7 +24,7 @@ def find_all(node: Element, tag: str, **attrs: str | None) -> list[Element]:
     return found
 
 
-def find(node: Element, tag: str, **attrs: str | None) -> Element:
+def find(node: Element, tag: str | None, **attrs: str | None) -> Element:
     """The one element ``tag`` with ``attrs`` in ``node``."""
     (element,) = find_all(node, tag, **attrs)
     return element
@@ -34,17 +35,17 @@ def attr(node: Element, name: str) -> str | None:
 
 
 def text(node: Element | str) -> str:
-    """The words an element shows, its whitespace collapsed."""
+    """The words an element shows, its whitespace collapsed and its pieces joined by one space
+    (the parser keeps no space at the edge of a piece: "<b>16</b>, 12" reads "16 , 12")."""
     if isinstance(node, str):
         return " ".join(node.split())
     return " ".join(filter(None, (text(child) for child in node.children)))
 
 
 def _has(node: Element, name: str, value: str | None) -> bool:
-    """``value`` None: an attribute written without a value (``selected``)."""
     attributes = dict(node.attributes)
     if name not in attributes:
         return False
     if name == "class":
-        return value in attributes[name].split()
+        return value in (attributes[name] or "").split()
     return attributes[name] == value

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from games import services, stats
-from tests.stats.dom import find, find_all, text, tree
+from tests.dom import dom, find, find_all, text
 from tests.stats.test_teams import ANA_AND_CHLOE_WIN, BEN_AND_DEV_WIN, team_log
 
 
@@ -38,7 +38,7 @@ def test_a_rating_on_exactly_provisional_plays_is_established(five_and_four, clu
 
 
 def test_the_leaderboard_ranks_and_marks_only_the_established(five_and_four, club, member_client):
-    page = tree(member_client.get(reverse("leaderboard", args=[club.pk])))
+    page = dom(member_client.get(reverse("leaderboard", args=[club.pk])))
     rows = find_all(find(page, "tbody"), "tr")
     assert [dict(row.attributes).get("data-player") for row in rows] == [
         "Ana",
@@ -57,7 +57,7 @@ def test_the_leaderboard_ranks_and_marks_only_the_established(five_and_four, clu
 def test_the_player_page_marks_a_rating_one_play_short(five_and_four, member_client):
     ana, ben, _ = five_and_four
     for player, provisional in [(ana, False), (ben, True)]:
-        page = tree(member_client.get(reverse("player", args=[player.pk])))
+        page = dom(member_client.get(reverse("player", args=[player.pk])))
         for where in [
             find(page, "li", id="rating-figure"),
             find(page, "table", class_="player-games"),
@@ -98,7 +98,7 @@ def test_a_nemesis_and_a_victim_need_exactly_nemesis_min_plays(record, players, 
         record("punto", [(ana, 2, True), (chloe, 0, False)])
 
     def head_to_head():
-        page = tree(member_client.get(reverse("player", args=[ana.pk])))
+        page = dom(member_client.get(reverse("player", args=[ana.pk])))
         _, figures = find_all(page, "ul", class_="figures")  # the record's, the head-to-head's
         return [text(item) for item in find_all(figures, "li")]
 
@@ -124,11 +124,11 @@ def test_the_win_rate_at_no_competitive_play_is_no_number(record, players, membe
     for player in (ana, chloe):  # a team play only, and no play at all
         summary = stats.player_summary(player)
         assert (summary.plays, summary.wins, summary.win_rate) == (0, 0, None)
-        page = tree(member_client.get(reverse("player", args=[player.pk])))
+        page = dom(member_client.get(reverse("player", args=[player.pk])))
         record_figures, _ = find_all(page, "ul", class_="figures")
         assert "Win rate –" in [text(item) for item in find_all(record_figures, "li")]
     (three_high,) = stats.player_summary(ana).games
     assert three_high.win_rate is None
-    page = tree(member_client.get(reverse("player", args=[ana.pk])))
+    page = dom(member_client.get(reverse("player", args=[ana.pk])))
     row = find(find(page, "table", class_="player-games"), "td", data_label="Win rate")
     assert text(row) == "–"

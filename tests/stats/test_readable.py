@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from games import services, stats
-from tests.stats.dom import find, find_all, text, tree
+from tests.dom import dom, find, find_all, text
 
 FRENCH = {"Accept-Language": "fr"}
 
@@ -64,7 +64,7 @@ def test_the_leaderboard_marks_provisional_players_and_says_what_the_number_is(
     club = veterans_and_newcomers
     response = member_client.get(reverse("leaderboard", args=[club.pk]))
     assert "±" not in response.content.decode()  # one number
-    page = tree(response)
+    page = dom(response)
     rows = find_all(find(page, "tbody"), "tr")
     order = [dict(row.attributes).get("data-player") for row in rows]
     assert order == ["Chloé", "Ben", None, "Dev", "Ana", "Eli"]  # None: the provisional heading
@@ -79,7 +79,7 @@ def test_the_leaderboard_marks_provisional_players_and_says_what_the_number_is(
     assert not find_all(row["Ben"], "small", class_="provisional-mark")
     main = text(find(page, "main"))
     assert "What is this number?" in main and "everyone starts at 0" in main
-    french = tree(member_client.get(reverse("leaderboard", args=[club.pk]), headers=FRENCH))
+    french = dom(member_client.get(reverse("leaderboard", args=[club.pk]), headers=FRENCH))
     headings = [text(link) for link in find_all(find(french, "thead"), "a")]
     assert headings == ["Joueur", "Cote ↓", "Parties", "Victoires", "Taux de victoire"]
     rows = find_all(find(french, "tbody"), "tr")
@@ -93,7 +93,7 @@ def test_the_player_page_marks_a_provisional_rating(veterans_and_newcomers, memb
     for name, marks in [("Ana", ["provisional"]), ("Ben", [])]:
         player = club.players.get(name=name)
         figure = find(
-            tree(member_client.get(reverse("player", args=[player.pk]))), "li", id="rating-figure"
+            dom(member_client.get(reverse("player", args=[player.pk]))), "li", id="rating-figure"
         )
         assert [
             text(mark) for mark in find_all(figure, "small", class_="provisional-mark")
@@ -116,7 +116,7 @@ def test_the_rating_chart_draws_one_line_with_labelled_axes_and_dates(
         y for y, _ in chart.y_ticks
     )
     assert [anchor for _, _, anchor in chart.x_ticks] == ["start", "middle", "end"]
-    svg = find(tree(member_client.get(reverse("player", args=[ben.pk]))), "svg")
+    svg = find(dom(member_client.get(reverse("player", args=[ben.pk]))), "svg")
     assert len(find_all(svg, "polyline")) == 1 and not find_all(svg, "polygon")  # one thing drawn
     assert [text(axis) for axis in find_all(svg, "text", class_="chart-axis")] == [
         "Rating",
@@ -128,7 +128,7 @@ def test_the_rating_chart_draws_one_line_with_labelled_axes_and_dates(
     dates = [text(label) for label in find_all(find(svg, "g", class_="chart-dates"), "text")]
     assert len(dates) == 3 and all(date.endswith("/2026") for date in dates)
     assert "the rating is now" in text(find(svg, "desc"))
-    french = find(tree(member_client.get(reverse("player", args=[ben.pk]), headers=FRENCH)), "svg")
+    french = find(dom(member_client.get(reverse("player", args=[ben.pk]), headers=FRENCH)), "svg")
     assert [text(axis) for axis in find_all(french, "text", class_="chart-axis")] == [
         "Cote",
         "Date de la partie →",
@@ -152,7 +152,7 @@ def three_high_plays(record, players):
 
 def game_row(response, title):
     """The cells' texts of the player page's row of the game ``title``."""
-    games = find(tree(response), "table", class_="player-games")
+    games = find(dom(response), "table", class_="player-games")
     (row,) = [row for row in find_all(games, "tr") if text(row.children[0]).startswith(title)]
     return [text(cell) for cell in row.children]
 
@@ -178,7 +178,7 @@ def test_head_to_head_columns_say_won_lost_tied(record, players, member_client):
     record("thricewise", [(ana, 10, True), (ben, 10, True)])
 
     def columns(response):
-        rivals = find(tree(response), "table", class_="rivals")
+        rivals = find(dom(response), "table", class_="rivals")
         return [text(column) for column in find_all(find(rivals, "thead"), "th")]
 
     page = member_client.get(reverse("player", args=[ana.pk]))
@@ -199,7 +199,7 @@ def test_a_finished_competitive_play_shows_its_rating_changes_in_french(
     veterans_and_newcomers, member_client
 ):
     play = veterans_and_newcomers.plays.filter(game="thricewise").last()
-    page = tree(member_client.get(reverse("play", args=[play.pk]), headers=FRENCH))
+    page = dom(member_client.get(reverse("play", args=[play.pk]), headers=FRENCH))
     assert "Évolution des cotes" in [text(heading) for heading in find_all(page, "h2")]
     assert find_all(page, "table", class_="rating-changes")
     assert "Classement" not in text(find(page, "main"))

@@ -15,7 +15,7 @@ from openskill.models import PlackettLuce
 from games import services, stats
 from games.models import ALL_GAMES, Play, RatingChange
 from referee import judge
-from tests.stats.dom import find, find_all, text, tree
+from tests.dom import dom, find, find_all, text
 
 TEAMS = [["Ana", "Chloé"], ["Ben", "Dev"]]
 COLOURS = {
@@ -169,7 +169,7 @@ def test_leaderboards_name_the_partners(team_play, club, four):
 
 def test_the_leaderboard_page_names_the_partners(team_play, club, member_client):
     team_play(ANA_AND_CHLOE_WIN)
-    page = tree(member_client.get(reverse("leaderboard-game", args=[club.pk, "punto"])))
+    page = dom(member_client.get(reverse("leaderboard-game", args=[club.pk, "punto"])))
     partners = {
         dict(row.attributes)["data-player"]: text(find(row, "small", class_="partners"))
         for row in find_all(find(page, "tbody"), "tr")
@@ -187,7 +187,7 @@ def test_the_player_page_names_the_partners(team_play, four, member_client):
     ana = four[0]
     team_play(ANA_AND_CHLOE_WIN)
     team_play(BEN_AND_DEV_WIN)
-    page = tree(member_client.get(reverse("player", args=[ana.pk])))
+    page = dom(member_client.get(reverse("player", args=[ana.pk])))
     rows = find_all(find(find(page, "table", id="partners"), "tbody"), "tr")
     # 2 plays, 1 won together
     assert [[text(cell) for cell in row.children] for row in rows] == [["Chloé", "2", "1"]]

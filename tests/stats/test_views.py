@@ -10,8 +10,8 @@ from django.urls import reverse
 from pytest_django.asserts import assertContains
 
 from games import services
+from tests.dom import dom, find, find_all, text
 from tests.examples import EXAMPLES
-from tests.stats.dom import find, find_all, text, tree
 
 
 @pytest.fixture
@@ -59,7 +59,7 @@ def test_leaderboard_lists_the_players_with_one_rating_number_explained(history,
     standings = response.context["standings"]
     assert {s.player for s in standings} == {"Ana", "Ben", "Chloé", "Dev", "Eli"}
     assert response.context["sort"] == "-ordinal"
-    assert not [e.name for e in find_all(tree(response), None) if "style" in dict(e.attributes)]
+    assert not [e.name for e in find_all(dom(response), None) if "style" in dict(e.attributes)]
 
 
 def test_leaderboard_filters_and_sort(history, member_client):
@@ -79,7 +79,7 @@ def test_three_high_leaderboard_shows_team_wins_and_losses(history, member_clien
     assert {s.player for s in response.context["standings"]} == {"Ana", "Ben"}
     # no rating, so none to call provisional, however few the plays
     assert not any(s.provisional for s in response.context["standings"])
-    assert not find_all(tree(response), None, class_="provisional")
+    assert not find_all(dom(response), None, class_="provisional")
 
 
 def test_the_notes_name_the_games_as_the_referee_declares_them(history, night, member_client):
@@ -112,7 +112,7 @@ def test_the_notes_name_the_games_in_french_too(history, night, member_client):
 def test_player_page_has_an_svg_chart_without_inline_styles(history, member_client):
     ana = history.players.get(name="Ana")
     response = member_client.get(reverse("player", args=[ana.pk]))
-    page = tree(response)
+    page = dom(response)
     assert len(find_all(find(page, "svg"), "polyline")) == 1
     assert not find_all(find(page, "main"), "script")
     assert not [e.name for e in find_all(page, None) if "style" in dict(e.attributes)]
@@ -134,21 +134,21 @@ def test_night_summary_and_links(history, night, member_client):
     response = member_client.get(reverse("night-summary", args=[night.pk]))
     assert response.context["summary"].finished == 3
     ana = history.players.get(name="Ana")
-    lines = find(tree(response), "table", class_="night-lines")
+    lines = find(dom(response), "table", class_="night-lines")
     (ana_line,) = [row for row in find_all(lines, "tr") if text(row).startswith("Ana ")]
     points = find(ana_line, "td", data_label="Points")
     assert [text(game) for game in find_all(points, "span")] == ["Forget Venice 16", "Thricewise 0"]
     assert find_all(ana_line, "a", href=reverse("player", args=[ana.pk]))
-    night_page = tree(member_client.get(reverse("night", args=[night.pk])))
+    night_page = dom(member_client.get(reverse("night", args=[night.pk])))
     assert find_all(night_page, "a", href=reverse("night-summary", args=[night.pk]))
-    club_page = tree(member_client.get(reverse("club", args=[history.pk])))
+    club_page = dom(member_client.get(reverse("club", args=[history.pk])))
     assert find_all(club_page, "a", href=reverse("leaderboard", args=[history.pk]))
     assert find_all(club_page, "a", href=reverse("player", args=[ana.pk]))
 
 
 def test_play_page_shows_rating_changes(history, member_client):
     play = history.plays.get(game="forget-venice")
-    page = tree(member_client.get(reverse("play", args=[play.pk])))
+    page = dom(member_client.get(reverse("play", args=[play.pk])))
     changes = find(page, "table", class_="rating-changes")
     seated = [reverse("player", args=[seat.player_id]) for seat in play.seats.order_by("position")]
     assert [dict(a.attributes)["href"] for a in find_all(find(changes, "tbody"), "a")] == seated
@@ -187,5 +187,5 @@ def test_player_page_shows_an_unrounded_average_and_how_a_nemesis_is_chosen(
              <td class="num">7</td></tr>"""
     assertContains(response, row, count=1, html=True)
     assert "on a tie, the one you have beaten least often, then the first by name" in text(
-        find(tree(response), "main")
+        find(dom(response), "main")
     )
