@@ -48,7 +48,7 @@ class Area:
 AREAS = {
     "referee": Area(
         ("referee/*.py",),
-        ("tests/referee", "tests/test_registry.py"),
+        ("tests/referee", "tests/test_registry.py", "tests/commands/test_referee_command.py"),
         deselected=(
             "tests/referee/test_messages.py"
             "::test_every_message_is_raised_with_the_parameters_its_template_names",
