@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test test-browser bench bench-scale loadtest loadtest-live lint format check-deploy check-messages demo migrate clean
+.PHONY: run test test-browser mutate bench bench-scale loadtest loadtest-live lint format check-deploy check-messages demo migrate clean
 
 $(VENV)/.created:
 	@python=$$(bin/find-python) && echo "Creating $(VENV) with $$python" && "$$python" -m venv $(VENV)
@@ -38,6 +38,14 @@ test-browser: $(VENV)/.dev
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
 	  else echo "Browser tests need Chromium: sudo apt-get install chromium" >&2; exit 1; fi; }
 	$(PY) -m pytest -m browser tests/browser $(PYTEST_ARGS)
+
+# Mutation run: the kill rate per area and its survivors (docs/testing.md). A sample of SAMPLE
+# mutants per area (0: all of them); AREA= one of referee services stats ratings live ui views
+# access, or empty for every area.
+AREA ?=
+SAMPLE ?= 60
+mutate: $(VENV)/.dev
+	$(PY) tools/mutate.py --sample $(SAMPLE) $(AREA)
 
 bench: $(VENV)/.dev
 	$(PY) benchmarks/run.py

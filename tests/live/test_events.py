@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import SyncToAsync, ThreadSensitiveContext, async_to_sync, sync_to_async
 from django.test import AsyncClient
 from django.urls import reverse
 
-from games import services
+from games import live, services
 from games.models import Membership
+from games.views import live as views
 from tests.conftest import PLAY_FIRST_MOVE
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -71,6 +72,8 @@ def test_on_connect_the_current_version_is_sent(play, member):
         )
         assert response.status_code == 200
         assert response["Content-Type"] == "text/event-stream"
+        assert response["Cache-Control"] == "no-cache"
+        assert response["X-Accel-Buffering"] == "no"  # a proxy in front must not buffer it
         assert events(await frames(response, "event: changed")) == [play.version]
 
     async_to_sync(run)()
@@ -222,3 +225,36 @@ def test_withdrawing_the_link_ends_its_stream_at_once(play, night, owner):
         return await asyncio.wait_for(after, WAIT)
 
     assert async_to_sync(run)() is None  # the stream ended, with no event
+
+
+def test_under_wsgi_the_same_stream_blocks_its_thread_and_ends_with_the_play(
+    play, member_client, owner, quick_keepalive
+):
+    """The development server and the tests' live server speak WSGI: the stream is a plain
+    generator there, reading through the request's own connection."""
+    watching = live.hub.count()
+    response = member_client.get(reverse("play-events", args=[play.pk]))
+    assert response["Content-Type"] == "text/event-stream"
+    stream = iter(response.streaming_content)
+    assert next(stream) == views.HELLO
+    assert events([next(stream).decode()]) == [play.version]
+    assert live.hub.count() == watching + 1
+    services.delete_play(play=play, by=owner)
+    assert all(b"event: changed" not in frame for frame in stream)  # it ended
+    assert live.hub.count() == watching
+
+
+def test_an_open_stream_reads_without_holding_a_request_thread(play, member, quick_keepalive):
+    """Django's ASGI handler gives each request a thread for its synchronous parts, kept while
+    the response lasts: the stream lets it go and reads from the shared pool instead. (Run
+    outside async_to_sync, whose own thread would take every such call.)"""
+
+    async def run():
+        client = await async_client_for(member)
+        url = reverse("play-events", args=[play.pk]) + f"?v={play.version}"
+        async with ThreadSensitiveContext() as request_context:
+            response = await client.get(url)
+            await frames(response, "keep-alive", count=2)  # a few reads
+            return request_context in SyncToAsync.context_to_thread_executor
+
+    assert asyncio.run(run()) is False
