@@ -90,3 +90,36 @@ def test_an_imported_log_is_stored_as_the_referee_understood_it(club):
     exported = play_to_log(play)
     assert exported == log
     assert judge(exported).as_dict() == judge(sent).as_dict()
+
+
+def _punto_log(*players: str) -> dict:
+    """A Punto log not yet begun, seating ``players`` (two) in that order."""
+    colours = [["red", "blue"], ["orange", "green"]]
+    return {
+        "format": "gamelog/1",
+        "game": "punto",
+        "players": list(players),
+        "setup": {"colours": dict(zip(players, colours, strict=True))},
+        "moves": [],
+    }
+
+
+@pytest.mark.django_db
+def test_a_log_seating_one_name_twice_is_refused_by_the_referee(club):
+    before = snapshot()
+    with pytest.raises(services.IllegalMoveError) as refusal:
+        services.import_log(club=club, log=_punto_log("Ana", "Ana"))
+    assert refusal.value.judgement.verdict.id == "log.players_distinct"
+    assert snapshot() == before
+
+
+@pytest.mark.django_db
+def test_two_new_players_of_a_log_who_look_alike_are_refused_whole(club):
+    """The log's second name is vetted against its first, created a moment before: the referee
+    takes "Ana" and Cyrillic "Аna" as two players; a club's list would show one name twice."""
+    log = _punto_log("Ana", "\u0410na")
+    assert judge(log).legal
+    before = snapshot()
+    with pytest.raises(services.ServiceError, match="“\u0410na” would look just like “Ana”"):
+        services.import_log(club=club, log=log)
+    assert snapshot() == before
