@@ -161,3 +161,14 @@ def test_the_unique_sequence_is_the_last_line_of_defence(play, monkeypatch):
     with pytest.raises(services.StalePlayError, match="Someone else changed this play"):
         services.record_move(play=play, move=GOOD, version=0)
     assert snapshot() == before
+
+
+@pytest.mark.django_db
+def test_the_play_a_move_is_entered_on_carries_its_new_version(play):
+    """The page that sent the move makes its next form at this version: a stale one would be
+    refused as someone else's change."""
+    before = play.version
+    services.record_move(play=play, move=GOOD)
+    assert play.version == before + 1
+    play.refresh_from_db()
+    assert play.version == before + 1

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from games import services
+from games import live, services
 from games.models import Play
 from referee import judge
 from tests.examples import EXAMPLES
@@ -48,3 +48,36 @@ def test_seat_ranks_are_the_referees_not_recomputed(club, night):
     services.refresh_results(play, judgement)
     ranks = dict(play.seats.values_list("player__name", "rank"))
     assert ranks == judgement.ranks
+
+
+@pytest.mark.django_db
+def test_a_change_wakes_the_plays_and_its_nights_watchers_once_it_commits(
+    play, monkeypatch, django_capture_on_commit_callbacks
+):
+    monkeypatch.setattr(live, "is_postgresql", lambda: False)  # on PostgreSQL: a NOTIFY instead
+    monkeypatch.setattr(live, "hub", live.Hub())
+    watching_play = live.hub.watch(f"play:{play.pk}", threaded=True)
+    watching_night = live.hub.watch(f"night:{play.night_id}", threaded=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.record_move(play=play, move=GOOD)
+        assert not watching_play.event.is_set()  # not before the move commits
+    assert watching_play.event.is_set() and watching_night.event.is_set()
+
+
+@pytest.mark.django_db
+def test_partners_are_numbered_from_one_in_the_setups_order(club):
+    colours = [["red", "blue"], ["orange", "green"], ["blue", "red"], ["green", "orange"]]
+    players = ["Ana", "Ben", "Chloé", "Dev"]
+    log = {
+        "format": "gamelog/1",
+        "game": "punto",
+        "players": players,
+        "setup": {
+            "colours": dict(zip(players, colours, strict=True)),
+            "teams": [["Ben", "Dev"], ["Ana", "Chloé"]],
+        },
+        "moves": [],
+    }
+    play = services.import_log(club=club, log=log)
+    teams = dict(play.seats.values_list("player__name", "team"))
+    assert teams == {"Ana": 2, "Ben": 1, "Chloé": 2, "Dev": 1}
