@@ -4,6 +4,7 @@ import datetime
 import json
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from django.utils import timezone
 
@@ -66,6 +67,24 @@ def test_an_import_by_a_command_has_no_actor(play, club):
     services.import_log(club=club, log=play_to_log(play))
     entry = last_entry(club)
     assert entry.actor is None and entry.actor_name == ""
+
+
+def test_an_anonymous_actor_is_recorded_as_no_one(play, club):
+    """A request's user who is not logged in is no account to point at, like a command."""
+    services.abandon_play(play=play, by=AnonymousUser())
+    entry = last_entry(club)
+    assert entry.actor is None and entry.actor_name == ""
+
+
+def test_a_night_link_made_and_withdrawn_is_audited_on_the_night(night, club, owner):
+    share = services.share_night(night=night, by=owner)
+    services.revoke_share(share=share, by=owner)
+    entries = [
+        (e.action, e.actor, e.object_kind, e.object_id, e.summary, e.data)
+        for e in AuditEntry.objects.for_club(club)
+    ]
+    about = ("night", night.pk, f"2026-11-20 (#{share.pk})", {"share": share.pk})
+    assert entries[:2] == [("share.revoke", owner, *about), ("night.share", owner, *about)]
 
 
 def test_the_audit_outlives_a_deleted_play_and_keeps_its_log(play, club, owner, member):
