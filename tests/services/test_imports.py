@@ -12,7 +12,7 @@ from games.gamelog import play_to_log
 from games.models import Player
 from referee import judge
 from tests.examples import EXAMPLES
-from tests.services.stored import snapshot
+from tests.services.stored import punto_log, snapshot
 
 
 @pytest.mark.django_db
@@ -48,13 +48,7 @@ def test_import_log_refuses_a_night_of_another_club(club, outsider):
 @pytest.mark.django_db
 def test_import_log_is_one_transaction(club, players):
     """A log refused at its second player leaves no first player (nor night, nor play) behind."""
-    log = {
-        "format": "gamelog/1",
-        "game": "punto",
-        "players": ["Zoé", "Z" * 61],  # the referee takes any name; a club's player list does not
-        "setup": {"colours": {"Zoé": ["red", "blue"], "Z" * 61: ["orange", "green"]}},
-        "moves": [],
-    }
+    log = punto_log("Zoé", "Z" * 61)  # the referee takes any name; a club's player list does not
     assert judge(log).legal
     before = snapshot()
     with pytest.raises(services.ServiceError, match="cannot be a player's name here"):
@@ -92,23 +86,11 @@ def test_an_imported_log_is_stored_as_the_referee_understood_it(club):
     assert judge(exported).as_dict() == judge(sent).as_dict()
 
 
-def _punto_log(*players: str) -> dict:
-    """A Punto log not yet begun, seating ``players`` (two) in that order."""
-    colours = [["red", "blue"], ["orange", "green"]]
-    return {
-        "format": "gamelog/1",
-        "game": "punto",
-        "players": list(players),
-        "setup": {"colours": dict(zip(players, colours, strict=True))},
-        "moves": [],
-    }
-
-
 @pytest.mark.django_db
 def test_a_log_seating_one_name_twice_is_refused_by_the_referee(club):
     before = snapshot()
     with pytest.raises(services.IllegalMoveError) as refusal:
-        services.import_log(club=club, log=_punto_log("Ana", "Ana"))
+        services.import_log(club=club, log=punto_log("Ana", "Ana"))
     assert refusal.value.judgement.verdict.id == "log.players_distinct"
     assert snapshot() == before
 
@@ -117,7 +99,7 @@ def test_a_log_seating_one_name_twice_is_refused_by_the_referee(club):
 def test_two_new_players_of_a_log_who_look_alike_are_refused_whole(club):
     """The log's second name is vetted against its first, created a moment before: the referee
     takes "Ana" and Cyrillic "Аna" as two players; a club's list would show one name twice."""
-    log = _punto_log("Ana", "\u0410na")
+    log = punto_log("Ana", "\u0410na")
     assert judge(log).legal
     before = snapshot()
     with pytest.raises(services.ServiceError, match="“\u0410na” would look just like “Ana”"):

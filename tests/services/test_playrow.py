@@ -9,7 +9,7 @@ from games import live, services
 from games.models import Play
 from referee import judge
 from tests.examples import EXAMPLES
-from tests.services.stored import GOOD, TIE
+from tests.services.stored import GOOD, TIE, punto_log
 
 
 @pytest.mark.django_db
@@ -66,18 +66,7 @@ def test_a_change_wakes_the_plays_and_its_nights_watchers_once_it_commits(
 
 @pytest.mark.django_db
 def test_partners_are_numbered_from_one_in_the_setups_order(club):
-    colours = [["red", "blue"], ["orange", "green"], ["blue", "red"], ["green", "orange"]]
-    players = ["Ana", "Ben", "Chloé", "Dev"]
-    log = {
-        "format": "gamelog/1",
-        "game": "punto",
-        "players": players,
-        "setup": {
-            "colours": dict(zip(players, colours, strict=True)),
-            "teams": [["Ben", "Dev"], ["Ana", "Chloé"]],
-        },
-        "moves": [],
-    }
+    log = punto_log("Ana", "Ben", "Chloé", "Dev", teams=[["Ben", "Dev"], ["Ana", "Chloé"]])
     play = services.import_log(club=club, log=log)
     teams = dict(play.seats.values_list("player__name", "team"))
     assert teams == {"Ana": 2, "Ben": 1, "Chloé": 2, "Dev": 1}

@@ -5,7 +5,7 @@ import pytest
 
 from games import services
 from games.models import NOTES_MAX, PLAYER_NAME_MAX
-from tests.services.stored import snapshot
+from tests.services.stored import punto_log, snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -46,16 +46,7 @@ def test_a_text_over_its_limit_is_refused_saying_the_limit_and_its_length(club):
 
 
 def test_a_log_holding_what_no_database_stores_is_refused_with_the_reason(club):
-    log = {
-        "format": "gamelog/1",
-        "game": "punto",
-        "players": ["Ana", "Ben"],
-        "setup": {
-            "colours": {"Ana": ["red", "blue"], "Ben": ["orange", "green"]},
-            "note": "Ana\u0000",
-        },
-        "moves": [],
-    }
+    log = punto_log("Ana", "Ben", note="Ana\u0000")
     before = snapshot()
     with pytest.raises(services.ServiceError) as refusal:
         services.import_log(club=club, log=log)
