@@ -9,21 +9,29 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from referee import cli
 from tests.examples import NOT_YET, assert_judged_as_expected, example_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = example_paths("")
 
 
-def run_referee(*args: str, stdin: bytes | None = None) -> tuple[int, list[dict], str]:
-    result = subprocess.run(
-        [sys.executable, "manage.py", "referee", *args],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-    )
-    lines = [json.loads(line) for line in result.stdout.decode().splitlines()]
-    return result.returncode, lines, result.stderr.decode()
+def run_referee(*args: str, stdin: bytes = b"") -> tuple[int, list[dict], str]:
+    """The command's exit status, lines and standard error. It runs in this process, so that a
+    mutation run (which maps each test to the code it calls) sees the code these tests reach;
+    test_python_m_referee_runs_without_django_and_prints_the_command_lines runs it as a process."""
+    out, err = io.StringIO(), io.StringIO()
+    streams = sys.stdin, sys.stdout
+    sys.stdin, sys.stdout = io.TextIOWrapper(io.BytesIO(stdin)), out
+    try:
+        call_command("referee", *args, stderr=err)
+        code = 0
+    except SystemExit as exit_:
+        code = exit_.code
+    finally:
+        sys.stdin, sys.stdout = streams
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    return code, lines, err.getvalue()
 
 
 @pytest.mark.parametrize(
@@ -76,6 +84,13 @@ def test_exit_2_when_a_file_cannot_be_opened(tmp_path):
     assert len(lines) == 2 and lines[1]["status"] == "illegal"
     assert lines[1]["error"]["move"] is None and "cannot open" in lines[1]["error"]["message"]
     assert "missing.json" in stderr
+
+
+def test_python_m_referee_help_says_a_dash_reads_standard_input(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--help"])
+    assert exit_.value.code == 0
+    assert 'log files; "-" reads stdin' in capsys.readouterr().out
 
 
 def test_dash_reads_one_log_from_standard_input():

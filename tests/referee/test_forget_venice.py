@@ -220,17 +220,17 @@ def test_a_deal_is_exactly_three_piles(piles):
 
 
 @pytest.mark.parametrize(
-    ("piles", "refusal"),
+    ("piles", "message_id", "params"),
     [
-        (None, {"message_id": "forget-venice.piles_not_list", "value": None}),
-        ("The Author", {"message_id": "forget-venice.piles_not_list", "value": "The Author"}),
-        ({"0": ["The Author"]}, {"message_id": "forget-venice.piles_not_list"}),
-        ([NAMES[0:5], "x", []], {"message_id": "forget-venice.pile_not_list", "pile": 1}),
+        (None, "forget-venice.piles_not_list", {"value": None}),
+        ("The Author", "forget-venice.piles_not_list", {"value": "The Author"}),
+        ({"0": ["The Author"]}, "forget-venice.piles_not_list", {}),
+        ([NAMES[0:5], "x", []], "forget-venice.pile_not_list", {"pile": 1}),
     ],
 )
-def test_piles_must_be_lists_of_cards(piles, refusal):
+def test_piles_must_be_lists_of_cards(piles, message_id, params):
     result = judge(make_log([{"dealer": "Ana", "piles": piles, "first": 1, "second": 2}]))
-    assert_refused(result, refusal.pop("message_id"), move=0, **refusal)
+    assert_refused(result, message_id, move=0, **params)
 
 
 def test_choosers_take_different_piles():

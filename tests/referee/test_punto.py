@@ -204,6 +204,10 @@ def test_three_or_four_players_hold_one_colour_each():
     bad = dict(COLOURS_3, Ana=["red", "orange"])
     result = judge(make_log(THREE, bad, []))
     assert_refused(result, "punto.setup_one_colour_n", move=None, player="Ana", number=2)
+    result = judge(make_log(THREE, dict(COLOURS_3, Ben="blue"), []))
+    assert_refused(
+        result, "punto.setup_one_colour_value", move=None, count=3, player="Ben", value="blue"
+    )
 
 
 def test_colours_are_all_distinct():
@@ -776,9 +780,14 @@ def test_teams_are_two_teams_of_two_of_the_players(teams, message):
 
 
 def test_partners_sit_opposite_in_any_order():
+    seats = {"player_seat1": "Ana", "player_seat2": "Ben", "player_seat3": "Chloé"}
     for teams in ([["Ana", "Ben"], ["Chloé", "Dev"]], [["Ana", "Dev"], ["Ben", "Chloé"]]):
         result = judge_teams([], teams=teams)
-        assert_refused(result, "punto.teams_opposite", move=None)
+        first, other = teams[0]
+        assert_refused(
+            result, "punto.teams_opposite", move=None, player=first, player_other=other,
+            player_seat4="Dev", **seats,
+        )  # fmt: skip
     for teams in ([["Dev", "Ben"], ["Chloé", "Ana"]], [["Ben", "Dev"], ["Ana", "Chloé"]]):
         assert judge_teams([], teams=teams).status == "in_progress"
 
