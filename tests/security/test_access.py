@@ -36,6 +36,12 @@ def test_an_owner_opens_the_invite_asked_for_among_the_clubs_with_its_club_in_on
     assert access.get_owned_invite(asking(owner), first.pk) == first
 
 
+def test_a_member_opens_the_night_asked_for_among_the_clubs(asking, club, member, night):
+    later = services.create_game_night(club=club, date=datetime.date(2026, 11, 27))
+    assert access.get_night(asking(member), later.pk) == later
+    assert access.get_night(asking(member), night.pk) == night
+
+
 def test_an_owner_opens_the_membership_asked_for_with_its_user_in_one_query(
     asking, club, owner, member, django_assert_num_queries
 ):
