@@ -8,11 +8,15 @@ import html
 import json
 import re
 
+from django.core import signing
 from django.db import transaction
 from django.urls import reverse
 
 from games import services
+from games.views.play_page import LIVE_SALT, position_of
 from tests.conftest import PLAY_FIRST_MOVE
+from tests.dom import dom, find, text
+from tests.examples import EXAMPLES
 
 HTMX = {"HX-Request": "true"}
 LIVE_VALS = re.compile(r'id="play-live"[^>]*hx-vals="([^"]*)"')
@@ -53,6 +57,18 @@ def test_a_move_from_another_phone_clears_the_half_built_one_and_says_why(member
     assert "A move was entered on another phone — your choices were cleared." in body
     assert live_vals(body)["kept"] == ""  # no draft on the fresh page
     assert f'name="version" value="{play.version}"' in body
+
+
+def test_a_move_that_names_its_player_says_whose_it_was(member_client, night, players):
+    """Punto's moves name their player: the notice says whose move cleared the draft."""
+    punto = json.loads((EXAMPLES / "punto-1.json").read_text())
+    play = services.start_play(night=night, game="punto", players=players[:2], setup=punto["setup"])
+    # what the page held before the move: a half-built move at the empty log's position
+    kept = {"play": play.pk, "position": position_of([]), "draft": {"card": "red-1"}}
+    vals = {"version": play.version, "kept": signing.dumps(kept, salt=LIVE_SALT)}
+    services.record_move(play=play, move=punto["moves"][0])
+    notice = find(dom(refresh(member_client, play, vals)), "p", id="live-notice")
+    assert text(notice) == "Ana's move was entered on another phone — your choices were cleared."
 
 
 def test_an_undo_from_another_phone_clears_it_too(member_client, play):

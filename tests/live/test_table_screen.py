@@ -44,3 +44,11 @@ def test_once_over_it_moves_on_to_the_nights_next_play(member_client, play, nigh
 def test_a_play_in_progress_does_not_move_on(member_client, play, night, players):
     services.start_play(night=night, game=play.game, players=players, setup=play.setup)
     assert member_client.get(reverse("play-table", args=[play.pk])).status_code == 200
+
+
+def test_once_over_it_does_not_move_back_to_an_earlier_play(member_client, play, night, players):
+    """Only a play started after it is the night's next one: a finished play's screen stays on
+    it while an earlier play is still going on."""
+    later = services.start_play(night=night, game=play.game, players=players, setup=play.setup)
+    services.abandon_play(play=later)
+    assert member_client.get(reverse("play-table", args=[later.pk])).status_code == 200

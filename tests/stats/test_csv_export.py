@@ -39,3 +39,13 @@ def test_the_export_neutralises_formulas_and_starts_with_a_bom(record, club, mem
     assert {row["player"] for row in rows} == {"'" + name for name in FORMULAS} | {"Chloé"}
     assert not any(value.startswith(("=", "+", "@")) for row in rows for value in row.values())
     assert [row["score"] for row in rows][:2] == ["-3", "5"]  # numbers stay numbers
+
+
+def test_seats_are_counted_from_one_as_the_table_counts_them(record, players, member_client):
+    ana, ben, chloe = players
+    record("buntherum", [(chloe, 3, False), (ana, 5, True), (ben, 1, False)])
+    body = b"".join(member_client.get(reverse("export-csv", args=[ana.club_id])).streaming_content)
+    rows = list(csv.DictReader(io.StringIO(body.decode("utf-8-sig"))))
+    assert [(row["position"], row["player"]) for row in rows] == [
+        ("1", "Chloé"), ("2", "Ana"), ("3", "Ben"),
+    ]  # fmt: skip

@@ -9,6 +9,7 @@ from django.urls import reverse
 from games import services
 from games.models import Move, Play, Seat
 from referee.forget_venice import CRITERIA, DEFAULT_SHEETS
+from tests.dom import dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 GAME = json.loads((EXAMPLES / "forget-venice-1.json").read_text())
@@ -345,6 +346,18 @@ def test_the_score_sheet_shows_both_halves_totals_and_the_tie_break(member_clien
     body = response.content.decode()
     assert "the most second-half points decided the winner" in body
     assert 'id="fv-sheet"' in body
+
+
+def test_each_column_of_the_score_sheet_is_headed_by_its_player(member_client, night, players):
+    play = services.import_log(club=night.club, log=GAME, night=night, by=None)
+    page = dom(member_client.get(reverse("play-sheet", args=[play.pk])))
+    sheet = find(page, "div", id="fv-sheet")
+    tables = find_all(sheet, "table", class_="fv-half-sheet") + [
+        find(sheet, "table", id="fv-totals")
+    ]
+    for table in tables:
+        headings = find_all(find(table, "thead"), "th")
+        assert [text(th) for th in headings[1:]] == ["Ana", "Ben", "Chloé"]
 
 
 def test_the_sheet_of_a_first_half_leaves_the_second_half_blank(member_client, venice):
