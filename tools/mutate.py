@@ -67,10 +67,13 @@ AREAS = {
     "ui": Area(("games/ui/*.py",), ("tests/views", "tests/test_movelog.py")),
     "views": Area(
         ("games/views/*.py",),
-        ("tests/views", "tests/accounts", "tests/security"),
+        # the live fragment and table screen are tested in tests/live, the CSV in tests/stats
+        ("tests/views", "tests/accounts", "tests/security", "tests/live", "tests/stats"),
         excluded=("games/views/live.py",),
     ),
-    "access": Area(("games/access.py",), ("tests/views", "tests/security", "tests/live")),
+    "access": Area(
+        ("games/access.py",), ("tests/views", "tests/accounts", "tests/security", "tests/live")
+    ),
 }
 
 #: mutmut's exit codes, as this report counts them (a timeout is a mutant the tests noticed)
