@@ -246,6 +246,7 @@ def test_the_reveal_says_who_is_placing_now_and_who_has_placed(member_client, du
         ("Ben", "tw-done"),
     ]
     assert text(find(reveals, "li", data_player="Ana")).endswith("placing now")
+    assert text(find(reveals, "span", class_="tw-placed")) == "placed: The Author"
 
 
 def test_the_last_placement_waits_for_the_turn_to_be_entered(member_client, duel):
