@@ -382,6 +382,18 @@ def test_the_referee_refuses_an_illegal_json_move_and_nothing_is_stored(member_c
     assert not Move.objects.exists()
 
 
+def test_a_cell_in_a_refused_move_is_said_as_the_board_labels_it(member_client, duel):
+    place = [
+        {"player": "Ben", "card": "The Author", "at": [1, 1]},  # The End is at F6
+        {"player": "Ana", "card": "The Sailor", "at": [2, 0]},
+    ]
+    move = {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": place}
+    page = dom(tap(member_client, duel, {"move_json": json.dumps(move)}))
+    assert "The Author cannot go at F6: The End is already there" in text(
+        find(page, None, id="move-error")
+    )
+
+
 def test_start_over_drops_the_draft(member_client, duel):
     draft = {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": [], "done": []}
     response = tap(member_client, duel, {"reset": "1"}, draft=draft)
