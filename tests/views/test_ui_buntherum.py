@@ -9,6 +9,7 @@ from django.urls import reverse
 from games import services
 from games.models import Move, Play, Seat
 from games.ui.buntherum import DEFAULT_SERIES
+from tests.dom import attr, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 EXAMPLE = json.loads((EXAMPLES / "buntherum-1.json").read_text())
@@ -283,6 +284,21 @@ def test_an_illegal_call_shows_the_referees_message_and_stores_nothing(member_cl
     body = response.content.decode()
     assert "Card 2: Ben cannot call: only Ana and Chloé" in body
     assert db_state() == before
+
+
+def test_a_refused_tie_keeps_its_card_and_the_ticks_that_may_still_call(member_client, play):
+    tap(member_client, play, {"tied": ["Ana", "Chloé"], "tie": "1"}, draft={"card": "blue-flower"})
+    # Ben was not in the last tie: the referee refuses him, Ana's tick stays
+    response = tap(
+        member_client, play, {"tied": ["Ana", "Ben"], "tie": "1"}, draft={"card": "pink-die"}
+    )
+    page = dom(response)
+    assert "Ben cannot tie" in text(find(page, None, id="move-error"))
+    ticks = find_all(page, "input", name="tied")
+    assert [(attr(t, "value"), "checked" in dict(t.attributes)) for t in ticks] == [
+        ("Ana", True),
+        ("Chloé", False),
+    ]
 
 
 def test_the_json_fallback_still_enters_a_move(member_client, play):

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Move, Play, Seat
+from games.ui import ui_for
 from referee.forget_venice import CRITERIA, DEFAULT_SHEETS
 from tests.dom import dom, find, find_all, text
 from tests.examples import EXAMPLES
@@ -401,3 +402,28 @@ SAYS = [
 def first_tap(log: dict) -> dict:
     """The dealer."""
     return {"dealer": log["moves"][0]["dealer"]}
+
+
+def test_a_suit_in_a_refused_setup_is_said_in_the_readers_language(member_client, night, players):
+    sheets = {
+        p.name: {
+            half: dict(zip(CRITERIA, DEFAULT_SHEETS[seat][half], strict=True)) for half in "12"
+        }
+        for seat, p in enumerate(players)
+    }
+    sheets["Ana"]["1"]["I"] = ["Moons", "Moons"]
+    member_client.cookies.load({"django_language": "fr"})
+    data = {"game": "forget-venice", "seat": [p.pk for p in players]}
+    response = member_client.post(
+        setup_url(night, players), {**data, "setup_json": json.dumps({"sheets": sheets})}
+    )
+    assert response.status_code == 422
+    error = text(find(dom(response), None, id="setup-error"))
+    assert "utilise deux fois les Lunes :" in error
+
+
+def test_the_deals_are_named_up_to_the_last_and_a_move_after_it_by_its_number():
+    """There is no 13th deal: a move after the 12th (refused) is named "Move 13"."""
+    ui = ui_for("forget-venice")
+    assert ui.move_name(None, 11) == "Deal 12 of 12"
+    assert ui.move_name(None, 12) == "Move 13"

@@ -7,10 +7,12 @@ from django.urls import reverse
 
 from games import services
 from games.models import Move, Play, Seat
-from games.ui import ui_for
+from games.ui import cell_label, ui_for
 from games.ui.punto.board import _board, _card, _hand_card, _span
 from games.ui.punto.html import grid_html, hand_html, sheet_rows_html
+from games.ui.punto.words import label_origin
 from referee import judge
+from tests.dom import dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
@@ -348,9 +350,10 @@ def test_a_whole_match_tapped_in_ends_with_the_winner_and_the_rounds(member_clie
 def test_the_board_shows_the_round_and_the_standing(member_client, punto):
     for move in PUNTO["moves"][:10]:  # round 1 won by Ana, then Ben's first card of round 2
         enter(member_client, punto, move)
-    body = member_client.get(reverse("play", args=[punto.pk])).content.decode()
+    response = member_client.get(reverse("play", args=[punto.pk]))
+    body = response.content.decode()
     assert "Round 2" in body and "Ana to play" in body
-    assert 'data-wins="1"' in body and "1 round won" in body
+    assert text(find(dom(response), "span", class_="punto-wins", data_wins="1")) == "1 round won"
     assert 'data-card="orange-6"' in body
 
 
@@ -529,6 +532,15 @@ def test_the_board_labels_its_cells_from_the_rounds_first_card(member_client, pu
     assert 'aria-label="Play the orange 1 at G7"' in body
 
 
+def test_the_box_around_the_first_card_is_labelled_from_a1_to_k11():
+    """The first card is F6: the box reaches 5 columns and 5 rows either side of it, so its
+    top left corner is A1; a cell beyond it has no label."""
+    origin = label_origin((0, 0))
+    assert cell_label((0, 0), origin) == "F6"
+    assert cell_label((-5, -5), origin) == "A1" and cell_label((5, 5), origin) == "K11"
+    assert cell_label((-5, -6), origin) is None and cell_label((-6, -5), origin) is None
+
+
 def test_grid_html_offers_only_the_legal_cells_as_buttons():
     """A drafted card: its legal cells are buttons (an empty one, or a lower card to cover),
     the other cells are drawn, not tapped; the ring is told from the box."""
@@ -553,6 +565,16 @@ def test_grid_html_offers_only_the_legal_cells_as_buttons():
     assert 'class="punto-cell ring" data-at="-1,-1" data-cell="E5"></span>' in html
     assert 'class="punto-grid" role="grid"' in html
     assert "The cards span 2 × 1 of at most 6 × 6." in html
+
+
+def test_grid_html_holds_only_rows_and_says_the_limit_beside_the_grid():
+    board = _board({(0, 0): "red-7", (1, 0): "blue-2"}, {(2, 0)}, origin=(-5, -5))
+    page = dom(grid_html(board, True, _card("green-5")))
+    grid = find(page, "div", class_="punto-grid")
+    # the letters' row, then one row a line of cells: nothing else inside the grid
+    assert grid.children == find_all(grid, "div", class_="punto-row")
+    assert len(grid.children) == 1 + len(board["rows"])
+    assert page.children[-1] == find(page, "p", id="punto-limit")
 
 
 def test_grid_html_marks_the_winning_line_on_the_last_rounds_table():

@@ -8,7 +8,11 @@ from django.urls import reverse
 
 from games import services
 from games.models import Move, Play
+from games.ui import Draft, ui_for
 from games.ui.three_high import DEFAULT_SQUARES
+from referee import Judgement, judge
+from referee.three_high import ThreeHigh
+from tests.dom import attr, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 GAME = json.loads((EXAMPLES / "three-high-1.json").read_text())
@@ -238,6 +242,49 @@ def test_a_player_with_an_empty_hand_is_told_to_record_cannot_play():
     assert context["th_empty_hand"] is True
     html = render_to_string("plays/games/three-high/move_form.html", context)
     assert "Ana has no card left: record that they cannot play." in html
+
+
+def test_the_board_letters_its_files_along_rank_1_and_numbers_its_ranks_along_file_a(
+    member_client, three_high
+):
+    board = find(dom(member_client.get(reverse("play", args=[three_high.pk]))), None, id="th-board")
+
+    def labels(kind):
+        return [
+            (attr(square, "data-square"), text(label))
+            for square in find_all(board, None, class_="th-square")
+            for label in find_all(square, "span", class_=kind)
+        ]
+
+    assert labels("th-file-label") == [(f"{file}1", file) for file in "abcdefgh"]
+    assert labels("th-rank-label") == [(f"a{rank}", str(rank)) for rank in range(8, 0, -1)]
+
+
+def test_a_side_the_referee_cannot_read_sends_no_piece_anywhere():
+    """A draft's side that is no side of the board: no piece is shown landing anywhere."""
+    state = ThreeHigh.start(["Ana", "Ben"], GAME["setup"])
+    judgement = Judgement(game="three-high", status="in_progress", state=state)
+    draft = Draft({"card": "6S", "side": "up"})
+    context = ui_for("three-high").move_context(judgement, ["Ana", "Ben"], draft)
+    assert len(context["th_tops"]) == len(state.top_pieces())
+    assert {top["destination"] for top in context["th_tops"]} == {""}
+    assert context["th_landing"] is None
+
+
+def test_a_board_drawn_from_the_referees_details_alone_says_whose_turn_it_is():
+    """Without the engine's state (``Judgement.state`` None), the board reads ``details``."""
+    state = ThreeHigh.start(["Ana", "Ben"], GAME["setup"])
+    details = Judgement(game="three-high", status="in_progress", details=state.details())
+    context = ui_for("three-high").move_context(details, ["Ana", "Ben"], None)
+    assert context["th_to_play"] == "Ana" and context["th_outcome"] is None
+    assert context["th_tops"] and context["th_hands"][0]["player"] == "Ana"
+
+
+def test_a_board_drawn_from_the_details_of_a_won_game_says_it_is_won():
+    judgement = judge({"format": "gamelog/1", **GAME})
+    details = Judgement(game="three-high", status="finished", details=judgement.details)
+    context = ui_for("three-high").move_context(details, ["Ana", "Ben"], None)
+    assert context["th_outcome"] == "won" and context["th_tree_count"] == 5
 
 
 def test_a_refused_move_keeps_the_card_side_and_piece(member_client, three_high):

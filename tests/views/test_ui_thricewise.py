@@ -7,6 +7,10 @@ from django.urls import reverse
 
 from games import services
 from games.models import Move, Play
+from games.ui import ui_for
+from games.ui.thricewise import grid_cells
+from referee import judge
+from tests.dom import attr, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 GAME_2 = json.loads((EXAMPLES / "thricewise-2.json").read_text())
@@ -66,6 +70,20 @@ def test_setup_offers_an_empty_2x2_grid_and_the_deck_to_tap(member_client, night
     assert "js/tap-setup.js" in html and html.count("data-slot ") == 4
 
 
+def test_the_setup_page_opens_with_an_empty_json_box(member_client, night, players):
+    page = dom(member_client.get(setup_url(night, players[:2])))
+    assert find(page, "textarea", id="setup-json").children == []
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_the_default_setup_is_a_grid_the_referee_accepts(seats):
+    names = ["Ana", "Ben", "Chloé"][:seats]
+    setup = ui_for("thricewise").default_setup(names)
+    log = {"format": "gamelog/1", "game": "thricewise", "players": names, "setup": setup}
+    assert judge({**log, "moves": []}).status == "in_progress"
+    assert [entry["at"] for entry in setup["grid"]] == [list(cell) for cell in grid_cells(names)]
+
+
 def test_setup_offers_a_3x2_grid_for_three_players(member_client, night, players):
     response = member_client.get(setup_url(night, players))
     assert [(c["x"], c["y"]) for c in response.context["setup_cells"]] == [
@@ -102,6 +120,19 @@ def test_a_bad_setup_grid_gets_a_message_and_stores_nothing(
     assert not Play.objects.exists()
     # The form comes back with the cards as chosen.
     assert [c["chosen"] for c in response.context["setup_cells"]] == cells
+
+
+def test_a_setup_cell_in_a_refusal_is_said_as_the_referee_gives_it(member_client, night, players):
+    """A setup has no grid yet to letter its cells: the cell stays as the log writes it."""
+    grid = [{"card": card, "at": [0, 0]} for card in ("The Huntress", "The Bard")]
+    grid += [{"card": "The Sea", "at": [0, 1]}, {"card": "The End", "at": [1, 1]}]
+    data = {"game": "thricewise", "seat": [p.pk for p in players[:2]]}
+    response = member_client.post(
+        reverse("play-setup", args=[night.pk]), {**data, "setup_json": json.dumps({"grid": grid})}
+    )
+    assert response.status_code == 422
+    error = text(find(dom(response), None, id="setup-error"))
+    assert "The Bard and The Huntress are both at [0, 0] in the setup grid." in error
 
 
 def test_the_setup_json_fallback_is_judged_by_the_referee(member_client, night, players):
@@ -204,6 +235,18 @@ def test_a_placement_updates_the_legal_cells(member_client, duel):
     assert 'name="at" value="3,0"' in body  # next to the pending card
     assert "tw-pending" in body
     assert not Move.objects.exists()
+
+
+def test_the_reveal_says_who_is_placing_now_and_who_has_placed(member_client, duel):
+    draft = {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": [], "done": []}
+    page = dom(tap(member_client, duel, {"card": "The Author", "at": "2,0"}, draft=draft))
+    reveals = find(page, "ul", id="tw-reveals")
+    assert [(attr(li, "data-player"), attr(li, "class")) for li in find_all(reveals, "li")] == [
+        ("Ana", "tw-current"),
+        ("Ben", "tw-done"),
+    ]
+    assert text(find(reveals, "li", data_player="Ana")).endswith("placing now")
+    assert text(find(reveals, "span", class_="tw-placed")) == "placed: The Author"
 
 
 def test_the_last_placement_waits_for_the_turn_to_be_entered(member_client, duel):
@@ -337,6 +380,18 @@ def test_the_referee_refuses_an_illegal_json_move_and_nothing_is_stored(member_c
     response = tap(member_client, duel, {"move_json": json.dumps(move)})
     assert "Ben must place The Author this turn" in response.content.decode()
     assert not Move.objects.exists()
+
+
+def test_a_cell_in_a_refused_move_is_said_as_the_board_labels_it(member_client, duel):
+    place = [
+        {"player": "Ben", "card": "The Author", "at": [1, 1]},  # The End is at F6
+        {"player": "Ana", "card": "The Sailor", "at": [2, 0]},
+    ]
+    move = {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": place}
+    page = dom(tap(member_client, duel, {"move_json": json.dumps(move)}))
+    assert "The Author cannot go at F6: The End is already there" in text(
+        find(page, None, id="move-error")
+    )
 
 
 def test_start_over_drops_the_draft(member_client, duel):

@@ -134,7 +134,6 @@ def deal_form(
             else []
         ),
         "complete": complete,
-        "first": first,
         "first_number": None if first is None else first + 1,
         "first_options": [i + 1 for i in range(PILES)],
         "second_options": [i + 1 for i in range(PILES) if i != first],
