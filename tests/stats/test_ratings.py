@@ -279,3 +279,29 @@ def test_a_full_rebuild_leaves_postgresql_fresh_statistics(record, players):
             "('games_ratingchange', 'games_headtohead') ORDER BY relname"
         )
         assert [row[0] for row in cursor.fetchall()] == [2, 3 * 2 * 2]
+
+
+def test_a_plays_rows_follow_its_seats_not_the_order_they_were_entered(night, club, four):
+    """The play page lists its rating changes in seat order (the rows' order): seats entered
+    last to first are read in seat order all the same."""
+    from games.models import Seat
+
+    at = datetime.datetime(2026, 1, 1, 20, tzinfo=datetime.UTC)
+    play = Play.objects.create(
+        club=club, night=night, game="thricewise", status="finished", started_at=at, ended_at=at
+    )
+    for position, player in reversed(list(enumerate(four))):
+        Seat.objects.create(
+            play=play,
+            position=position,
+            player=player,
+            score=10 - position,
+            rank=position + 1,
+            is_winner=position == 0,
+        )
+    ratings.refresh_for_play(play)
+    names = [player.name for player in four]
+    assert [line.player for line in stats.play_rating_changes(play)] == names
+    assert [
+        row.player.name for row in play.rating_changes.filter(scope="all").order_by("id")
+    ] == names

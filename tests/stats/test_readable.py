@@ -3,6 +3,8 @@ ranked after established ones; a chart with labelled axes and dates; cooperative
 in words; the head-to-head's "Tied"; no empty rating table for a cooperative play; and French
 that says "Cote"."""
 
+import datetime
+
 import pytest
 from django.urls import reverse
 
@@ -140,6 +142,22 @@ def test_a_single_play_still_gets_a_readable_chart(record, players):
     record("thricewise", [(ana, 10, True), (ben, 5, False)])
     chart = stats.rating_chart(ana)
     assert chart.count == 1 and len(chart.y_ticks) >= 2 and len(chart.x_ticks) == 1
+
+
+def test_the_rating_axis_of_a_narrow_range_ticks_at_a_round_fraction():
+    """Ratings 1.0 to 1.8 apart by 0.8: about four ticks make a step of 0.2 (2 × 10⁻¹), each
+    labelled to its decimal; the chart spans the first play's date to the last's."""
+    first, last = (datetime.datetime(2026, 1, day, 20, tzinfo=datetime.UTC) for day in (1, 2))
+    chart = stats.draw_rating_chart([(first, 1.0, 0.0), (last, 1.8, 0.0)])
+    assert [value for _, value in chart.y_ticks] == [1.0, 1.2, 1.4, 1.6, 1.8]
+    assert (chart.first, chart.last) == (first, last)
+
+
+def test_the_rating_axis_of_a_wide_range_ticks_at_a_round_multiple():
+    """Ratings 0 to 100: a step of 50 (5 × 10), not one per ten points."""
+    at = datetime.datetime(2026, 1, 1, 20, tzinfo=datetime.UTC)
+    chart = stats.draw_rating_chart([(at, 0.0, 0.0), (at, 100.0, 0.0)])
+    assert [value for _, value in chart.y_ticks] == [0.0, 50.0, 100.0]
 
 
 @pytest.fixture

@@ -216,3 +216,25 @@ def test_night_summary_points_winners_and_rating_change(record, players, night):
     assert lines["Ana"].points == {"Thricewise": 12, "Forget Venice": 10}
     assert (lines["Ana"].plays, lines["Ana"].wins, lines["Ana"].team_wins) == (2, 1, 1)
     assert lines["Chloé"].all_change > 0 and lines["Ben"].all_change < 0
+
+
+def test_night_summary_counts_every_seat_of_a_cooperative_play(record, players, night):
+    ana, ben, chloe = players
+    record("three-high", [(ana, 5, True), (ben, 5, True), (chloe, 5, True)])
+    lines = stats.night_summary(night).lines
+    assert [(line.player, line.team_plays, line.team_wins) for line in lines] == [
+        ("Ana", 1, 1),
+        ("Ben", 1, 1),
+        ("Chloé", 1, 1),
+    ]
+
+
+def test_a_rating_change_is_the_rating_after_less_the_rating_before(record, players, night):
+    """On a player's second play, their rating before it is no longer the newcomer's 0."""
+    ana, ben, _ = players
+    record("thricewise", [(ana, 12, True), (ben, 3, False)])
+    second = record("thricewise", [(ana, 12, True), (ben, 3, False)])
+    for change in stats.play_rating_changes(second):
+        assert change.game_before != 0 and change.all_before != 0
+        assert change.game_change == change.game_after - change.game_before
+        assert change.all_change == change.all_after - change.all_before

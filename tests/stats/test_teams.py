@@ -3,6 +3,7 @@ both partners; partners are never each other's opponents; each partner beats bot
 their team wins; a team play is rated as two teams of two; pages and exports name the partner."""
 
 import csv
+import datetime
 import io
 import json
 import zipfile
@@ -165,6 +166,15 @@ def test_leaderboards_name_the_partners(team_play, club, four):
         }
         assert as_of == {name: standing.partners for name, standing in board.items()}
     assert stats.leaderboard(club, "thricewise") == []
+
+
+def test_as_of_the_calendars_last_day_the_partners_are_todays(team_play, club):
+    """The last day (9999-12-31) has no end to count the seats before: it is everything."""
+    team_play(ANA_AND_CHLOE_WIN)
+    for scope in ("punto", ALL_GAMES):
+        last_day = stats.leaderboard(club, scope, as_of=datetime.date.max)
+        assert {s.player: s.partners for s in last_day}["Ana"] == [("Chloé", 1)]
+        assert last_day == stats.leaderboard(club, scope)
 
 
 def test_the_leaderboard_page_names_the_partners(team_play, club, member_client):
