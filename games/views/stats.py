@@ -121,6 +121,7 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         "cooperative_games": games_sentence(stats.COOPERATIVE_GAMES),
         "point_games": games_sentence(stats.POINT_GAMES),
         "provisional_plays": stats.PROVISIONAL_PLAYS,
+        "nemesis_floor": stats.NEMESIS_MIN_PLAYS,
     }
     return render(request, "stats/player.html", context)
 

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from pytest_django.asserts import assertContains
 
-from games import services
+from games import services, stats
 from tests.dom import dom, find, find_all, text
 from tests.examples import EXAMPLES
 
@@ -189,3 +189,10 @@ def test_player_page_shows_an_unrounded_average_and_how_a_nemesis_is_chosen(
     assert "on a tie, the one you have beaten least often, then the first by name" in text(
         find(dom(response), "main")
     )
+
+
+def test_player_page_says_the_nemesis_floor_the_statistics_use(players, member_client, monkeypatch):
+    # the note takes the floor from the rule, so the two cannot drift apart
+    monkeypatch.setattr(stats, "NEMESIS_MIN_PLAYS", 4)
+    response = member_client.get(reverse("player", args=[players[0].pk]))
+    assert "A nemesis needs at least 4 shared plays." in text(find(dom(response), "main"))
