@@ -45,3 +45,7 @@ class PlayGoneError(ServiceError):
 
 def stale_error() -> StalePlayError:
     return StalePlayError(_("Someone else changed this play — here is where it stands now."))
+
+
+def gone_error() -> PlayGoneError:
+    return PlayGoneError(_("This play has been deleted: nothing was changed."))

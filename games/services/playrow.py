@@ -8,7 +8,6 @@ import functools
 
 from django.db import connection
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from referee import Judgement
 
@@ -16,7 +15,7 @@ from .. import live, ratings
 from ..models import Play, Player, Seat
 from ..selectors import judge_play, seat_names
 from ..sqlrows import Columns, column, instances, join, quoted
-from .errors import PlayGoneError, stale_error
+from .errors import gone_error, stale_error
 
 
 def lock_play(play: Play, version: int | None = None) -> Play:
@@ -29,7 +28,7 @@ def lock_play(play: Play, version: int | None = None) -> Play:
     try:
         locked = Play.objects.select_for_update().get(pk=play.pk)
     except Play.DoesNotExist:
-        raise PlayGoneError(_("This play has been deleted: nothing was changed."))
+        raise gone_error()
     if version is not None and locked.version != version:
         raise stale_error()
     return locked
@@ -61,7 +60,7 @@ def lock_seated(play_id: int, version: int | None) -> tuple[Play, list[Seat]]:
         cursor.execute(sql, [play_id])
         rows = cursor.fetchall()
     if not rows:  # a play always has its seats: none means it is gone
-        raise PlayGoneError(_("This play has been deleted: nothing was changed."))
+        raise gone_error()
     (play,) = instances(Play, play_columns, rows[:1], start=len(seat_columns) + len(player_columns))
     if version is not None and play.version != version:
         raise stale_error()
