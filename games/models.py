@@ -258,12 +258,31 @@ class Move(models.Model):
     undone_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # Exactly once (issue 28): the page makes a key for each move and each undo it sends (the
+    # Idempotency-Key header, or a form field), and a phone on a bad network may send the same
+    # request again. The key of the request that entered this move, what that request asked
+    # (a fingerprint), and the key of the undo that undid it: the same request again stores
+    # nothing and is answered as the first was; the same key for another request is refused.
+    # Kept as long as the move, so as long as the play. NULL, not "", for no key (a move
+    # imported, or entered by a command): the unique constraints below let NULLs repeat.
+    key = models.CharField(  # noqa: DJ001
+        _("request key"), max_length=64, null=True, blank=True
+    )
+    asked = models.CharField(_("request fingerprint"), max_length=32, blank=True, default="")
+    undo_key = models.CharField(  # noqa: DJ001
+        _("undo request key"), max_length=64, null=True, blank=True
+    )
 
     objects = MoveQuerySet.as_manager()
 
     class Meta:
         ordering = ["play", "seq"]
-        constraints = [models.UniqueConstraint(fields=["play", "seq"], name="unique_move_seq")]
+        # NULL keys (moves imported, or entered by a command) never clash, on either database.
+        constraints = [
+            models.UniqueConstraint(fields=["play", "seq"], name="unique_move_seq"),
+            models.UniqueConstraint(fields=["play", "key"], name="unique_move_key"),
+            models.UniqueConstraint(fields=["play", "undo_key"], name="unique_move_undo_key"),
+        ]
         verbose_name = _("move")
         verbose_name_plural = _("moves")
 

@@ -26,9 +26,24 @@ from .clubs import (
     revoke_invite,
     update_club_settings,
 )
-from .errors import IllegalMoveError, PlayGoneError, ServiceError, StalePlayError, stale_error
+from .errors import (
+    IllegalMoveError,
+    KeyReusedError,
+    PlayGoneError,
+    ServiceError,
+    StalePlayError,
+    stale_error,
+)
 from .imports import import_log
-from .moves import NOT_COMPLETE, PlayState, enter_move, record_move, undo_last_move
+from .moves import (
+    KEY_LENGTH,
+    NOT_COMPLETE,
+    Keyed,
+    PlayState,
+    enter_move,
+    record_move,
+    undo_last_move,
+)
 from .playrow import refresh_results, rejudge
 from .plays import (
     abandon_play,
@@ -42,8 +57,11 @@ from .plays import (
 )
 
 __all__ = [
+    "KEY_LENGTH",
     "NOT_COMPLETE",
     "IllegalMoveError",
+    "KeyReusedError",
+    "Keyed",
     "PlayGoneError",
     "PlayState",
     "ServiceError",

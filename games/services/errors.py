@@ -43,9 +43,23 @@ class PlayGoneError(ServiceError):
     """The play was deleted while the change was on its way: nothing was changed."""
 
 
+class KeyReusedError(ServiceError):
+    """A request carried the key of an earlier request of the play that asked something else
+    (issue 28: a key is made once per move): nothing was changed."""
+
+
 def stale_error() -> StalePlayError:
     return StalePlayError(_("Someone else changed this play — here is where it stands now."))
 
 
 def gone_error() -> PlayGoneError:
     return PlayGoneError(_("This play has been deleted: nothing was changed."))
+
+
+def key_reused_error() -> KeyReusedError:
+    return KeyReusedError(
+        _(
+            "This request's key was already used for another change of this play: nothing"
+            " was changed. Reload the page."
+        )
+    )

@@ -1,14 +1,17 @@
 """Moves at the table: one entered (judged with the log, stored with the results and the new
-version, under the play's row lock), or the last one undone."""
+version, under the play's row lock), or the last one undone; each exactly once when its request
+carries a key (``Keyed``: a phone on a bad network sends the same request again)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -17,14 +20,57 @@ from referee import Judgement, judge_next
 from .. import verdicts
 from ..models import AuditEntry, Move, Play, Seat
 from ..selectors import LogEntry, judge_play, log_moves
-from ..sqlrows import insert
+from ..sqlrows import column, insert, quoted
 from .audit import audit_play
-from .errors import IllegalMoveError, ServiceError, stale_error
+from .errors import IllegalMoveError, ServiceError, key_reused_error, stale_error
 from .playrow import advance_version, lock_play, lock_seated, refresh_results, rejudge
 from .vetting import storable
 
 #: What a move entry's ``compose`` returns while the move is not complete (nothing is stored).
 NOT_COMPLETE = object()
+
+#: The longest request key kept (Move.key); the page makes 32 characters.
+KEY_LENGTH = 64
+
+
+@dataclass(frozen=True)
+class Keyed:
+    """A request the page made once, for one move or one undo: its key (the Idempotency-Key
+    header, or the form's field) and what it asked (a fingerprint of its body). The same key
+    with the same fingerprint is the same request sent again."""
+
+    key: str
+    asked: str
+
+    @classmethod
+    def of(cls, key: str, body: Any) -> Keyed:
+        """``key`` for a request that asked ``body`` (any JSON value: a move, the fields of a
+        form)."""
+        text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return cls(key, hashlib.blake2s(text.encode(), digest_size=16).hexdigest())
+
+
+def _asked_before(play_id: int, keyed: Keyed, undo: bool) -> bool:
+    """Whether the play has already done this very request (a move or, ``undo``, an undo):
+    then it is answered as the first time and nothing is stored. A key that an earlier request
+    of the play used to ask something else is refused (KeyReusedError). One indexed read, under
+    the play's row lock, so two copies of one request racing are done once."""
+    table = Move._meta.db_table
+    sql = (
+        f"SELECT {quoted('key')}, {quoted('asked')} FROM {quoted(table)}"
+        f" WHERE {column(table, 'play_id')} = %s"
+        f" AND ({quoted('key')} = %s OR {quoted('undo_key')} = %s)"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [play_id, keyed.key, keyed.key])
+        found = cursor.fetchall()
+    if not found:
+        return False
+    entered = any(key == keyed.key and asked == keyed.asked for key, asked in found)
+    undone = any(key != keyed.key for key, _asked in found)
+    if (undone if undo else entered) and len(found) == 1:
+        return True
+    raise key_reused_error()
 
 
 @dataclass
@@ -40,6 +86,9 @@ class PlayState:
     judgement: Judgement
     entered: LogEntry | None = None
     before: Judgement | None = None
+    #: the entry's request was done already (the same key and body sent again): nothing was
+    #: stored, and the play is shown as it stands
+    repeated: bool = False
 
     @property
     def names(self) -> list[str]:
@@ -52,6 +101,7 @@ def enter_move(
     by: AbstractBaseUser | None,
     version: int | None,
     compose: Callable[[Judgement, list[str]], Any],
+    keyed: Keyed | None = None,
 ) -> PlayState:
     """One entry at the table: under the play's row lock, read its seats and its move log
     once, judge the log, let ``compose`` make the move from that judgement and the players'
@@ -64,12 +114,17 @@ def enter_move(
     (another entry, an undo, abandoning it), the entry is refused (StalePlayError) rather than
     applied to a position its author did not see. On success ``play`` itself carries the new
     status, details and version.
+
+    ``keyed``: the entry's request, made once by the page. Sent again (its answer was lost),
+    it is checked before the version (it carries the version of before its own move): the
+    play is returned as it stands, ``repeated``, and nothing is stored; its key used by another
+    request of the play is refused (KeyReusedError).
     """
     try:
-        state = _enter_move(play_id=play.pk, by=by, version=version, compose=compose)
+        state = _enter_move(play_id=play.pk, by=by, version=version, compose=compose, keyed=keyed)
     except IntegrityError:
-        # The unique (play, seq) constraint, last line of defence behind the row lock: the
-        # whole transaction is rolled back and nothing is stored.
+        # The unique (play, seq) and (play, key) constraints, last line of defence behind the
+        # row lock: the whole transaction is rolled back and nothing is stored.
         raise stale_error()
     stored = state.play
     play.status, play.ended_at, play.details = stored.status, stored.ended_at, stored.details
@@ -83,10 +138,13 @@ def record_move(
     move: Any,
     by: AbstractBaseUser | None = None,
     version: int | None = None,
+    key: str | None = None,
 ) -> Judgement:
     """Judge the whole log with ``move`` appended; store the move and the results, or refuse
-    (enter_move, for a move already composed)."""
-    return enter_move(play=play, by=by, version=version, compose=lambda *_: move).judgement
+    (enter_move, for a move already composed; ``key``: its request's key, see Keyed)."""
+    keyed = Keyed.of(key, move) if key is not None else None
+    compose = lambda *_: move  # noqa: E731
+    return enter_move(play=play, by=by, version=version, compose=compose, keyed=keyed).judgement
 
 
 @transaction.atomic
@@ -96,12 +154,19 @@ def _enter_move(
     by: AbstractBaseUser | None,
     version: int | None,
     compose: Callable[[Judgement, list[str]], Any],
+    keyed: Keyed | None,
 ) -> PlayState:
-    play, seats = lock_seated(play_id, version)
+    # A request sent again carries the version of before its own move: its key is read first.
+    play, seats = lock_seated(play_id, version if keyed is None else None)
+    repeated = keyed is not None and _asked_before(play_id, keyed, undo=False)
+    if not repeated and version is not None and play.version != version:
+        raise stale_error()
     log = log_moves(play)
     names = [seat.player.name for seat in seats]
     active = [entry.data for entry in log if entry.undone_at is None]
-    state = PlayState(play, seats, log, judge_play(play, names, active))
+    state = PlayState(play, seats, log, judge_play(play, names, active), repeated=repeated)
+    if repeated:
+        return state
     move = compose(state.judgement, names)
     if move is NOT_COMPLETE:
         return state
@@ -122,6 +187,8 @@ def _enter_move(
     understood = judgement.plans[-1].canonical()
     seq = log[-1].seq + 1 if log else 0
     stored = Move(play=play, seq=seq, data=understood, entered_by=by)
+    if keyed is not None:
+        stored.key, stored.asked = keyed.key, keyed.asked
     insert(stored)
     refresh_results(play, judgement, seats, advance=True)
     audit_play(play, AuditEntry.Action.MOVE_ENTER, by=by, names=names, seq=seq, move=understood)
@@ -133,15 +200,39 @@ def _entered_by(by: AbstractBaseUser | None) -> str | None:
     return by.get_username() if by is not None and by.is_authenticated else None
 
 
-@transaction.atomic
 def undo_last_move(
-    *, play: Play, by: AbstractBaseUser | None = None, version: int | None = None
-) -> Move:
-    """Mark the last active move undone (kept in the log, with who and when).
+    *,
+    play: Play,
+    by: AbstractBaseUser | None = None,
+    version: int | None = None,
+    key: str | None = None,
+) -> Move | None:
+    """Mark the last active move undone (kept in the log, with who and when), and return it.
 
     ``version``: as for ``record_move`` — two undos sent from one page undo one move, not two.
+    ``key``: the undo's request key (see Keyed): the same undo sent again undoes nothing more
+    and returns None; a key another request of the play used is refused (KeyReusedError).
     """
-    play = lock_play(play, version)
+    try:
+        return _undo_last_move(play=play, by=by, version=version, key=key)
+    except IntegrityError:
+        # The unique (play, undo_key) constraint, behind the row lock: nothing is stored.
+        raise stale_error()
+
+
+#: What an undo asked: an undo has no body of its own (its version says where it was made).
+UNDO = "undo"
+
+
+@transaction.atomic
+def _undo_last_move(
+    *, play: Play, by: AbstractBaseUser | None, version: int | None, key: str | None
+) -> Move | None:
+    play = lock_play(play, version if key is None else None)
+    if key is not None and _asked_before(play.pk, Keyed.of(key, UNDO), undo=True):
+        return None
+    if version is not None and play.version != version:
+        raise stale_error()
     if play.status == Play.Status.ABANDONED:
         raise ServiceError(_("This play was abandoned: its log cannot change."))
     last = play.moves.active().last()
@@ -149,7 +240,8 @@ def undo_last_move(
         raise ServiceError(_("There is no move to undo."))
     last.undone_at = timezone.now()
     last.undone_by = by
-    last.save(update_fields=["undone_at", "undone_by"])
+    last.undo_key = key
+    last.save(update_fields=["undone_at", "undone_by", "undo_key"])
     advance_version(play)
     rejudge(play)
     audit_play(play, AuditEntry.Action.MOVE_UNDO, by=by, seq=last.seq, move=last.data)

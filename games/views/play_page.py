@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -169,6 +171,10 @@ def render_play(
         ),
         "board_template": ui.template("board"),
         "move_form_template": ui.template("move_form"),
+        # Made once per page for each change it may send (issue 28): a form sent again is
+        # done once (services.Keyed).
+        "move_key": secrets.token_hex(16),
+        "undo_key": secrets.token_hex(16),
     }
     if not request.htmx or play.status == Play.Status.ABANDONED:
         context["is_owner"] = is_owner(request, play.club)
@@ -226,6 +232,43 @@ def _damaged() -> str:
     return _("The form was damaged: start the move again.")
 
 
+# A key as the page makes them, and as the IETF draft's examples show them (a UUID): letters,
+# digits and a few marks; the header may give it as a structured-field string, in quotes.
+_KEY = re.compile(rf"[A-Za-z0-9_.:-]{{1,{services.KEY_LENGTH}}}")
+
+
+class DamagedKey(ValueError):
+    """A request key that no page of this site made."""
+
+
+def request_key(request: HttpRequest) -> str | None:
+    """The key the page made for this change (its ``Idempotency-Key`` header, or the form's
+    ``idempotency_key`` field without a script), or None for a request without one."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        key = request.POST.get("idempotency_key")
+    if key is None or key == "":
+        return None
+    if len(key) >= 2 and key[0] == key[-1] == '"':
+        key = key[1:-1]
+    if not _KEY.fullmatch(key):
+        raise DamagedKey(key)
+    return key
+
+
+#: What a form posts besides what it asks: its CSRF token may be a newer one when the same
+#: request is sent again, and the key is what names the request.
+_NOT_ASKED = frozenset({"csrfmiddlewaretoken", "idempotency_key"})
+
+
+def keyed_request(request: HttpRequest, key: str | None) -> services.Keyed | None:
+    """The change a form asked, for the service to do it once (services.Keyed)."""
+    if key is None:
+        return None
+    asked = {name: request.POST.getlist(name) for name in request.POST if name not in _NOT_ASKED}
+    return services.Keyed.of(key, asked)
+
+
 def _render_stale(request: HttpRequest, play: Play) -> HttpResponse:
     """Refuse what a form made at an older version asked, and show where the play stands now
     (the draft it carried is dropped: it was built on a position that is gone)."""
@@ -259,6 +302,13 @@ def refusal_answer(
         return _render_stale(request, play)
     if isinstance(exc, services.PlayGoneError):
         return play_gone(request, play, exc.message)
+    if isinstance(exc, services.KeyReusedError):
+        # Not a refusal of the change itself: the page sent one key for two changes. 422 even
+        # for htmx, which swaps it in (templates/base.html's htmx-config).
+        play.refresh_from_db()
+        response = render_play(request, play, Shown(error=exc.message))
+        response.status_code = 422
+        return response
     return refused(request, play, exc)
 
 
@@ -289,9 +339,14 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
     if "reset" in request.POST:
         return render_play(request, play)
     version = posted_version(request)
+    try:
+        keyed = keyed_request(request, request_key(request))
+    except DamagedKey:
+        version = None
     if version is None:
         return render_play(request, play, Shown(error=_damaged()))
-    if version != play.version:
+    # A move sent again carries the version of before itself: its key decides (enter_move).
+    if version != play.version and keyed is None:
         return _render_stale(request, play)
     ui = ui_for(play.game)
     # A refused tap keeps the choices made so far (fixing one costs one tap): the draft the
@@ -322,9 +377,17 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
         return render_play(request, play, Shown(draft=draft, error=exc.message), state=exc.state)
 
     try:
-        state = services.enter_move(play=play, by=request.user, version=version, compose=compose)
+        state = services.enter_move(
+            play=play, by=request.user, version=version, compose=compose, keyed=keyed
+        )
     except services.ServiceError as exc:
         return refusal_answer(request, play, exc, refused)
+    if state.repeated:
+        # Done already: answered as the first time (the page, or where it goes without htmx),
+        # with the play as it stands now.
+        if not request.htmx:
+            return redirect("play", play_id=play.pk)
+        return render_play(request, play, state=state)
     if "error" in tapped:
         error = tapped["error"]
         shown = Shown(draft=error.draft or kept, error=error.message)
@@ -347,16 +410,21 @@ def play_undo(request: HttpRequest, play_id: int) -> HttpResponse:
     """Undo the last move: it stays in the log, marked undone, with who and when."""
     play = get_play(request, play_id)
     version = posted_version(request)
+    try:
+        key = request_key(request)
+    except DamagedKey:
+        version = None
     if version is None:
         return render_play(request, play, Shown(error=_damaged()))
     try:
-        services.undo_last_move(play=play, by=request.user, version=version)
+        undone = services.undo_last_move(play=play, by=request.user, version=version, key=key)
     except services.ServiceError as exc:
         return refusal_answer(request, play, exc, _shown_again)
     if not request.htmx:
         return redirect("play", play_id=play.pk)
     play.refresh_from_db()
-    return render_play(request, play, Shown(undone=True))
+    # The same undo sent again undid nothing more: the play as it stands, with no notice.
+    return render_play(request, play, Shown(undone=undone is not None))
 
 
 @login_required
