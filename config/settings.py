@@ -53,6 +53,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that it compresses what every other middleware made (pages only: streams and
+    # static files pass as they are).
+    "games.compression.CompressPages",
     "django.middleware.security.SecurityMiddleware",
     # A page hit by a database outage answers 503 with Retry-After, not a 500.
     "games.views.health.DatabaseOutageMiddleware",
