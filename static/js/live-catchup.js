@@ -41,3 +41,64 @@
   });
   document.addEventListener("htmx:afterSettle", catchUp);
 })();
+
+// A phone that loses its network (issue 28). While the stream is down the extension reconnects
+// with a backoff that grows to a minute, and whatever was announced meanwhile is never heard,
+// nor fetched if the fetch failed: the page stayed behind for up to 100 s after the network
+// came back. So the page says plainly that it has no connection (#connection, outside the
+// swapped fragment) and, until its stream is open again, asks for the play itself: at once
+// when the network returns, and every 2 s meanwhile (an unchanged play answers 204, a few
+// bytes). A refresh that failed is asked again.
+(function () {
+  var streamDown = false;
+  var timer = null;
+
+  function ask() {
+    var live = document.getElementById("play-live");
+    if (live && navigator.onLine !== false) htmx.trigger(live, "sse:changed");
+  }
+
+  function say(offline) {
+    var banner = document.getElementById("connection");
+    if (banner) banner.hidden = !offline;
+  }
+
+  function keepAsking() {
+    if (timer === null) timer = setInterval(ask, 2000);
+  }
+
+  function stopAsking() {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+  }
+
+  document.addEventListener("htmx:sseError", function () {
+    streamDown = true;
+    keepAsking();
+  });
+  document.addEventListener("htmx:sseOpen", function () {
+    if (!streamDown) return;
+    streamDown = false;
+    stopAsking();
+    ask(); // what was announced while it was down
+  });
+  // A request of the page that never reached the server: the network is gone.
+  document.addEventListener("htmx:sendError", function () {
+    say(true);
+    keepAsking();
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail && event.detail.xhr && event.detail.xhr.status) {
+      say(false);
+      if (!streamDown) stopAsking();
+    }
+  });
+  window.addEventListener("offline", function () {
+    say(true);
+  });
+  window.addEventListener("online", function () {
+    say(false);
+    ask();
+    keepAsking(); // until a request or the stream says the server is reached again
+  });
+})();
