@@ -179,7 +179,25 @@ def render_play(
     if not request.htmx or play.status == Play.Status.ABANDONED:
         context["is_owner"] = is_owner(request, play.club)
     template = "plays/play.html#main" if request.htmx else "plays/play.html"
-    return render(request, template, context, status=_status(request, shown))
+    response = render(request, template, context, status=_status(request, shown))
+    if request.method == "POST":
+        response[CHANGE_HEADER] = _change(shown)
+    return response
+
+
+#: What became of a change the page sent, for its outbox (static/js/outbox.js), which reads
+#: it rather than the page: "done" (stored, or done already: the same request again),
+#: "refused" (by the referee or the service: the page says why), "stale" (made at an older
+#: version), "draft" (a step of a move built on the server, stored nothing).
+CHANGE_HEADER = "X-Play-Change"
+
+
+def _change(shown: Shown) -> str:
+    if shown.stale:
+        return "stale"
+    if shown.error:
+        return "refused"
+    return "draft" if shown.draft else "done"
 
 
 def _log_context(

@@ -40,6 +40,18 @@
     });
   });
   document.addEventListener("htmx:afterSettle", catchUp);
+
+  // The log keeps its lines and a move's answer appends its own; should a refresh have drawn
+  // that line already (two answers crossing), the later copy of a line replaces the earlier.
+  document.addEventListener("htmx:afterSettle", function () {
+    var seen = {};
+    var lines = document.querySelectorAll("#move-log > li[data-seq]");
+    for (var i = lines.length - 1; i >= 0; i--) {
+      var seq = lines[i].getAttribute("data-seq");
+      if (seen[seq]) lines[i].remove();
+      else seen[seq] = true;
+    }
+  });
 })();
 
 // A phone that loses its network (issue 28). While the stream is down the extension reconnects

@@ -142,3 +142,24 @@ def test_the_forms_key_makes_a_tapped_move_once(member_client, play):
     for _ in range(2):
         send_move(member_client, play, GOOD, key=key, htmx=False, field=True)
     assert play.moves.count() == 1 and Move.objects.get().key == key
+
+
+def change_of(response) -> str:
+    return response["X-Play-Change"]
+
+
+def test_each_answer_says_what_became_of_the_change_for_the_outbox(member_client, play):
+    assert change_of(send_move(member_client, play, GOOD)) == "done"
+    assert change_of(send_move(member_client, play, GOOD)) == "done"  # the same, again
+    assert change_of(send_move(member_client, play, TIE, key="other", version=0)) == "stale"
+    illegal = {"card": "blue-flower", "call": {"player": "Nobody", "series": 3}}
+    assert change_of(send_move(member_client, play, illegal, key="third", version=1)) == "refused"
+    assert change_of(send_undo(member_client, play, version=1, key="undo")) == "done"
+    assert change_of(send_undo(member_client, play, version=2, key="undo2")) == "refused"
+
+
+def test_a_step_of_a_move_built_on_the_server_says_it_stored_nothing(member_client, punto):
+    tap = {"card": "red-1", "version": 0}
+    answer = member_client.post(reverse("play-move", args=[punto.pk]), tap, **HTMX)
+    assert answer.status_code == 200 and change_of(answer) == "draft"
+    assert "X-Play-Change" not in member_client.get(reverse("play", args=[punto.pk]))
