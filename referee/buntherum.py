@@ -280,11 +280,7 @@ class Buntherum(Game):
 
     def fitting_series(self, card: str) -> list[str]:
         """The sides a card fits now, in order; empty when "impossible" is the right call."""
-        colour_bit, object_bit = _CARD_BITS[card]
-        colours, objects = self._colour_masks, self._object_masks
-        return [
-            side for side in SIDES if not (colours[side] & colour_bit or objects[side] & object_bit)
-        ]
+        return [side for side in SIDES if self.fits(card, side)]
 
     def active_players(self) -> list[str]:
         """Players not eliminated, in seat order ("eliminated players cannot call")."""
@@ -297,15 +293,47 @@ class Buntherum(Game):
         """
         if self.finished:
             return []
-        if self.tied is not None:
-            return [p for p in self.players if p in self.tied]
-        return self.active_players()
+        return [p for p in self.players if self._call_refusal(p) is None]
 
     def unplaced_cards(self) -> list[str]:
         """The cards in no series: the only cards that may still be turned ("A card already in a
         series cannot be turned again").
         """
         return [card for card in ALL_CARDS if card not in self.placed]
+
+    def options(self) -> dict[str, Any]:
+        """What may be recorded now (``Game.options``), ``{}`` once the game is over::
+
+            {"cards": {"green-die": [3, 4, 5, 6], "red-ball": [], ...},
+             "may_call": ["Ana", "Chloé", "Dev"],
+             "calls": [1, 2, 3, 4, 5, 6, "impossible"]}
+
+        - ``cards``: every card that may be turned — the cards in no series
+          (``unplaced_cards``), colour by colour as the deck lists them — with the series it
+          fits now, in order (``fitting_series``): the right calls. ``[]``: it fits none, and
+          "impossible" is the right call.
+        - ``may_call``: who may call the face-up card, in seat order (``may_call``): every
+          player not eliminated, or after a tie only the tied players. A tie names two or more
+          of them, each once.
+        - ``calls``: the ``series`` a call may name, a move's ``{"player": P, "series": S}``
+          for any P of ``may_call``. Every call is legal, right or wrong: a wrong call (a series
+          the card does not fit, or "impossible" while one fits) is a legal move that earns the
+          caller a Crash token. ``cards`` says which calls are right.
+
+        Derived from the rules plan applies: the cards from ``placed``, which ``_turned_card``
+        asks; the fits from ``fits``, which judges a call right or wrong; the callers from
+        ``_call_refusal``, which ``_check_may_call`` says.
+        """
+        if self.finished:
+            return {}
+        return {
+            "cards": {
+                card: [int(side) for side in self.fitting_series(card)]
+                for card in self.unplaced_cards()
+            },
+            "may_call": self.may_call(),
+            "calls": [int(side) for side in SIDES] + [IMPOSSIBLE],
+        }
 
     # ----- moves -----
 
@@ -347,16 +375,26 @@ class Buntherum(Game):
             raise IllegalMove("buntherum.card_in_series", card=card, side=self.placed[card])
         return card
 
-    def _check_may_call(self, player: str, *, tie: bool) -> None:
-        """Rule: "eliminated players cannot call"; after a tie "only the tied players may call that
-        next card"."""
+    def _call_refusal(self, player: str) -> str | None:
+        """Why ``player`` may not call the face-up card, nor be named in a tie on it
+        (``"eliminated"`` or ``"not_tied"``), or None when they may. Rule: "eliminated players
+        cannot call"; after a tie "only the tied players may call that next card"."""
         if player in self.eliminated:
+            return "eliminated"
+        if self.tied is not None and player not in self.tied:
+            return "not_tied"
+        return None
+
+    def _check_may_call(self, player: str, *, tie: bool) -> None:
+        """``_call_refusal``, said: the message names the rule the call or the tie breaks."""
+        refusal = self._call_refusal(player)
+        if refusal == "eliminated":
             raise IllegalMove(
                 "buntherum.eliminated_tie" if tie else "buntherum.eliminated_call",
                 player=player,
                 count=CRASHES_TO_ELIMINATE,
             )
-        if self.tied is not None and player not in self.tied:
+        if refusal == "not_tied":
             raise IllegalMove(
                 "buntherum.not_tied_tie" if tie else "buntherum.not_tied_call",
                 player=player,

@@ -485,6 +485,52 @@ class Punto(Game):
             return None
         return sorted(self._legal_cells(value), key=lambda c: (c[1], c[0]))
 
+    def options(self) -> dict[str, Any]:
+        """What the player to play may do now (``Game.options``), ``{}`` once the match is over::
+
+            {"player": "Ana",
+             "cards": {"red-1": [[0, 1], [2, 1]], "red-2": [...], ..., "blue-9": [...]},
+             "left": {"red-1": 2, "red-2": 1, ..., "blue-9": 2},
+             "blocked": []}
+
+        - ``player``: whose turn it is, the move's ``"player"``; nobody else may play.
+        - ``cards``: every card they may have drawn — one of their colours (a partner: the team's
+          two) or the neutral one, with a copy left this round — in the order of their colours,
+          then by value; with each, the cells ``[column, row]`` where it may go, by row then
+          column (``legal_cells``): next to a card or on top of a lower one, inside the 6 × 6 box.
+          ``null`` on an empty table: the first card of a round goes anywhere. A card not listed
+          (another colour, or no copy left) is refused whatever the cell.
+        - ``left``: the copies of each of those cards still playable this round (1 or 2).
+        - ``blocked``: the cards that may be recorded ``"blocked": true``, in the order of
+          ``cards``: exactly those with no legal cell (their list is empty). Never on an empty
+          table.
+
+        Derived from the rules plan applies: ``playable_colours`` and ``cards_left`` are what
+        ``_check_card`` asks, and every cell comes from ``_cell_fault``, which judges a move's
+        cell and a blocked card.
+        """
+        if self._over:
+            return {}
+        player = self.players[self._turn]
+        by_value: dict[int, list[Cell] | None] = {}
+        cards: dict[str, list[list[int]] | None] = {}
+        left: dict[str, int] = {}
+        blocked: list[str] = []
+        for colour in self.playable_colours(player):
+            for value in VALUES:
+                copies = self.cards_left(colour, value)
+                if copies <= 0:
+                    continue
+                if value not in by_value:
+                    by_value[value] = self.legal_cells((colour, value))
+                cells = by_value[value]
+                name = card_name((colour, value))
+                cards[name] = None if cells is None else [[x, y] for x, y in cells]
+                left[name] = copies
+                if cells == []:
+                    blocked.append(name)
+        return {"player": player, "cards": cards, "left": left, "blocked": blocked}
+
     def grid(self) -> tuple[Cell | None, list[list[str | None]]]:
         """The visible table as rows (ascending row index) of card names or None, with the
         cell of the top-left corner of the grid (None and [] on an empty table).
@@ -576,9 +622,10 @@ class Punto(Game):
             self._place(play.player, play.card, play.cell)
 
     def _check_card(self, player: str, card: Card) -> None:
-        """Own or neutral colour, and a copy left this round (§5)."""
+        """Own or neutral colour, and a copy left this round (§5): ``playable_colours`` and
+        ``cards_left``, which ``options`` asks too."""
         colour, value = card
-        if colour not in self.colours[player] and colour != self.neutral:
+        if colour not in self.playable_colours(player):
             own = list(self.colours[player])
             # A neutral colour (3 players) and teams (4) never go together.
             if self.neutral:
@@ -597,47 +644,66 @@ class Punto(Game):
                 colour=colour,
                 card=card_name(card),
             )
-        removed = self._removed_count.get(card, 0)
-        if removed >= COPIES:
-            raise IllegalMove("punto.copies_removed", card=card_name(card))
-        played = self._played.get(card, 0)
-        if played + removed >= COPIES:
+        if self.cards_left(colour, value) <= 0:
+            removed = self._removed_count.get(card, 0)
+            if removed >= COPIES:
+                raise IllegalMove("punto.copies_removed", card=card_name(card))
             raise IllegalMove(
                 "punto.copy_removed" if removed else "punto.copies_played", card=card_name(card)
             )
 
     def _check_cell(self, card: Card, cell: Cell) -> None:
-        """ "The first card of a round goes anywhere. Later cards go on an empty cell touching a
-        card orthogonally or diagonally, or on top of a visible card of strictly lower value (any
-        colour). The bounding box of the cards never exceeds 6 × 6."
-        """
+        """The cell of a move: ``_cell_fault``, said with the cards and the box it breaks."""
         if not self.board:
+            return  # "the first card of a round goes anywhere"
+        fault = self._cell_fault(card[1], cell)
+        if fault is None:
             return
         name = card_name(card)
-        below = self.board.get(cell)
-        if below is not None:
-            if below[1] >= card[1]:
-                raise IllegalMove(
-                    "punto.cannot_cover", card=name, card_below=card_name(below), cell=cell
-                )
-            return  # covering never widens the box
-        x, y = cell
-        if not any((x + dx, y + dy) in self.board for dx, dy in NEIGHBOURS):
-            raise IllegalMove("punto.not_touching", card=name, cell=cell)
+        if fault == "punto.cannot_cover":
+            below = card_name(self.board[cell])
+            raise IllegalMove(fault, card=name, card_below=below, cell=cell)
+        if fault == "punto.not_touching":
+            raise IllegalMove(fault, card=name, cell=cell)
         x0, x1, y0, y1 = self._box  # type: ignore[misc]
-        width = max(x1, x) - min(x0, x) + 1
+        x, y = cell
+        if fault == "punto.too_wide":
+            width = max(x1, x) - min(x0, x) + 1
+            raise IllegalMove(fault, card=name, cell=cell, count=width, count_max=BOX)
         height = max(y1, y) - min(y0, y) + 1
-        if width > BOX:
-            raise IllegalMove("punto.too_wide", card=name, cell=cell, count=width, count_max=BOX)
-        if height > BOX:
-            raise IllegalMove("punto.too_high", card=name, cell=cell, count=height, count_max=BOX)
+        raise IllegalMove(fault, card=name, cell=cell, count=height, count_max=BOX)
+
+    def _cell_fault(self, value: int, cell: Cell) -> str | None:
+        """Why a card of ``value`` may not go at ``cell`` of a non-empty table (the id of the
+        message that says so), or None when it may: "Later cards go on an empty cell touching a
+        card orthogonally or diagonally, or on top of a visible card of strictly lower value (any
+        colour). The bounding box of the cards never exceeds 6 × 6."
+
+        The one statement of where a card goes: a move's cell (``_check_cell``), a blocked card
+        (``_check_blocked``) and the cells offered (``legal_cells``, ``options``) all ask it.
+        """
+        board = self.board
+        below = board.get(cell)
+        if below is not None:
+            # covering never widens the box
+            return None if below[1] < value else "punto.cannot_cover"
+        x, y = cell
+        if not any((x + dx, y + dy) in board for dx, dy in NEIGHBOURS):
+            return "punto.not_touching"
+        x0, x1, y0, y1 = self._box  # type: ignore[misc]
+        if max(x1, x) - min(x0, x) >= BOX:
+            return "punto.too_wide"
+        if max(y1, y) - min(y0, y) >= BOX:
+            return "punto.too_high"
+        return None
 
     def _legal_cells(self, value: int) -> Iterator[Cell]:
-        """The cells of a non-empty table where a card of ``value`` may go (§5)."""
+        """The cells of a non-empty table where a card of ``value`` may go (§5): the visible
+        cards it may cover, then the empty cells around the cards that ``_cell_fault`` allows.
+        No other cell can be legal: it would be empty and touch no card."""
         board = self.board
-        x0, x1, y0, y1 = self._box  # type: ignore[misc]
-        for cell, top in board.items():
-            if top[1] < value:
+        for cell in board:
+            if self._cell_fault(value, cell) is None:
                 yield cell
         seen: set[Cell] = set()
         for x, y in board:
@@ -646,8 +712,7 @@ class Punto(Game):
                 if cell in board or cell in seen:
                     continue
                 seen.add(cell)
-                nx, ny = cell
-                if max(x1, nx) - min(x0, nx) < BOX and max(y1, ny) - min(y0, ny) < BOX:
+                if self._cell_fault(value, cell) is None:
                     yield cell
 
     def _check_blocked(self, card: Card) -> None:

@@ -290,6 +290,59 @@ class ThreeHigh(Game):
         name = self._read_piece(piece)
         return _cell_name(self._target(parsed, step, name))
 
+    def options(self) -> dict[str, Any]:
+        """What the player to play may do now (``Game.options``), ``{}`` once the game is over::
+
+            {"player": "Ana",
+             "cannot_play": true,
+             "cards": {"AS": {"north": {"red-3": "b3", "green-1": null, ...}, "south": {...}, ...},
+                       "5D": {...}, ...}}
+
+        - ``player``: whose turn it is, the move's ``"player"``; nobody else may play.
+        - ``cannot_play``: ``true`` — the player may always record that they cannot play (the
+          team loses); with no card left in their hand it is all they may record, and ``cards``
+          is empty.
+        - ``cards``: every card not played yet (as the deck lists them, ace to 8 of spades,
+          hearts, diamonds, clubs), then each side it may be laid by (north, south, east,
+          west), then each piece on top of a stack (large to small, colour by colour) that may
+          move so, with the square it would stop on: its own square for a move of 0, or
+          ``null`` when it would leave the board — a legal move, that loses the game. A move
+          that would stop on any other piece than its own colour one size larger is illegal
+          and is not listed; a side (a card) with no such move is left out.
+
+        Derived from the rules plan applies: where the piece goes is ``_target`` and whether it
+        may stop there ``_blocker``, both of which judge a move.
+        """
+        if self.finished:
+            return {}
+        seat = self.turn
+        cards: dict[str, dict[str, dict[str, str | None]]] = {}
+        if self.hands[seat]:  # "a player with no card left at their turn must record it"
+            tops = [stack[-1] for stack in self.stacks.values()]
+            movable = [piece for piece in PIECES if piece in tops]
+            for card in CARDS.values():
+                if card[0] not in self._played:  # "no card is played twice"
+                    sides = self._moves_of(card, movable)
+                    if sides:
+                        cards[card[0]] = sides
+        return {"player": self.players[seat], "cannot_play": True, "cards": cards}
+
+    def _moves_of(
+        self, card: tuple[str, int, str], pieces: list[str]
+    ) -> dict[str, dict[str, str | None]]:
+        """For ``options``: each side and each of ``pieces`` that may move by it with ``card``,
+        and the square it would stop on (None: off the board)."""
+        sides: dict[str, dict[str, str | None]] = {}
+        for side, step in SIDES.items():
+            moves: dict[str, str | None] = {}
+            for piece in pieces:
+                target = self._target(card, step, piece)
+                if self._blocker(piece, target) is None:
+                    moves[piece] = _cell_name(target)
+            if moves:
+                sides[side] = moves
+        return sides
+
     # --- playing -----------------------------------------------------------------------------
 
     def plan(self, move: Any) -> Turn:
@@ -336,21 +389,35 @@ class ThreeHigh(Game):
                 "three-high.under", piece=piece, piece_above=above, square=SQUARE_NAMES[origin]
             )
         target = self._target(card, SIDES[side], piece)
+        blocker = self._blocker(piece, target)
+        if blocker is not None:
+            raise IllegalMove(
+                "three-high.cannot_stop",
+                piece=piece,
+                piece_below=blocker,
+                square=_cell_name(target),
+            )
         completes = False
-        if target is not None and target != origin:
-            below = self.stacks.get(target)
-            if below:
-                colour, size = PIECES[piece]
-                if PIECES[below[-1]] != (colour, size + 1):
-                    raise IllegalMove(
-                        "three-high.cannot_stop",
-                        piece=piece,
-                        piece_below=below[-1],
-                        square=SQUARE_NAMES[target],
-                    )
-                # "the moved small lands on its medium standing on its large"
-                completes = size == 1 and len(below) >= 2 and below[-2] == f"{colour}-3"
+        if target is not None and target != origin and (below := self.stacks.get(target)):
+            # "the moved small lands on its medium standing on its large" (it may stop on its
+            # medium: _blocker)
+            colour, size = PIECES[piece]
+            completes = size == 1 and len(below) >= 2 and below[-2] == f"{colour}-3"
         return Turn(seat, player, card[0], side, piece, origin, target, completes)
+
+    def _blocker(self, piece: str, target: tuple[int, int] | None) -> str | None:
+        """The piece that ``piece`` may not stop on at ``target``, or None when it may stop
+        there: "it must stop on an empty square or on top of the piece of its own colour exactly
+        one size larger". Leaving the board (``target`` None) or staying put stops on nothing.
+
+        The one statement of where a piece may stop: ``plan`` and ``options`` both ask it."""
+        if target is None or target == self.where[piece]:
+            return None
+        below = self.stacks.get(target)
+        if not below:
+            return None
+        colour, size = PIECES[piece]
+        return None if PIECES[below[-1]] == (colour, size + 1) else below[-1]
 
     def commit(self, plan: Turn) -> None:
         """Carry out a validated move: move the piece, then draw or not, then end or pass."""
