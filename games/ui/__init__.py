@@ -169,8 +169,27 @@ class Reason:
     lines: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Builder:
+    """How the play page builds a game's move on the phone (static/js/move-builder.js; issue
+    28): the taps read the referee's options (``Game.options``) and only the finished move is
+    sent. The buttons of the game's move form and board say what each tap sets."""
+
+    #: the fields of a finished move, one set per alternative ("card at|card blocked"): the move
+    #: is sent as soon as one set is complete, unless the form has a button to finish it
+    complete: str
+    #: the fields every move starts with, each from a path into the options ({"player": "player"})
+    base: dict[str, str] = field(default_factory=dict)
+
+    def attributes(self) -> dict[str, str]:
+        return {"complete": self.complete, "base": json.dumps(self.base)}
+
+
 class GameUI(ABC):
     """One game's forms and pages. Every game answers each abstract method in its own words."""
+
+    #: How its moves are built on the phone; None: tap by tap on the server (each tap a request).
+    builder: Builder | None = None
 
     def __init__(self, engine: type[Game]):
         self.game = engine.name

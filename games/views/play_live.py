@@ -40,14 +40,23 @@ def play_live(request: HttpRequest, play_id: int) -> HttpResponse:
     """The play page's fragment again, after its stream said the play changed (htmx only).
 
     The page sends its version and, signed, its half-built move (draft) with the position it
-    was built on. Nothing changed since: 204, the page stays as it is. Otherwise the fresh fragment,
-    keeping the draft if the play is still at that position (a move, then its undo), else
-    without it and saying why next to the move form.
+    was built on; or, for a move built on the phone, that position alone (``drafting``).
+    Nothing changed since: 204, the page stays as it is. Otherwise the fresh fragment, keeping
+    the draft if the play is still at that position (a move, then its undo), else without it
+    and saying why next to the move form.
     """
     play = get_play(request, play_id)
     if request.GET.get("version") == str(play.version):
         return HttpResponse(status=204)
     moves = selectors.log_moves(play)
+    drafting = request.GET.get("drafting", "")
+    if drafting:
+        # A move half-built on the phone (static/js/move-builder.js), on the position the page
+        # showed: the page keeps it if that position still stands, else says why it is gone.
+        if play.status == Play.Status.IN_PROGRESS and drafting == position_of(moves):
+            return render_play(request, play, moves=moves)
+        live_notice = _what_changed(play, moves, drafting)
+        return render_play(request, play, Shown(live_notice=live_notice), moves=moves)
     try:
         kept = signing.loads(request.GET.get("kept", ""), salt=LIVE_SALT)
     except signing.BadSignature:

@@ -164,6 +164,8 @@ def render_play(
         "events": shown.events,
         "live_notice": shown.live_notice,
         "live_vals": _live_vals(play, moves, shown.draft),
+        # What a move built on the phone was built on: kept across a refresh only if unchanged.
+        "position": position_of(moves),
         "can_enter": can_enter,
         # Only finished plays are rated: each player's rating after it, in its game and overall.
         "rating_changes": (
@@ -171,6 +173,9 @@ def render_play(
         ),
         "board_template": ui.template("board"),
         "move_form_template": ui.template("move_form"),
+        # A move built on the phone reads what is legal now from the referee (issue 28).
+        "builder": ui.builder if can_enter else None,
+        "options": judgement.state.options() if can_enter and ui.builder else None,
         # Made once per page for each change it may send (issue 28): a form sent again is
         # done once (services.Keyed).
         "move_key": secrets.token_hex(16),
