@@ -34,6 +34,23 @@ def attr(node: Element, name: str) -> str | None:
     return dict(node.attributes).get(name)
 
 
+def classes(node: Element) -> set[str]:
+    """The classes of ``node`` (the parser keeps them sorted: a set reads as written)."""
+    return set((attr(node, "class") or "").split())
+
+
+def chosen(node: Element, name: str) -> list[str]:
+    """The values the form field ``name`` in ``node`` has chosen, as the page comes: a select's
+    selected options, the checked ones of its radio buttons or check boxes."""
+    picked = [
+        option
+        for select in find_all(node, "select", name=name)
+        for option in find_all(select, "option", selected=None)
+    ]
+    picked += find_all(node, "input", name=name, checked=None)
+    return [attr(element, "value") for element in picked]
+
+
 def text(node: Element | str) -> str:
     """The words an element shows, its whitespace collapsed and its pieces joined by one space
     (the parser keeps no space at the edge of a piece: "<b>16</b>, 12" reads "16 , 12")."""
