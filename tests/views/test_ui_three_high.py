@@ -12,7 +12,7 @@ from games.ui import Draft, ui_for
 from games.ui.three_high import DEFAULT_SQUARES
 from referee import Judgement, judge
 from referee.three_high import ThreeHigh
-from tests.dom import attr, chosen, classes, dom, find, find_all, text
+from tests.dom import ANY, attr, chosen, classes, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 GAME = json.loads((EXAMPLES / "three-high-1.json").read_text())
@@ -85,7 +85,7 @@ def test_setup_page_lists_the_15_pieces_large_first_with_distinct_default_square
     taps = find(page, "div", id="th-setup-taps")
     slots = find_all(taps, "button", data_slot="")
     assert [attr(slot, "data-fields") for slot in slots] == [f"square-{piece}" for piece in rows]
-    assert len([cell for cell in find_all(taps, "button") if attr(cell, "data-cell")]) == 64
+    assert len(find_all(taps, "button", data_cell=ANY)) == 64
     assert find_all(page, "select", id="square-green-2", name="square-green-2")
     assert "our convention" in text(find(page, "div", id="card-convention"))
 
