@@ -122,6 +122,9 @@ def test_the_link_shows_the_nights_summary(client, night, share):
 
 
 def test_the_link_shows_nothing_else_of_the_club(client, play, share, night):
+    # a finished play too: the summary then names its players (without a link to their page)
+    log = json.loads((EXAMPLES / "thricewise-1.json").read_text())
+    services.import_log(club=night.club, log=log, night=night)
     body = client.get(shared(share)).content.decode()
     for url in (
         reverse("club", args=[night.club_id]),
@@ -131,7 +134,9 @@ def test_the_link_shows_nothing_else_of_the_club(client, play, share, night):
         reverse("night-summary", args=[night.pk]),
     ):
         assert f'"{url}' not in body, url
-    links = [attr(link, "href") for link in find_all(dom(body), None, href=ANY)]
+    page = dom(body)
+    assert find_all(find(page, "table", class_="night-lines"), "tbody")
+    links = [attr(link, "href") for link in find_all(page, None, href=ANY)]
     assert links and not [href for href in links if href.startswith("/players/")]
     assert night.club.name not in body
 
