@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Play, Seat
+from tests.dom import attr, dom, find, find_all
 from tests.examples import EXAMPLES
 
 pytestmark = pytest.mark.django_db
@@ -30,18 +31,25 @@ def play(club, member):
     return services.import_log(club=club, log=PUNTO, by=member)
 
 
-def _fields(page: str, names: list[str]) -> list[str]:
+def _fields(page, names: list[str]) -> list[str]:
     """Which of ``names`` the page offers as form fields."""
-    return [name for name in names if f'name="{name}"' in page]
+    return [name for name in names if find_all(page, None, name=name)]
 
 
 def test_the_play_is_shown_with_nothing_to_edit(admin_client, play):
-    page = admin_client.get(reverse("admin:games_play_change", args=[play.pk])).content.decode()
-    assert "Punto" in page and PUNTO["players"][0] in page
+    response = admin_client.get(reverse("admin:games_play_change", args=[play.pk]))
+    body = response.content.decode()
+    assert "Punto" in body and PUNTO["players"][0] in body
+    page = find(dom(response), "form", id="play_form")
+    assert _fields(page, ["csrfmiddlewaretoken", "seats-TOTAL_FORMS"]) == [
+        "csrfmiddlewaretoken",
+        "seats-TOTAL_FORMS",
+    ]  # the form is there, and read
     assert _fields(page, ["club", "night", "game", "setup", "status", "started_at"]) == []
     assert _fields(page, [f"seats-0-{f}" for f in ["position", "player", "score", "rank"]]) == []
     assert _fields(page, ["seats-0-DELETE"]) == []
-    assert 'name="seats-MAX_NUM_FORMS" value="0"' in page  # no seat can be added
+    # no seat can be added
+    assert attr(find(page, "input", name="seats-MAX_NUM_FORMS"), "value") == "0"
 
 
 def _form_data(page: str) -> dict[str, str]:

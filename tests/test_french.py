@@ -3,7 +3,6 @@ the pages where it went wrong: a space before ":" ";" "?" "!", "Cote" for the ra
 counts in the plural, inclusive forms written one way, no "et son 0 coup ?"."""
 
 import gettext
-import html
 import json
 import re
 
@@ -12,6 +11,8 @@ from django.conf import settings
 from django.urls import reverse
 
 from games import services
+from tests.dom import dom, find, find_all
+from tests.dom import text as visible
 from tests.examples import EXAMPLES
 
 FRENCH = {"Accept-Language": "fr"}
@@ -92,19 +93,26 @@ def test_deleting_a_play_counts_its_moves_as_french_does(owner_client, club, nig
     log = json.loads((EXAMPLES / "punto-1.json").read_text())
     play = services.import_log(club=club, log={**log, "moves": log["moves"][:moves]}, night=night)
     response = owner_client.get(reverse("play-delete", args=[play.pk]), headers=FRENCH)
-    page = html.unescape(response.content.decode())
+    page = dom(response)
     assert response.status_code == 200
-    assert "0 coup" not in page
-    date = page[page.index("Supprimer cette partie de Punto (") + 33 :].split(")")[0]
-    assert french.format(date=date) in page
+    assert "0 coup" not in visible(page)
+    asked = "Supprimer cette partie de Punto ("
+    (said,) = [
+        visible(p) for p in find_all(find(page, "main"), "p") if visible(p).startswith(asked)
+    ]
+    date = said[len(asked) :].split(")")[0]
+    assert french.format(date=date) in said
 
 
 def test_a_label_and_its_value_are_spaced_as_french_does(member_client, club, night):
     log = json.loads((EXAMPLES / "thricewise-2.json").read_text())
     play = services.import_log(club=club, log={**log, "moves": log["moves"][:1]}, night=night)
-    page = member_client.get(reverse("play", args=[play.pk]), headers=FRENCH).content.decode()
-    start = page.index('id="tw-aside"')
-    aside = page[start : page.index("</section>", start)]
-    assert "<strong>Ana :</strong>" in aside and "<strong>Ben :</strong>" in aside
-    english = member_client.get(reverse("play", args=[play.pk])).content.decode()
-    assert "<strong>Ana:</strong>" in english
+
+    def labels(response) -> list[list[str]]:
+        """The set-aside cards' labels, as written (their spaces kept, not collapsed)."""
+        aside = find(dom(response), "section", id="tw-aside")
+        return [strong.children for strong in find_all(aside, "strong")]
+
+    french = labels(member_client.get(reverse("play", args=[play.pk]), headers=FRENCH))
+    assert french == [["Ana :"], ["Ben :"]]
+    assert labels(member_client.get(reverse("play", args=[play.pk]))) == [["Ana:"], ["Ben:"]]

@@ -14,6 +14,7 @@ from games.models import Move
 from games.movelog import last_line, move_log
 from games.selectors import LogEntry
 from referee import judge
+from tests.dom import attr, dom, find, find_all, text
 from tests.examples import EXAMPLES, example_paths
 from tests.examples import MOVE_LOGS as EXPECTED
 
@@ -141,12 +142,13 @@ def test_the_play_page_tells_the_moves_in_the_readers_language(
     )
     expected = (EXPECTED / f"punto-1.{language}.txt").read_text().splitlines()
     assert told(response.context["log_lines"]) == expected
-    page = response.content.decode()
-    first = expected[0].split(" — ")[1]
-    assert f'<span class="move-text">{first}</span>' in page
-    assert '<time datetime="2026-11-20T21:05:00+01:00">21:05</time>' in page
+    page = dom(response)
+    first = find(find(page, "ol", id="move-log"), "li", data_seq="0")
+    assert text(find(first, "span", class_="move-text")) == expected[0].split(" — ")[1]
+    time = find(first, "time")
+    assert (attr(time, "datetime"), text(time)) == ("2026-11-20T21:05:00+01:00", "21:05")
     zone = "Times in Europe/Paris." if language == "en" else "Heures du fuseau Europe/Paris."
-    assert zone in page
+    assert text(find(page, "p", class_="move-log-zone")) == zone
 
 
 def test_the_play_page_strikes_an_undone_move_and_says_who_undid_it(member_client, play, owner):
@@ -154,18 +156,23 @@ def test_the_play_page_strikes_an_undone_move_and_says_who_undid_it(member_clien
         play=play, move={"card": "green-die", "call": {"player": "Ana", "series": 3}}
     )
     services.undo_last_move(play=play, by=owner)
-    page = member_client.get(reverse("play", args=[play.pk])).content.decode()
-    assert '<li class="undone" data-seq="0">' in page
-    assert '<del><strong class="move-name">Card 1</strong> — ' in page
-    assert "Ana calls the green die for series 3: right.</span></del>" in page
-    assert "undone by olivia" in page
+    page = dom(member_client.get(reverse("play", args=[play.pk])))
+    (undone,) = find_all(find(page, "ol", id="move-log"), "li", class_="undone")
+    assert attr(undone, "data-seq") == "0"
+    struck = find(undone, "del")
+    assert text(find(struck, "strong", class_="move-name")) == "Card 1"
+    move = text(find(struck, "span", class_="move-text"))
+    assert move == "Ana calls the green die for series 3: right."
+    assert "undone by olivia" in text(find(undone, "small"))
 
 
 def test_the_play_page_shows_times_in_the_clubs_time_zone(member_client, finished_punto, owner):
     services.update_club_settings(club=finished_punto.club, time_zone="Asia/Tokyo", by=owner)
-    page = member_client.get(reverse("play", args=[finished_punto.pk])).content.decode()
-    assert "Times in Asia/Tokyo." in page
-    assert '<time datetime="2026-11-21T05:05:00+09:00">05:05</time>' in page
+    page = dom(member_client.get(reverse("play", args=[finished_punto.pk])))
+    assert text(find(page, "p", class_="move-log-zone")) == "Times in Asia/Tokyo."
+    first = find(find(page, "ol", id="move-log"), "li", data_seq="0")
+    time = find(first, "time")
+    assert (attr(time, "datetime"), text(time)) == ("2026-11-21T05:05:00+09:00", "05:05")
 
 
 def test_the_log_stays_downloadable_as_json(member_client, finished_punto):

@@ -33,6 +33,7 @@ from games.ui import TEMPLATES, GameUI, find_uis, ui_for
 from referee import GAMES, Game
 from referee.registry import module_name
 from tests.catalogue import PO, msgids, untranslated
+from tests.dom import attr, dom, find_all, text
 from tests.examples import EXAMPLES, MOVE_LOGS
 from tests.test_docs import sections
 
@@ -287,13 +288,18 @@ def test_a_play_shows_its_game_title_from_the_registry(night):
 
 
 def test_every_game_is_offered_wherever_games_are_listed(member_client, club, night):
-    home = member_client.get(reverse("home")).content.decode()
-    start = member_client.get(reverse("play-start", args=[night.pk])).content.decode()
-    board = member_client.get(reverse("leaderboard", args=[club.pk])).content.decode()
+    home = dom(member_client.get(reverse("home")))
+    start = dom(member_client.get(reverse("play-start", args=[night.pk])))
+    board = dom(member_client.get(reverse("leaderboard", args=[club.pk])))
+    offered = [
+        attr(radio, "value") for radio in find_all(start, "input", type="radio", name="game")
+    ]
+    assert offered == list(GAMES)
     for name, engine in GAMES.items():
-        assert f'href="{reverse("rules", args=[name])}"' in home, name
-        assert f'name="game" value="{name}"' in start, name
-        assert f'href="{reverse("leaderboard-game", args=[club.pk, name])}"' in board, name
+        rules = find_all(home, "a", href=reverse("rules", args=[name]))
+        assert [text(link) for link in rules] == [engine.title], name
+        assert find_all(board, "a", href=reverse("leaderboard-game", args=[club.pk, name])), name
+
         for language in ("en", "fr"):
             page = member_client.get(
                 reverse("rules", args=[name]), headers={"Accept-Language": language}

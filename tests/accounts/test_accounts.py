@@ -6,6 +6,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from tests.dom import dom, find, find_all, text
+
 pytestmark = pytest.mark.django_db
 
 User = get_user_model()
@@ -84,13 +86,17 @@ def test_log_in_and_log_out(client, member):
 
 
 def test_login_page_links_to_sign_up_and_reset(client):
-    page = client.get(reverse("login")).content.decode()
-    assert reverse("signup") in page and reverse("password_reset") in page
+    page = dom(client.get(reverse("login")))
+    main = find(page, "main")
+    assert find_all(main, "a", href=reverse("signup"))
+    assert find_all(main, "a", href=reverse("password_reset"))
 
 
 def test_account_page_lists_clubs(member_client, club):
-    page = member_client.get(reverse("account")).content.decode()
-    assert club.name in page and reverse("password_change") in page
+    page = dom(member_client.get(reverse("account")))
+    clubs = [text(link) for link in find_all(page, "a", class_="card-link")]
+    assert clubs == [f"{club.name} (member)"]
+    assert find_all(page, "a", href=reverse("password_change"))
 
 
 def test_account_page_sends_anonymous_visitors_to_log_in(client):

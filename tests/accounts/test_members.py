@@ -9,6 +9,7 @@ from django.utils import timezone
 from games import services
 from games.models import AuditEntry, ClubInvite, Membership
 from tests.conftest import client_for
+from tests.dom import attr, dom, find, find_all, text
 
 pytestmark = pytest.mark.django_db
 
@@ -26,10 +27,14 @@ def join_url(invite):
 
 
 def test_owner_sees_members_and_invite_controls(owner_client, club, invite):
-    page = owner_client.get(reverse("club-members", args=[club.pk])).content.decode()
-    assert "mahmoud" in page and "olivia" in page
-    assert invite.token in page and reverse("invite-create", args=[club.pk]) in page
-    assert reverse("member-remove", args=[club.memberships.get(role="member").pk]) in page
+    page = dom(owner_client.get(reverse("club-members", args=[club.pk])))
+    members = find_all(find(find(page, "main"), "tbody"), "tr")
+    assert {text(find(row, "span", class_="truncate")) for row in members} == {"mahmoud", "olivia"}
+    (link,) = find_all(page, "input", class_="invite-url")
+    assert attr(link, "value").endswith(join_url(invite)) and invite.token in attr(link, "value")
+    assert find_all(page, "form", method="post", action=reverse("invite-create", args=[club.pk]))
+    remove = reverse("member-remove", args=[club.memberships.get(role="member").pk])
+    assert find_all(page, "a", href=remove)
 
 
 def test_member_sees_the_list_without_controls(member_client, club, invite):
@@ -49,10 +54,10 @@ def test_anonymous_visitor_is_sent_to_log_in_from_the_members_page(client, club)
 
 
 def test_club_page_links_members_for_all_and_audit_for_owners(owner_client, member_client, club):
-    owner_page = owner_client.get(reverse("club", args=[club.pk])).content.decode()
+    owner_page = dom(owner_client.get(reverse("club", args=[club.pk])))
     member_page = member_client.get(reverse("club", args=[club.pk])).content.decode()
-    assert reverse("club-members", args=[club.pk]) in member_page
-    assert reverse("club-audit", args=[club.pk]) in owner_page
+    assert find_all(dom(member_page), "a", href=reverse("club-members", args=[club.pk]))
+    assert find_all(owner_page, "a", href=reverse("club-audit", args=[club.pk]))
     assert reverse("club-audit", args=[club.pk]) not in member_page
 
 

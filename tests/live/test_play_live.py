@@ -4,9 +4,7 @@ the table, else clearing it and saying why."""
 
 from __future__ import annotations
 
-import html
 import json
-import re
 
 from django.core import signing
 from django.db import transaction
@@ -15,27 +13,46 @@ from django.urls import reverse
 from games import services
 from games.views.play_page import LIVE_SALT, position_of
 from tests.conftest import PLAY_FIRST_MOVE
-from tests.dom import dom, find, text
+from tests.dom import attr, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 HTMX = {"HX-Request": "true"}
-LIVE_VALS = re.compile(r'id="play-live"[^>]*hx-vals="([^"]*)"')
 SECOND_MOVE = {"card": "blue-die", "call": {"player": "Ben", "series": 1}}
 
 
-def live_vals(body: str) -> dict:
-    return json.loads(html.unescape(LIVE_VALS.search(body).group(1)))
+def live_vals(page) -> dict:
+    """What the page sends when its stream says the play changed (#play-live's hx-vals)."""
+    return json.loads(attr(find(page, "div", id="play-live"), "hx-vals"))
+
+
+def draft_on(page) -> dict:
+    """The draft the move form carries in its hidden field."""
+    raw = attr(find(find(page, "form", id="move-form"), "input", name="draft"), "value")
+    return json.loads(raw) if raw else {}
+
+
+def versions_on(page) -> set[str]:
+    """The versions the page's forms carry."""
+    return {attr(field, "value") for field in find_all(page, "input", name="version")}
+
+
+def notice_on(page) -> str | None:
+    """The notice of a change made on another phone, next to the controls, if any."""
+    notices = find_all(find(page, "div", id="verdict"), "p", id="live-notice")
+    return text(notices[0]) if notices else None
 
 
 def half_built(client, play, card: str = "green-die") -> dict:
     """Tap 1 of Buntherum's two: the turned card, kept in a draft; what the page would send."""
-    body = client.post(
-        reverse("play-move", args=[play.pk]),
-        {"version": play.version, "card": card},
-        headers=HTMX,
-    ).content.decode()
-    assert f"&quot;card&quot;: &quot;{card}&quot;" in body
-    return live_vals(body)
+    page = dom(
+        client.post(
+            reverse("play-move", args=[play.pk]),
+            {"version": play.version, "card": card},
+            headers=HTMX,
+        )
+    )
+    assert draft_on(page) == {"card": card}
+    return live_vals(page)
 
 
 def refresh(client, play, vals: dict):
@@ -51,12 +68,12 @@ def test_a_move_from_another_phone_clears_the_half_built_one_and_says_why(member
     vals = half_built(member_client, play)
     services.record_move(play=play, move=PLAY_FIRST_MOVE)
     response = refresh(member_client, play, vals)
-    body = response.content.decode()
-    assert response.status_code == 200 and "<html" not in body
-    assert 'id="live-notice"' in body
-    assert "A move was entered on another phone — your choices were cleared." in body
-    assert live_vals(body)["kept"] == ""  # no draft on the fresh page
-    assert f'name="version" value="{play.version}"' in body
+    page = dom(response)
+    assert response.status_code == 200 and page.name != "html"
+    said = notice_on(page)
+    assert said == "A move was entered on another phone — your choices were cleared."
+    assert live_vals(page)["kept"] == "" and draft_on(page) == {}  # no draft on the fresh page
+    assert versions_on(page) == {str(play.version)}
 
 
 def test_a_move_that_names_its_player_says_whose_it_was(member_client, night, players):
@@ -67,24 +84,24 @@ def test_a_move_that_names_its_player_says_whose_it_was(member_client, night, pl
     kept = {"play": play.pk, "position": position_of([]), "draft": {"card": "red-1"}}
     vals = {"version": play.version, "kept": signing.dumps(kept, salt=LIVE_SALT)}
     services.record_move(play=play, move=punto["moves"][0])
-    notice = find(dom(refresh(member_client, play, vals)), "p", id="live-notice")
-    assert text(notice) == "Ana's move was entered on another phone — your choices were cleared."
+    said = notice_on(dom(refresh(member_client, play, vals)))
+    assert said == "Ana's move was entered on another phone — your choices were cleared."
 
 
 def test_an_undo_from_another_phone_clears_it_too(member_client, play):
     services.record_move(play=play, move=PLAY_FIRST_MOVE)
     vals = half_built(member_client, play, SECOND_MOVE["card"])
     services.undo_last_move(play=play)
-    body = refresh(member_client, play, vals).content.decode()
-    assert "A move was undone on another phone — your choices were cleared." in body
+    said = notice_on(dom(refresh(member_client, play, vals)))
+    assert said == "A move was undone on another phone — your choices were cleared."
 
 
 def test_abandoning_from_another_phone_says_so(member_client, play):
     vals = half_built(member_client, play)
     services.abandon_play(play=play)
-    body = refresh(member_client, play, vals).content.decode()
-    assert "This play was abandoned on another phone" in body
-    assert 'id="move-form"' not in body
+    page = dom(refresh(member_client, play, vals))
+    assert notice_on(page).startswith("This play was abandoned on another phone")
+    assert not find_all(page, "form", id="move-form")
 
 
 def test_the_same_position_keeps_the_half_built_move(member_client, play):
@@ -94,11 +111,11 @@ def test_the_same_position_keeps_the_half_built_move(member_client, play):
         services.record_move(play=play, move=PLAY_FIRST_MOVE)
         services.undo_last_move(play=play)
     play.refresh_from_db()
-    body = refresh(member_client, play, vals).content.decode()
-    assert 'id="live-notice"' not in body
-    assert "&quot;card&quot;: &quot;green-die&quot;" in body  # the draft, at the new version
-    assert f'name="version" value="{play.version}"' in body
-    assert live_vals(body)["kept"]
+    page = dom(refresh(member_client, play, vals))
+    assert notice_on(page) is None
+    assert draft_on(page) == {"card": "green-die"}  # the draft, at the new version
+    assert versions_on(page) == {str(play.version)}
+    assert live_vals(page)["kept"]
 
 
 def test_an_undo_then_another_move_is_another_position(member_client, play):
@@ -108,8 +125,7 @@ def test_an_undo_then_another_move_is_another_position(member_client, play):
     # the draft is for the second move; the first is undone and entered differently
     services.undo_last_move(play=play)
     services.record_move(play=play, move=PLAY_FIRST_MOVE)
-    body = refresh(member_client, play, vals).content.decode()
-    assert 'id="live-notice"' in body
+    assert notice_on(dom(refresh(member_client, play, vals)))
 
 
 def test_a_forged_draft_is_not_kept(member_client, play):
@@ -119,7 +135,7 @@ def test_a_forged_draft_is_not_kept(member_client, play):
     forged = {**vals, "kept": vals["kept"][:-2] + "xx"}
     response = refresh(member_client, play, forged)
     assert response.status_code == 200
-    assert live_vals(response.content.decode())["kept"] == ""
+    assert live_vals(dom(response))["kept"] == ""
 
 
 def test_an_outsider_gets_a_404(outsider_client, play):

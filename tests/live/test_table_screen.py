@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from games import services
 from tests.conftest import PLAY_FIRST_MOVE
+from tests.dom import ANY, attr, dom, find, find_all, text
 
 HTMX = {"HX-Request": "true"}
 
@@ -14,14 +15,21 @@ HTMX = {"HX-Request": "true"}
 def test_a_member_sees_the_board_the_scores_and_the_last_move(member_client, play):
     services.record_move(play=play, move=PLAY_FIRST_MOVE)
     response = member_client.get(reverse("play-table", args=[play.pk]))
-    body = response.content.decode()
+    page = dom(response)
     assert response.status_code == 200
-    assert 'id="scores"' in body and 'class="board-frame"' in body
-    last_move = body.split('id="last-move"')[1].split("</p>")[0]
-    assert "Card 1</strong> — Ana calls the green die for series 3: right." in last_move
-    assert "css/play" in body and "css/games/buntherum" in body  # its board drawn, not bare
-    assert reverse("night-events", args=[play.night_id]) in body
-    assert "<form" not in body.split('id="table-screen"')[1]  # read-only: nothing to enter
+    screen = find(page, "article", id="table-screen")
+    assert find_all(screen, "table", id="scores") and find_all(
+        screen, "section", class_="board-frame"
+    )
+    last_move = find(screen, "p", id="last-move")
+    assert text(last_move) == "Last move: Card 1 — Ana calls the green die for series 3: right."
+    assert text(find(last_move, "strong")) == "Card 1"
+    # its board drawn, not bare
+    styles = [attr(link, "href") for link in find_all(find(page, "head"), "link", rel="stylesheet")]
+    assert {"/static/css/play.css", "/static/css/games/buntherum.css"} <= set(styles)
+    (follows,) = find_all(page, None, sse_connect=ANY)
+    assert attr(follows, "sse-connect").startswith(reverse("night-events", args=[play.night_id]))
+    assert not find_all(screen, "form")  # read-only: nothing to enter
 
 
 def test_another_clubs_table_screen_is_a_404(outsider_client, client, play):

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
+from tests.dom import attr, dom, find
 from tests.servers import HOST, database_url_of_the_tests, server
 
 pytestmark = [
@@ -47,7 +48,9 @@ def test_a_move_posted_to_one_server_reaches_a_stream_on_the_other(play, member)
         page = entry.getresponse()
         body = page.read().decode()
         csrf = re.search(r"csrftoken=([^;]+)", page.getheader("Set-Cookie")).group(1)
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+        move_form = find(dom(body), "form", id="move-form")
+        token = attr(find(move_form, "input", name="csrfmiddlewaretoken"), "value")
+
         form = urlencode(
             {
                 "csrfmiddlewaretoken": token,

@@ -1,11 +1,14 @@
 """Security headers on every response, and CSRF on every POST (htmx included)."""
 
+import json
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from games.models import Player
 from tests.conftest import client_for
+from tests.dom import attr, dom, find
 
 pytestmark = pytest.mark.django_db
 
@@ -56,9 +59,9 @@ def test_an_htmx_post_without_the_csrf_header_is_refused(strict_client, club):
 
 
 def test_an_htmx_post_with_the_header_from_the_page_is_accepted(strict_client, club):
-    page = strict_client.get(reverse("club", args=[club.pk])).content.decode()
+    page = dom(strict_client.get(reverse("club", args=[club.pk])))
     # base.html hands htmx the token through hx-headers on <body>.
-    token = page.split('"X-CSRFToken": "', 1)[1].split('"', 1)[0]
+    token = json.loads(attr(find(page, "body"), "hx-headers"))["X-CSRFToken"]
     response = strict_client.post(
         reverse("player-create", args=[club.pk]),
         {"name": "Zoé"},

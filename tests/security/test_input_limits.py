@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import AuditEntry, GameNight
+from tests.dom import attr, dom, find
 
 pytestmark = pytest.mark.django_db
 
@@ -46,8 +47,10 @@ def test_notes_at_the_limit_are_kept_and_the_form_says_the_limit(member_client, 
     )
     night.refresh_from_db()
     assert night.notes == "é" * NOTES_MAX
-    page = member_client.get(reverse("night", args=[night.pk])).content.decode()
-    assert 'maxlength="2000"' in page and 'maxlength="120"' in page
+    page = dom(member_client.get(reverse("night", args=[night.pk])))
+    form = find(page, "form", action=reverse("night-edit", args=[night.pk]))
+    assert attr(find(form, "textarea", name="notes"), "maxlength") == str(NOTES_MAX)
+    assert attr(find(form, "input", name="place"), "maxlength") == "120"
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from django.db import InterfaceError, OperationalError, ProgrammingError, connec
 from django.test import Client
 from django.urls import reverse
 
+from tests.dom import attr, dom, find, find_all
 from tests.security.test_production_settings import PRODUCTION, ROOT
 
 pytestmark = pytest.mark.django_db
@@ -127,15 +128,18 @@ def test_the_favicon_is_ours_and_every_page_names_it(client):
     response = client.get("/favicon.ico")
     assert response.status_code == 302 and response["Location"].endswith("img/favicon.svg")
     assert finders.find("img/favicon.svg")
-    page = client.get(reverse("login")).content.decode()
-    assert re.search(r'<link rel="icon" href="[^"]*favicon[^"]*\.svg"', page)
+    head = find(dom(client.get(reverse("login"))), "head")
+    (icon,) = find_all(head, "link", rel="icon")
+    assert re.fullmatch(r"/static/img/favicon[^/]*\.svg", attr(icon, "href"))
+    assert attr(icon, "type") == "image/svg+xml"
 
 
 def test_htmx_keeps_its_indicator_styles_out_of_the_page(client):
     # An inline <style> would break the CSP: htmx is told not to add it, and site.css has it.
-    page = client.get(reverse("login")).content.decode()
-    config = re.search(r"<meta name=\"htmx-config\" content='([^']*)'>", page).group(1)
+    head = find(dom(client.get(reverse("login"))), "head")
+    config = attr(find(head, "meta", name="htmx-config"), "content")
     assert json.loads(config)["includeIndicatorStyles"] is False
+
     css = (ROOT / "static" / "css" / "site.css").read_text()
     assert ".htmx-request .htmx-indicator" in css
 

@@ -7,6 +7,7 @@ from games import services
 from games.models import Club, GameNight, Player
 from referee import GAMES
 from tests.conftest import client_for
+from tests.dom import chosen, dom, find, find_all, text
 
 pytestmark = pytest.mark.django_db
 
@@ -36,8 +37,12 @@ def test_language_switcher_sets_french(client):
 def test_member_sees_the_club(member_client, club, players, night):
     response = member_client.get(reverse("club", args=[club.pk]))
     assert response.status_code == 200
-    page = response.content.decode()
-    assert "Chloé" in page and "Ana&#x27;s" in page
+    page = dom(response)
+    assert "Chloé" in [text(player) for player in find_all(find(page, "ul", class_="players"), "a")]
+    # the night, at Ana's
+    assert [text(night) for night in find_all(page, "a", class_="card-link")] == [
+        "Nov. 20, 2026 — Ana's"
+    ]
 
 
 def test_outsider_gets_404_for_the_club(outsider_client, club):
@@ -97,8 +102,9 @@ def test_create_a_club_makes_the_user_its_owner(member_client, member):
 def test_nights_are_listed_newest_first(member_client, club):
     services.create_game_night(club=club, date=datetime.date(2026, 1, 1), place="Old")
     services.create_game_night(club=club, date=datetime.date(2026, 6, 1), place="New")
-    page = member_client.get(reverse("club", args=[club.pk])).content.decode()
-    assert page.index("New") < page.index("Old")
+    page = dom(member_client.get(reverse("club", args=[club.pk])))
+    nights = [text(night) for night in find_all(page, "a", class_="card-link")]
+    assert nights == ["June 1, 2026 — New", "Jan. 1, 2026 — Old"]
 
 
 def test_admin_renders_for_a_superuser(make_user):
@@ -152,7 +158,7 @@ def test_outsider_cannot_edit_a_night(outsider_client, night):
 @pytest.mark.parametrize("game", list(GAMES))
 def test_each_game_has_a_rulings_page_in_english_and_french(client, game):
     english = client.get(reverse("rules", args=[game]))
-    assert english.status_code == 200 and 'class="rulings"' in english.content.decode()
+    assert english.status_code == 200 and find(find(dom(english), "main"), "ul", class_="rulings")
     french = client.get(reverse("rules", args=[game]), headers={"accept-language": "fr"})
     assert "Comment l'arbitre applique les règles" in french.content.decode()
     assert english.content != french.content
@@ -171,8 +177,7 @@ def test_a_new_club_keeps_the_servers_time_zone(club, settings):
 
 def test_the_owner_sets_the_clubs_time_zone(owner_client, club):
     url = reverse("club-settings", args=[club.pk])
-    page = owner_client.get(url).content.decode()
-    assert '<option value="Europe/Paris" selected>' in page
+    assert chosen(dom(owner_client.get(url)), "time_zone") == ["Europe/Paris"]
     response = owner_client.post(url, {"time_zone": "America/Montreal"})
     assert response.status_code == 302 and response["Location"] == reverse("club", args=[club.pk])
     club.refresh_from_db()
@@ -195,8 +200,9 @@ def test_only_owners_see_the_clubs_settings(owner_client, member_client, outside
     assert member_client.get(url).status_code == 404
     assert member_client.post(url, {"time_zone": "UTC"}).status_code == 404
     assert outsider_client.get(url).status_code == 404
-    assert url in owner_client.get(reverse("club", args=[club.pk])).content.decode()
+    assert find_all(dom(owner_client.get(reverse("club", args=[club.pk]))), "a", href=url)
     assert url not in member_client.get(reverse("club", args=[club.pk])).content.decode()
+
     club.refresh_from_db()
     assert club.time_zone == "Europe/Paris"
 

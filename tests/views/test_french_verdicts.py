@@ -1,7 +1,6 @@
 """A French page shows the referee's verdicts in French, for every game: a refused move, a
 refused setup, a refused upload, a log the referee can no longer judge."""
 
-import html
 import io
 import json
 
@@ -11,14 +10,18 @@ from django.urls import reverse
 from games import services
 from games.models import Move, Play
 from referee import GAMES
+from tests.dom import attr, dom, find, text
 from tests.examples import EXAMPLES, illegal_example
 from tests.per_game import own
 
 FRENCH = {"Accept-Language": "fr"}
 
 
-def _in_page(text: str, page: str) -> bool:
-    return html.escape(text) in page
+def _french(response):
+    """The page, as a tree, once it is seen to be a French page."""
+    page = dom(response)
+    assert page.name == "html" and attr(page, "lang") == "fr"
+    return page
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -30,11 +33,9 @@ def test_a_refused_move_is_said_in_french_on_a_french_page(member_client, club, 
         {"move_json": json.dumps(log["moves"][bad]), "version": play.version},
         headers=FRENCH,
     )
-    page = response.content.decode()
-    assert response.status_code == 422 and '<html lang="fr">' in page
-    assert _in_page(own(game, "REFUSED_MOVE")["fr"], page), page[page.find('id="move-error"') :][
-        :400
-    ]
+    assert response.status_code == 422
+    error = find(find(_french(response), "div", id="verdict"), "p", id="move-error")
+    assert text(error) == own(game, "REFUSED_MOVE")["fr"]
     assert Move.objects.filter(play=play).count() == bad
 
 
@@ -46,9 +47,8 @@ def test_a_refused_setup_is_said_in_french(member_client, night, players, game):
         {"game": game, "seat": [p.pk for p in players], "setup_json": json.dumps(setup)},
         headers=FRENCH,
     )
-    page = response.content.decode()
-    assert response.status_code == 422 and '<html lang="fr">' in page
-    assert _in_page(french, page)
+    assert response.status_code == 422
+    assert french in text(find(_french(response), "p", id="setup-error"))
     assert Play.objects.count() == 0
 
 
@@ -60,8 +60,8 @@ def test_a_refused_upload_is_said_in_french(member_client, night, game):
     response = member_client.post(
         reverse("log-upload", args=[night.pk]), {"log": upload}, headers=FRENCH, follow=True
     )
-    page = response.content.decode()
-    assert _in_page(f"L'arbitre a refusé ce journal. {own(game, 'REFUSED_MOVE')['fr']}", page)
+    said = text(find(find(_french(response), "ul", class_="messages"), "li", class_="error"))
+    assert said == f"L'arbitre a refusé ce journal. {own(game, 'REFUSED_MOVE')['fr']}"
     assert Play.objects.count() == 0
 
 
@@ -70,9 +70,10 @@ def test_a_log_the_referee_can_no_longer_judge_is_said_in_french(member_client, 
     play = services.import_log(club=club, log={**log, "moves": []}, night=night)
     # Stored behind the referee's back (it should never happen): Ben cannot play first.
     Move.objects.create(play=play, seq=0, data={"player": "Ben", "card": "orange-1", "at": [0, 0]})
-    page = member_client.get(reverse("play", args=[play.pk]), headers=FRENCH).content.decode()
-    refusal = html.escape("Manche 1, carte 1 : c'est à Ana de jouer, pas à Ben.")
-    assert f"L'arbitre ne peut plus juger ce journal : {refusal}" in page
+    page = _french(member_client.get(reverse("play", args=[play.pk]), headers=FRENCH))
+    alert = find(find(page, "div", id="play-main"), "p", class_="error", role="alert")
+    refusal = "Manche 1, carte 1 : c'est à Ana de jouer, pas à Ben."
+    assert text(alert) == f"L'arbitre ne peut plus juger ce journal : {refusal}"
 
 
 def test_the_undo_notice_names_the_move_as_the_players_count_it(member_client, play):
@@ -84,4 +85,4 @@ def test_the_undo_notice_names_the_move_as_the_players_count_it(member_client, p
         {"version": play.version},
         headers={**FRENCH, "HX-Request": "true"},
     )
-    assert "Coup annulé : Carte 1." in response.content.decode()
+    assert "Coup annulé : Carte 1." in text(find(dom(response), "p", id="move-notice"))

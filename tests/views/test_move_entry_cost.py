@@ -7,12 +7,14 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.test.html import Element
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import services
 from games.models import Seat
 from tests.conftest import client_for
+from tests.dom import ANY, attr, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 #: The benchmark's Punto match (benchmarks/bench_move_entry.py enters its 31st move).
@@ -42,9 +44,9 @@ def grow(club, night, plays: int) -> None:
         services.import_log(club=club, log=renamed, night=night)
 
 
-def entry_cost(member, club, night, logged: int) -> tuple[list[str], str]:
+def entry_cost(member, club, night, logged: int) -> tuple[list[str], Element]:
     """One htmx entry of the next move on a Punto play with ``logged`` moves: its statements
-    and its answer."""
+    and its answer (as a tree)."""
     play = services.import_log(club=club, log={**LOG, "moves": LOG["moves"][:logged]}, night=night)
     client = client_for(member)
     scores = list(Seat.objects.filter(play=play).values_list("score", flat=True))
@@ -54,11 +56,17 @@ def entry_cost(member, club, night, logged: int) -> tuple[list[str], str]:
             {"move_json": json.dumps(LOG["moves"][logged]), "version": play.version},
             headers={"HX-Request": "true"},
         )
-    assert response.status_code == 200 and b"move-error" not in response.content
+    answer = dom(response)
+    assert response.status_code == 200 and not find_all(answer, None, id="move-error")
     assert play.moves.count() == logged + 1
     # A move inside a round: the scores (rounds won) stay as they were.
     assert list(Seat.objects.filter(play=play).values_list("score", flat=True)) == scores
-    return statements(queries), response.content.decode()
+    return statements(queries), answer
+
+
+def entries(node) -> list[str]:
+    """The move log's entries in ``node``: their numbers (``data-seq``)."""
+    return [attr(entry, "data-seq") for entry in find_all(node, "li", data_seq=ANY)]
 
 
 @pytest.mark.parametrize("club_plays", [0, 40])
@@ -86,19 +94,24 @@ def test_the_log_and_the_seats_are_read_once(member, club, night):
 
 
 def test_only_the_new_entry_of_the_log_is_sent_back(member, club, night):
-    _, body = entry_cost(member, club, night, 30)
-    assert body.count("data-seq=") == 1 and 'data-seq="30"' in body
+    _, answer = entry_cost(member, club, night, 30)
+    assert entries(answer) == ["30"]
     # The page keeps the log it shows and appends the new entry to it.
-    assert '<ol class="move-log" id="move-log" hx-preserve></ol>' in body
-    appended = body[body.index('<ol hx-swap-oob="beforeend:#move-log">') :]
-    assert 'data-seq="30"' in appended and "entered by" in appended
+    log = find(answer, "ol", id="move-log")
+    assert attr(log, "hx-preserve") == "" and log.children == []
+    (appended,) = find_all(answer, None, hx_swap_oob=ANY)
+    assert (appended.name, attr(appended, "hx-swap-oob")) == ("ol", "beforeend:#move-log")
+    assert entries(appended) == ["30"] and "entered by" in text(appended)
 
 
 def test_the_first_entry_sends_the_whole_log(member, club, night):
     """The log said "No move yet.": it is drawn again, not appended to."""
-    _, body = entry_cost(member, club, night, 0)
-    assert "hx-preserve" not in body and "beforeend" not in body
-    assert 'data-seq="0"' in body and "No move yet." not in body
+    _, answer = entry_cost(member, club, night, 0)
+    assert not find_all(answer, None, hx_preserve=ANY) and not find_all(
+        answer, None, hx_swap_oob=ANY
+    )
+    log = find(answer, "ol", id="move-log")
+    assert entries(log) == ["0"] and "No move yet." not in text(log)
 
 
 def test_a_refused_entry_draws_the_whole_log(member, club, night):
@@ -108,11 +121,13 @@ def test_a_refused_entry_draws_the_whole_log(member, club, night):
         {"move_json": json.dumps(LOG["moves"][31]), "version": play.version},  # out of turn
         headers={"HX-Request": "true"},
     )
-    body = response.content.decode()
-    assert "move-error" in body and "hx-preserve" not in body and body.count("data-seq=") == 30
+    answer = dom(response)
+    assert find_all(find(answer, "div", id="verdict"), "p", id="move-error")
+    assert not find_all(answer, None, hx_preserve=ANY)
+    assert entries(find(answer, "ol", id="move-log")) == [str(seq) for seq in range(30)]
 
 
 def test_the_page_still_shows_every_entry(member, club, night):
     play = services.import_log(club=club, log={**LOG, "moves": LOG["moves"][:30]}, night=night)
-    page = client_for(member).get(reverse("play", args=[play.pk])).content.decode()
-    assert page.count("data-seq=") == 30
+    page = dom(client_for(member).get(reverse("play", args=[play.pk])))
+    assert entries(find(page, "ol", id="move-log")) == [str(seq) for seq in range(30)]

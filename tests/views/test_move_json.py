@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from django.urls import reverse
@@ -12,12 +11,10 @@ from django.urls import reverse
 from games import services
 from games.models import Move
 from referee import GAMES
+from tests.dom import attr, dom, find, find_all, text
 from tests.examples import example_cases
 
 pytestmark = pytest.mark.django_db
-
-JSON_BOX = re.compile(r"<details[^>]*>(?:(?!</details>).)*?name=\"move_json\".*?</details>", re.S)
-BUTTON = re.compile(r'<button type="submit" name="([^"]+)" value="([^"]*)"')
 
 
 def _opening(game: str) -> tuple[dict, dict]:
@@ -36,15 +33,23 @@ def started(request, club, member):
     return play, first_move
 
 
-def _json_box(client, play) -> str:
-    body = client.get(reverse("play", args=[play.pk])).content.decode()
-    boxes = JSON_BOX.findall(body)
-    assert len(boxes) == 1, f"{play.game}: the JSON box appears {len(boxes)} times"
-    return boxes[0]
+def _json_box(client, play):
+    """The folded box (a <details>) that holds the move form's JSON field."""
+    page = dom(client.get(reverse("play", args=[play.pk])))
+    fields = find_all(page, None, name="move_json")
+    assert len(fields) == 1, f"{play.game}: the JSON box appears {len(fields)} times"
+    # the innermost <details> around it: the last of those holding it, in document order
+    return [box for box in find_all(page, "details") if fields[0] in find_all(box, None)][-1]
 
 
-def _submit(client, play, box: str, move_json: str):
-    name, value = BUTTON.search(box).groups()
+def _button(box) -> tuple[str, str]:
+    """The name and value of the box's submit button, as a tap sends them."""
+    button = find_all(box, "button", type="submit")[0]
+    return attr(button, "name"), attr(button, "value")
+
+
+def _submit(client, play, box, move_json: str):
+    name, value = _button(box)
     data = {name: value, "move_json": move_json, "version": 0}
     return client.post(reverse("play-move", args=[play.pk]), data)
 
@@ -52,15 +57,15 @@ def _submit(client, play, box: str, move_json: str):
 def test_the_json_box_is_the_shared_one(member_client, started):
     play, _ = started
     box = _json_box(member_client, play)
-    assert 'id="move-json-box"' in box
-    assert BUTTON.search(box).groups() == ("json", "1")
+    assert attr(box, "id") == "move-json-box"
+    assert _button(box) == ("json", "1")
 
 
 def test_an_empty_json_box_asks_for_the_move_as_json(member_client, started):
     play, _ = started
     response = _submit(member_client, play, _json_box(member_client, play), "")
     assert response.status_code == 422
-    assert "Enter the move as JSON." in response.content.decode()
+    assert text(find(dom(response), "p", id="move-error")) == "Enter the move as JSON."
     assert not Move.objects.filter(play=play).exists()
 
 

@@ -4,7 +4,6 @@ How these pages look on a phone is tested in the browser (tests/browser/test_lay
 
 import datetime
 import json
-import re
 
 import pytest
 from django.conf import settings
@@ -13,6 +12,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Player, game_menu
+from tests.dom import attr, classes, dom, find, find_all, text
 from tests.examples import EXAMPLES, example_cases
 
 pytestmark = pytest.mark.django_db
@@ -29,26 +29,23 @@ def example(game: str, number: int = 1) -> dict:
 THRICEWISE_DUO = example("thricewise", 2)["setup"]
 
 
-def date_input_value(html: str) -> str:
+def date_input_value(page) -> str:
     """The value of the page's <input type="date" name="date">, as a browser receives it."""
-    tag = re.search(r'<input type="date" name="date"[^>]*>', html)
-    assert tag, "no date input"
-    value = re.search(r'value="([^"]*)"', tag.group(0))
-    return value.group(1) if value else ""
+    return attr(find(page, "input", type="date", name="date"), "value") or ""
 
 
 # The night's date, in French -----------------------------------------------------------------
 
 
 def test_the_new_night_date_comes_up_as_today_in_french(member_client, club):
-    page = member_client.get(reverse("club", args=[club.pk]), headers=FRENCH).content.decode()
-    assert "Nouvelle soirée" in page or "soirée" in page  # the page is French
+    page = dom(member_client.get(reverse("club", args=[club.pk]), headers=FRENCH))
+    assert attr(page, "lang") == "fr" and "soirée" in text(page)  # the page is French
     # A date input accepts only ISO dates: "23/11/2026" would leave it empty.
     assert date_input_value(page) == timezone.localdate().isoformat()
 
 
 def test_the_night_edit_form_keeps_the_date_in_french(member_client, night):
-    page = member_client.get(reverse("night", args=[night.pk]), headers=FRENCH).content.decode()
+    page = dom(member_client.get(reverse("night", args=[night.pk]), headers=FRENCH))
     assert date_input_value(page) == "2026-11-20"
 
 
@@ -68,8 +65,12 @@ def test_only_a_guest_added_at_the_table_is_labelled_guest(member_client, club, 
         {"game": "punto", "seat": [players[0].pk], "guest": "Zoé", "add_guest": "1"},
     )
     assert Player.objects.get(club=club, name="Zoé").is_guest is True
-    page = member_client.get(reverse("club", args=[club.pk])).content.decode()
-    labelled = re.findall(r">([^<>]+)</a> <small>\(guest\)</small>", page)
+    page = dom(member_client.get(reverse("club", args=[club.pk])))
+    labelled = [
+        text(find_all(item, "a")[0])
+        for item in find_all(find(page, "ul", class_="players"), "li")
+        if "(guest)" in [text(small) for small in find_all(item, "small")]
+    ]
     assert labelled == ["Zoé"]
 
 
@@ -88,10 +89,13 @@ def test_each_play_on_its_night_shows_its_start_time_and_players(member_client, 
             setup=setup,
             started_at=datetime.datetime(2026, 11, 20, hour, minute, tzinfo=datetime.UTC),
         )
-    page = member_client.get(reverse("night", args=[night.pk])).content.decode()
-    cards = re.findall(r'<a class="card-link"[^>]*>(.*?)</a>', page, re.S)
-    text = [" ".join(re.sub(r"<[^>]+>", " ", card).split()) for card in cards]
-    assert text == [
+    page = dom(member_client.get(reverse("night", args=[night.pk])))
+    cards = find_all(page, "a", class_="card-link")
+    assert [attr(find(card, "time"), "datetime") for card in cards] == [
+        "2026-11-20T20:15:00+01:00",
+        "2026-11-20T22:40:00+01:00",
+    ]
+    assert [text(card) for card in cards] == [
         "Thricewise · 20:15 · in progress Ana 0 , Ben 0",
         "Thricewise · 22:40 · in progress Ana 0 , Ben 0",
     ]
@@ -120,24 +124,30 @@ def abandoned(night, players):
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("page", ["play", "play-sheet"])
 def test_an_abandoned_plays_sheet_says_abandoned(member_client, abandoned, game, page):
-    html = member_client.get(reverse(page, args=[abandoned[game].pk])).content.decode()
-    assert 'class="status status-abandoned"' in html and ">abandoned<" in html
-    sheet = html.split("<main>")[1]
+    sheet = find(dom(member_client.get(reverse(page, args=[abandoned[game].pk]))), "main")
+    status = find_all(sheet, "span", class_="status")
+    assert [(classes(span), text(span)) for span in status] == [
+        ({"status", "status-abandoned"}, "abandoned")
+    ]
     for words in ["In progress", "in progress", "in play"]:
-        assert words not in sheet, words
+        assert words not in text(sheet), words
 
 
 def test_an_abandoned_three_high_sheet_gives_the_outcome_abandoned(member_client, abandoned):
     url = reverse("play-sheet", args=[abandoned["three-high"].pk])
-    html = member_client.get(url).content.decode()
-    assert re.search(r'id="th-sheet-outcome">Abandoned<', html)
-    french = member_client.get(url, headers=FRENCH).content.decode()
-    assert re.search(r'id="th-sheet-outcome">Abandonnée<', french)
+    outcome = find(dom(member_client.get(url)), "td", id="th-sheet-outcome")
+    assert text(outcome) == "Abandoned"
+    french = find(dom(member_client.get(url, headers=FRENCH)), "td", id="th-sheet-outcome")
+    assert text(french) == "Abandonnée"
 
 
 def test_an_abandoned_play_card_says_abandoned(member_client, night, abandoned):
-    page = member_client.get(reverse("night", args=[night.pk])).content.decode()
-    assert page.count('<span class="status status-abandoned">abandoned</span>') == len(GAMES)
+    page = dom(member_client.get(reverse("night", args=[night.pk])))
+    cards = find_all(page, "a", class_="card-link")
+    status = [find(card, "span", class_="status") for card in cards]
+    assert [(classes(span), text(span)) for span in status] == [
+        ({"status", "status-abandoned"}, "abandoned")
+    ] * len(GAMES)
 
 
 # Printable sheets -------------------------------------------------------------------------------
@@ -146,9 +156,8 @@ def test_an_abandoned_play_card_says_abandoned(member_client, night, abandoned):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_printable_sheet_has_its_games_stylesheet(member_client, club, night, game):
     play = services.import_log(club=club, log=example(game), night=night)
-    html = member_client.get(reverse("play-sheet", args=[play.pk])).content.decode()
-    head = html.split("</head>")[0]
-    assert f'href="/static/css/games/{game}.css"' in head
+    head = find(dom(member_client.get(reverse("play-sheet", args=[play.pk]))), "head")
+    assert find_all(head, "link", rel="stylesheet", href=f"/static/css/games/{game}.css")
     assert (settings.BASE_DIR / "static" / "css" / "games" / f"{game}.css").is_file()
 
 
@@ -160,8 +169,11 @@ def test_the_printable_sheet_says_when_the_play_started(member_client, night, pl
         setup=example("punto")["setup"],
         started_at=datetime.datetime(2026, 11, 20, 19, 5, tzinfo=datetime.UTC),
     )
-    html = member_client.get(reverse("play-sheet", args=[play.pk])).content.decode()
-    assert "Nov. 20, 2026, <time" in html and ">20:05</time>" in html
+    main = find(dom(member_client.get(reverse("play-sheet", args=[play.pk]))), "main")
+    (started,) = [said for said in find_all(main, "p") if find_all(said, "time")]
+    assert "Nov. 20, 2026, 20:05 ·" in text(started)
+    time = find(started, "time")
+    assert text(time) == "20:05" and attr(time, "datetime") == "2026-11-20T20:05:00+01:00"
 
 
 # A play's rating changes --------------------------------------------------------------------------
@@ -169,10 +181,13 @@ def test_the_printable_sheet_says_when_the_play_started(member_client, night, pl
 
 def test_a_plays_rating_changes_are_one_row_per_player(member_client, club, night):
     play = services.import_log(club=club, log=example("punto"), night=night)
-    html = member_client.get(reverse("play", args=[play.pk])).content.decode()
-    table = html.split('class="sheet rating-changes"')[1].split("</table>")[0]
-    head, body = table.split("<tbody>")
-    assert "Punto" in head and "All games" in head
-    rows = body.split("<tr>")[1:]
-    assert [re.search(r'href="[^"]+">([^<]+)</a>', row).group(1) for row in rows] == ["Ana", "Ben"]
-    assert all(row.count('class="num"') == 2 for row in rows)
+    page = dom(member_client.get(reverse("play", args=[play.pk])))
+    table = find(page, "table", class_="rating-changes")
+    assert [text(th) for th in find_all(find(table, "thead"), "th")] == [
+        "Player",
+        "Punto",
+        "All games",
+    ]
+    rows = find_all(find(table, "tbody"), "tr")
+    assert [text(find(row, "a")) for row in rows] == ["Ana", "Ben"]
+    assert all(len(find_all(row, "td", class_="num")) == 2 for row in rows)

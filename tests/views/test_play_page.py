@@ -1,7 +1,6 @@
 """The play page at the table: the verdict next to the controls, the input kept after a refusal,
 a move being built kept on the server, abandoning asked first and reversible by the owner."""
 
-import html
 import json
 
 import pytest
@@ -28,14 +27,13 @@ def tap(client, play, data):
     """One tap of the move form, with the draft the page shows now (as the browser sends it)."""
     play.refresh_from_db()
     page = client.get(reverse("play", args=[play.pk])).content.decode()
-    data = {"version": play.version, "draft": html.unescape(draft_on(page)), **data}
+    data = {"version": play.version, "draft": draft_on(page), **data}
     return client.post(reverse("play-move", args=[play.pk]), data, headers=HTMX).content.decode()
 
 
 def draft_on(page: str) -> str:
-    marker = 'name="draft" value="'
-    start = page.index(marker) + len(marker)
-    return page[start : page.index('"', start)]
+    """The draft the move form carries in its hidden field, as the browser sends it."""
+    return attr(find(find(dom(page), "form", id="move-form"), "input", name="draft"), "value")
 
 
 def panel(page: str):
@@ -59,7 +57,7 @@ def test_a_refused_cell_keeps_the_card_drawn_and_says_why_next_to_the_controls(
     assert "the red 4 cannot go at O15" in text(find(said, "p", id="move-error"))
     # the red 4 is still in hand: one tap to fix it
     assert text(find(panel(page), "p", id="punto-drafted")) == "Ana plays 4 red 4"
-    assert "red-4" in html.unescape(draft_on(page))
+    assert json.loads(draft_on(page)) == {"player": "Ana", "card": "red-4"}
 
 
 def test_a_call_the_referee_refuses_keeps_the_card_and_the_caller(member_client, play):
@@ -69,7 +67,7 @@ def test_a_call_the_referee_refuses_keeps_the_card_and_the_caller(member_client,
     response = member_client.post(reverse("play-move", args=[play.pk]), data, headers=HTMX)
     page = response.content.decode()
     assert "Ben cannot call: only Ana and Chloé" in verdict(page)
-    assert json.loads(html.unescape(draft_on(page))) == {"card": "pink-die", "caller": "Ben"}
+    assert json.loads(draft_on(page)) == {"card": "pink-die", "caller": "Ben"}
     assert play.moves.count() == 1
 
 
@@ -156,10 +154,11 @@ def test_a_stale_resume_is_refused(punto):
 
 
 def test_the_game_stylesheet_is_in_the_head_never_in_a_fragment(member_client, punto):
-    page = member_client.get(reverse("play", args=[punto.pk])).content.decode()
-    head = page[: page.index("</head>")]
-    assert "css/games/punto.css" in head and page.count("css/games/punto.css") == 1
-    assert "stylesheet" not in tap(member_client, punto, {"card": "blue-3"})
+    page = dom(member_client.get(reverse("play", args=[punto.pk])))
+    css = "/static/css/games/punto.css"
+    (link,) = find_all(page, "link", href=css)  # once, in the head
+    assert find_all(find(page, "head"), "link", rel="stylesheet", href=css) == [link]
+    assert not find_all(dom(tap(member_client, punto, {"card": "blue-3"})), "link")
 
 
 def test_in_french_a_round_won_and_the_abandon_page(member_client, punto):

@@ -176,8 +176,9 @@ def test_uploading_a_team_log_seats_the_partners_together(member_client, night):
     seats = {seat.player.name: seat for seat in play.seats.all()}
     assert seats["Ana"].team == seats["Chloé"].team != seats["Ben"].team == seats["Dan"].team
     assert {name for name, seat in seats.items() if seat.is_winner} == {"Ana", "Chloé"}
-    page = member_client.get(response["Location"]).content.decode()
-    assert "Ana &amp; Chloé" in page
+    page = dom(member_client.get(response["Location"]))
+    standing = find(page, "ul", id="punto-standing")
+    assert text(find(standing, "li", data_team="0", class_="punto-team")).startswith("Ana & Chloé")
 
 
 @pytest.mark.parametrize(
@@ -280,7 +281,10 @@ def test_a_bad_setup_is_refused_with_the_referees_message(member_client, night, 
 
 def test_the_printable_sheet_renders(member_client, punto):
     response = member_client.get(reverse("play-sheet", args=[punto.pk]))
-    assert response.status_code == 200 and b"print.css" in response.content
+    assert response.status_code == 200
+    head = find(dom(response), "head")
+    assert find_all(head, "link", rel="stylesheet", href="/static/css/print.css", media="print")
+    assert find_all(dom(response), "article", id="printable-sheet")
 
 
 def test_abandon_a_play(member_client, punto):

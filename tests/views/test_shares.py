@@ -13,6 +13,7 @@ from django.urls import reverse
 from games import services
 from games.models import AuditEntry, NightShare
 from tests.conftest import PLAY_FIRST_MOVE
+from tests.dom import ANY, attr, classes, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 HTMX = {"HX-Request": "true"}
@@ -21,6 +22,12 @@ HTMX = {"HX-Request": "true"}
 @pytest.fixture
 def share(night, owner):
     return services.share_night(night=night, by=owner)
+
+
+def stream_of(page) -> str:
+    """The URL of the stream the page follows (its ``sse-connect``), without its query."""
+    (follows,) = find_all(page, None, sse_connect=ANY)
+    return attr(follows, "sse-connect").split("?")[0]
 
 
 def shared(share, *path) -> str:
@@ -36,9 +43,11 @@ def test_the_owner_makes_a_link_from_the_nights_page(owner_client, night):
     response = owner_client.post(reverse("night-share", args=[night.pk]))
     assert response.status_code == 302
     share = NightShare.objects.get(night=night)
-    page = owner_client.get(reverse("night", args=[night.pk])).content.decode()
-    assert f"http://testserver{shared(share)}" in page
-    assert reverse("share-revoke", args=[share.pk]) in page
+    page = dom(owner_client.get(reverse("night", args=[night.pk])))
+    box = find(page, "details", id="share")
+    assert attr(find(box, "input", id="share-url"), "value") == f"http://testserver{shared(share)}"
+    (revoke,) = find_all(box, "form", method="post")
+    assert attr(revoke, "action") == reverse("share-revoke", args=[share.pk])
 
 
 def test_asking_twice_keeps_one_working_link(owner_client, night):
@@ -91,14 +100,15 @@ def test_making_a_link_needs_a_post(owner_client, night):
 def test_without_an_account_the_link_shows_the_nights_plays_and_summary(client, play, share):
     services.record_move(play=play, move=PLAY_FIRST_MOVE)
     response = client.get(shared(share))
-    body = response.content.decode()
+    page = dom(response)
     assert response.status_code == 200
     assert response["X-Robots-Tag"] == "noindex, nofollow"
     assert "no-cache" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
-    assert shared(share, play.pk) in body  # the play card opens its table screen
-    assert reverse("shared-events", args=[share.token]) in body
+    (card,) = find_all(page, "a", class_="card-link")
+    assert attr(card, "href") == shared(share, play.pk)  # the play card opens its table screen
+    assert stream_of(page) == reverse("shared-events", args=[share.token])
     for name in ("Ana", "Ben", "Chloé"):
-        assert name in body
+        assert name in text(card)
 
 
 def test_the_link_shows_the_nights_summary(client, night, share):
@@ -107,10 +117,14 @@ def test_the_link_shows_the_nights_summary(client, night, share):
     body = client.get(shared(share)).content.decode()
     assert "1 finished play." in body
     assert "scored in points: Forget Venice and Thricewise" in body
-    assert 'class="sheet stack night-lines"' in body
+    lines = find(find(dom(body), "div", id="shared-night"), "table", class_="night-lines")
+    assert classes(lines) == {"sheet", "stack", "night-lines"}
 
 
 def test_the_link_shows_nothing_else_of_the_club(client, play, share, night):
+    # a finished play too: the summary then names its players (without a link to their page)
+    log = json.loads((EXAMPLES / "thricewise-1.json").read_text())
+    services.import_log(club=night.club, log=log, night=night)
     body = client.get(shared(share)).content.decode()
     for url in (
         reverse("club", args=[night.club_id]),
@@ -120,7 +134,10 @@ def test_the_link_shows_nothing_else_of_the_club(client, play, share, night):
         reverse("night-summary", args=[night.pk]),
     ):
         assert f'"{url}' not in body, url
-    assert 'href="/players/' not in body
+    page = dom(body)
+    assert find_all(find(page, "table", class_="night-lines"), "tbody")
+    links = [attr(link, "href") for link in find_all(page, None, href=ANY)]
+    assert links and not [href for href in links if href.startswith("/players/")]
     assert night.club.name not in body
 
 
@@ -129,10 +146,15 @@ def test_the_shared_table_screen_is_read_only_and_follows_the_link(client, play,
     response = client.get(shared(share, play.pk))
     body = response.content.decode()
     assert response.status_code == 200
-    assert 'class="board-frame"' in body and 'id="scores"' in body
-    assert "<form" not in body.split('id="table-screen"')[1]
-    assert reverse("shared-events", args=[share.token]) in body
+    screen = find(dom(body), "article", id="table-screen")
+    assert find_all(screen, "section", class_="board-frame") and find_all(
+        screen, "table", id="scores"
+    )
+    assert not find_all(screen, "form")
+    assert stream_of(dom(body)) == reverse("shared-events", args=[share.token])
+    # nor any other stream or page of the club, anywhere in the page
     assert reverse("night-events", args=[play.night_id]) not in body
+
     assert reverse("play-table", args=[play.pk]) not in body
 
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 from games import services
 from games.models import AuditEntry, Move, Play, Seat
 from referee import GAMES
+from tests.dom import attr, dom, find, find_all, text
 from tests.examples import EXAMPLES
 from tests.per_game import own
 
@@ -42,23 +43,31 @@ def post(client, name, play, data, *, htmx):
 
 
 def version_on(response) -> int:
-    html = response.content.decode()
-    marker = 'name="version" value="'
-    start = html.index(marker) + len(marker)
-    return int(html[start : html.index('"', start)])
+    """The play's version the page's forms carry (every one of them the same)."""
+    (version,) = {
+        attr(field, "value") for field in find_all(dom(response), "input", name="version")
+    }
+    return int(version)
 
 
 def draft_on(response) -> str:
-    html = response.content.decode()
-    marker = 'name="draft" value="'
-    start = html.index(marker) + len(marker)
-    return html[start : html.index('"', start)]
+    """The draft the move form carries in its hidden field, as the browser sends it."""
+    return attr(find(find(dom(response), "form", id="move-form"), "input", name="draft"), "value")
+
+
+def said(response) -> str:
+    """What the page says next to the controls, or on top of it (a message after a redirect)."""
+    page = dom(response)
+    return " ".join(
+        text(where)
+        for where in find_all(page, "div", id="verdict") + find_all(page, "ul", class_="messages")
+    )
 
 
 def assert_refused_as_stale(response, *, htmx):
     assert response.status_code == (200 if htmx else 409)
-    body = response.content.decode()
-    assert STALE in body and 'id="move-error"' in body
+    error = find(find(dom(response), "div", id="verdict"), "p", id="move-error")
+    assert STALE in text(error)
 
 
 # Every change advances the version --------------------------------------------------------
@@ -105,8 +114,9 @@ def test_a_move_made_at_the_current_version_is_stored(member_client, punto, htmx
 @pytest.mark.parametrize("htmx", [True, False])
 def test_a_move_tapped_in_two_steps_at_the_current_version_is_stored(member_client, punto, htmx):
     first = post(member_client, "play-move", punto, {"card": "red-1", "version": 0}, htmx=htmx)
-    assert first.status_code == 200 and "Ana plays" in first.content.decode()
-    draft = draft_on(first).replace("&quot;", '"')
+    assert first.status_code == 200
+    assert text(find(dom(first), "p", id="punto-drafted")).startswith("Ana plays")
+    draft = draft_on(first)
     post(member_client, "play-move", punto, {"at": "0,0", "draft": draft, "version": 0}, htmx=htmx)
     assert list(punto.moves.values_list("data", flat=True)) == [PUNTO["moves"][0]]
 
@@ -129,13 +139,13 @@ def test_two_undos_posted_from_one_page_undo_one_move(member_client, punto, htmx
     assert punto.moves.active().count() == 1
     # The answer shows where the play stands: one move undone, and a form for the new version.
     assert version_on(second) == version + 1
-    assert second.content.decode().count('class="undone"') == 1
+    assert len(find_all(find(dom(second), "ol", id="move-log"), "li", class_="undone")) == 1
 
 
 def test_an_undo_without_a_version_is_refused(member_client, punto):
     services.record_move(play=punto, move=PUNTO["moves"][0])
     response = post(member_client, "play-undo", punto, {}, htmx=True)
-    assert "The form was damaged" in response.content.decode()
+    assert "The form was damaged" in said(response)
     assert punto.moves.active().count() == 1
 
 
@@ -172,7 +182,7 @@ def test_a_move_without_a_version_is_refused(member_client, punto):
         {"move_json": json.dumps(PUNTO["moves"][0])},
         htmx=True,
     )
-    assert "The form was damaged" in response.content.decode()
+    assert "The form was damaged" in said(response)
     assert punto.moves.count() == 0
 
 
@@ -189,7 +199,7 @@ def test_a_half_built_move_on_a_second_phone_is_refused_at_every_step(
     phone_a = Client()
     phone_a.force_login(owner)
     page_b = phone_b.get(reverse("play", args=[punto.pk]))
-    assert "Ana drew:" in page_b.content.decode()
+    assert text(find(dom(page_b), "p", id="punto-turn")) == "Ana drew:"
     old = version_on(page_b)
     # Phone A enters Ana's move in two taps.
     draft = draft_on(
@@ -199,7 +209,7 @@ def test_a_half_built_move_on_a_second_phone_is_refused_at_every_step(
         phone_a,
         "play-move",
         punto,
-        {"at": "0,0", "draft": draft.replace("&quot;", '"'), "version": old},
+        {"at": "0,0", "draft": draft, "version": old},
         htmx=True,
     )
     assert punto.moves.count() == 1
@@ -207,8 +217,9 @@ def test_a_half_built_move_on_a_second_phone_is_refused_at_every_step(
     # Phone B taps a card: refused, and no draft is made of it (it would be "Ben plays …").
     tapped = post(phone_b, "play-move", punto, {"card": "orange-1", "version": old}, htmx=htmx)
     assert_refused_as_stale(tapped, htmx=htmx)
-    assert draft_on(tapped) == "" and "Ben plays" not in tapped.content.decode()
-    assert "Ben drew:" in tapped.content.decode()  # where the play stands now
+    assert draft_on(tapped) == "" and not find_all(dom(tapped), None, id="punto-drafted")
+    # where the play stands now
+    assert text(find(dom(tapped), "p", id="punto-turn")) == "Ben drew:"
     # Phone B's next tap, with the draft its old page would have built: refused too.
     for draft in ({"player": "Ben", "card": "orange-1"}, {"player": "Ana", "card": "red-2"}):
         cell = post(
@@ -244,7 +255,7 @@ def test_a_first_tap_made_at_an_older_version_is_refused_in_every_game(member_cl
     # The same tap at the current version is taken: a draft, or the whole move.
     play.refresh_from_db()
     response = post(member_client, "play-move", play, {**tap, "version": play.version}, htmx=True)
-    assert STALE not in response.content.decode()
+    assert not find_all(dom(response), "p", id="move-error")
     assert draft_on(response) != "" or play.moves.active().count() == 1
 
 
@@ -278,7 +289,8 @@ def test_the_abandon_page_asks_at_the_current_version(member_client, punto):
     before = db_state()
     page = member_client.get(reverse("play-abandon", args=[punto.pk]))
     assert page.status_code == 200 and db_state() == before
-    assert version_on(page) == 1 and 'id="confirm-abandon"' in page.content.decode()
+    assert version_on(page) == 1
+    assert attr(find(dom(page), "button", id="confirm-abandon"), "type") == "submit"
 
 
 def test_a_move_form_made_before_abandoning_is_refused(member_client, punto):
@@ -303,7 +315,7 @@ def test_resuming_from_a_page_made_before_a_change_is_refused(owner_client, punt
     services.abandon_play(play=punto)
     before = db_state()
     response = post(owner_client, "play-resume", punto, {"version": old}, htmx=htmx)
-    assert response.status_code == (200 if htmx else 409) and STALE in response.content.decode()
+    assert response.status_code == (200 if htmx else 409) and STALE in said(response)
     assert db_state() == before
 
 
@@ -312,7 +324,7 @@ def test_resuming_a_play_in_progress_says_why_on_its_page(owner_client, punto):
         reverse("play-resume", args=[punto.pk]), {"version": punto.version}, follow=True
     )
     assert response.redirect_chain == [(reverse("play", args=[punto.pk]), 302)]
-    assert "Only an abandoned play can be resumed." in response.content.decode()
+    assert "Only an abandoned play can be resumed." in said(response)
 
 
 @pytest.mark.parametrize("action", ["play-abandon", "play-resume"])
@@ -324,7 +336,7 @@ def test_abandoning_or_resuming_without_a_version_says_the_form_was_damaged(
     before = db_state()
     response = owner_client.post(reverse(action, args=[punto.pk]), {}, follow=True)
     assert response.redirect_chain == [(reverse("play", args=[punto.pk]), 302)]
-    assert "The form was damaged: try again." in response.content.decode()
+    assert "The form was damaged: try again." in said(response)
     assert db_state() == before
 
 
@@ -333,7 +345,8 @@ def test_deleting_a_play_that_changed_since_the_confirmation_is_refused(owner_cl
     old = version_on(owner_client.get(url))
     services.record_move(play=punto, move=PUNTO["moves"][0])
     response = owner_client.post(url, {"version": old})
-    assert response.status_code == 409 and STALE in response.content.decode()
+    assert response.status_code == 409
+    assert STALE in text(find(dom(response), "p", id="delete-error"))
     assert Play.objects.filter(pk=punto.pk).exists()
     assert version_on(response) == 1  # confirming again deletes it
     assert owner_client.post(url, {"version": 1}).status_code == 302
@@ -356,7 +369,6 @@ def test_the_refusal_is_in_french_for_a_french_table(member_client, punto):
         {"move_json": json.dumps(PUNTO["moves"][1]), "version": 0},
         htmx=True,
     )
-    assert "Quelqu'un d'autre a modifié cette partie — voici où elle en est." in (
-        response.content.decode().replace("&#x27;", "'")
-    )
+    assert "Quelqu'un d'autre a modifié cette partie — voici où elle en est." in said(response)
+
     assert punto.moves.count() == 1

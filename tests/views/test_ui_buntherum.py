@@ -9,7 +9,7 @@ from django.urls import reverse
 from games import services
 from games.models import Move, Play, Seat
 from games.ui.buntherum import DEFAULT_SERIES
-from tests.dom import attr, dom, find, find_all, text
+from tests.dom import ANY, attr, chosen, classes, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 EXAMPLE = json.loads((EXAMPLES / "buntherum-1.json").read_text())
@@ -27,6 +27,31 @@ def setup_fields(series=DEFAULT_SERIES):
             fields[f"s{side}_{slot}_colour"] = colour
             fields[f"s{side}_{slot}_object"] = obj
     return fields
+
+
+def shown(page) -> dict[str, list[str]]:
+    """The setup form's selects as the page comes: the values chosen in each, by name."""
+    return {
+        attr(select, "name"): chosen(select, attr(select, "name"))
+        for select in find_all(page, "select")
+    }
+
+
+def draft_of(page) -> dict:
+    """The draft the move form carries in its hidden field."""
+    return json.loads(
+        attr(find(find(page, "form", id="move-form"), "input", name="draft"), "value")
+    )
+
+
+def error_of(response) -> str:
+    """The referee's (or the form's) message, next to the controls."""
+    return text(find(find(dom(response), "div", id="verdict"), "p", id="move-error"))
+
+
+def outcome_of(page):
+    """The last card's outcome, in the verdict."""
+    return find(find(page, "div", id="verdict"), "div", id="bh-outcome")
 
 
 def db_state():
@@ -79,14 +104,23 @@ def setup_url(night):
 def test_setup_page_starts_with_no_card_chosen_and_offers_the_grid(member_client, night, players):
     """The cards are dealt at random: nothing is proposed that would have to be undone."""
     query = {"game": "buntherum", "seat": [p.pk for p in players]}
-    body = member_client.get(setup_url(night), query).content.decode()
-    assert 'name="s1_0_colour"' in body and 'name="s6_1_object"' in body
-    assert body.count('<option value="" selected>') == 24
-    assert body.count(" selected>") == 24
+    page = dom(member_client.get(setup_url(night), query))
+    fields = [
+        f"s{side}_{n}_{part}"
+        for side in range(1, 7)
+        for n in (0, 1)
+        for part in ("colour", "object")
+    ]
+    assert shown(page) == dict.fromkeys(fields, [""])
     # the grid the cards are tapped on: 64 cards, 12 places to fill, each writing its two lists
-    assert body.count("data-cell=") == 64 and body.count("data-slot ") == 12
-    assert 'data-fields="s6_1_colour s6_1_object"' in body and 'id="s6_1_object"' in body
-    assert "js/tap-setup.js" in body
+    taps = find(page, "div", id="bh-setup-taps")
+    assert len(find_all(taps, "button", data_cell=ANY)) == 64
+    slots = find_all(taps, "button", data_slot="")
+    assert [attr(slot, "data-fields") for slot in slots] == [
+        f"s{side}_{n}_colour s{side}_{n}_object" for side in range(1, 7) for n in (0, 1)
+    ]
+    assert find_all(page, "select", id="s6_1_object", name="s6_1_object")
+    assert find_all(page, "script", src="/static/js/tap-setup.js")
 
 
 def test_a_setup_with_a_card_missing_says_which_series(member_client, night, players):
@@ -95,9 +129,13 @@ def test_a_setup_with_a_card_missing_says_which_series(member_client, night, pla
         setup_url(night), {"game": "buntherum", "seat": [p.pk for p in players], **fields}
     )
     assert response.status_code == 422
-    assert "Series 5: choose a colour and an object" in response.content.decode()
+    page = dom(response)
+    assert "Series 5: choose a colour and an object" in text(find(page, "p", id="setup-error"))
     # what was entered is shown again: 11 cards and the empty place
-    assert response.content.decode().count('<option value="" selected>') == 2
+    assert shown(page) == {
+        name: [value]
+        for name, value in {**setup_fields(), "s5_1_colour": "", "s5_1_object": ""}.items()
+    }
     assert Play.objects.count() == 0
 
 
@@ -120,10 +158,12 @@ def test_a_side_with_two_cards_of_one_colour_is_refused_by_the_referee(
         {"game": "buntherum", "seat": [p.pk for p in players], **setup_fields(series)},
     )
     assert response.status_code == 422
-    body = response.content.decode()
-    assert 'id="setup-error"' in body and "two orange cards" in body
+    page = dom(response)
+    assert "two orange cards" in text(find(page, "p", id="setup-error"))
     # the form shows what was entered, so it can be corrected
-    assert body.count('<option value="orange" selected>') == 2 + 1
+    assert shown(page) == {name: [value] for name, value in setup_fields(series).items()}
+    orange = [name for name, value in shown(page).items() if value == ["orange"]]
+    assert orange == ["s2_0_colour", "s2_1_colour", "s5_1_colour"]
     assert Play.objects.count() == 0
 
 
@@ -133,10 +173,9 @@ def test_the_same_card_on_two_sides_is_refused(member_client, night, players):
         setup_url(night),
         {"game": "buntherum", "seat": [p.pk for p in players], **setup_fields(series)},
     )
-    assert (
-        response.status_code == 422
-        and "The red die is in the setup twice" in response.content.decode()
-    )
+    assert response.status_code == 422
+    error = text(find(dom(response), "p", id="setup-error"))
+    assert "The red die is in the setup twice" in error
     assert Play.objects.count() == 0
 
 
@@ -147,7 +186,8 @@ def test_a_missing_or_tampered_setup_field_gets_a_message(member_client, night, 
         setup_url(night), {"game": "buntherum", "seat": [p.pk for p in players], **fields}
     )
     assert response.status_code == 422
-    assert "choose a colour and an object for both cards" in response.content.decode()
+    error = text(find(dom(response), "p", id="setup-error"))
+    assert "choose a colour and an object for both cards" in error
     assert Play.objects.count() == 0
 
 
@@ -155,42 +195,57 @@ def test_a_missing_or_tampered_setup_field_gets_a_message(member_client, night, 
 
 
 def test_the_card_grid_offers_only_cards_in_no_series(member_client, play):
-    body = member_client.get(reverse("play", args=[play.pk])).content.decode()
-    assert body.count('name="card"') == 64 - 12
-    assert 'value="green-die"' in body and 'value="red-die"' not in body
-    assert 'name="move_json"' in body
+    page = dom(member_client.get(reverse("play", args=[play.pk])))
+    pick = find(page, "fieldset", id="bh-pick")
+    offered = [attr(button, "value") for button in find_all(pick, "button", name="card")]
+    assert len(offered) == len(set(offered)) == 64 - 12
+    assert "green-die" in offered and "red-die" not in offered
+    assert len(find_all(pick, "span", class_="bh-gone")) == 12  # drawn, not offered
+    assert find_all(find(page, "form", id="move-form"), "textarea", name="move_json")
 
 
 def test_tapping_a_card_keeps_it_in_a_draft_fragment(member_client, play):
     response = tap(member_client, play, {"card": "green-die"})
-    body = response.content.decode()
-    assert response.status_code == 200 and "<html" not in body
-    assert "&quot;card&quot;: &quot;green-die&quot;" in body
-    assert body.count('name="caller"') == 3 and body.count('name="tied"') == 3
-    assert 'id="call-6"' in body and 'id="call-impossible"' in body
-    assert 'name="card"' not in body
+    page = dom(response)
+    assert response.status_code == 200 and page.name != "html"
+    assert draft_of(page) == {"card": "green-die"}
+    call = find(page, "div", id="bh-call")
+    players = ["Ana", "Ben", "Chloé"]
+    assert [attr(radio, "value") for radio in find_all(call, "input", name="caller")] == players
+    assert [attr(box, "value") for box in find_all(call, "input", name="tied")] == players
+    calls = find_all(call, "button", name="series")
+    assert [attr(button, "id") for button in calls] == [
+        *(f"call-{side}" for side in range(1, 7)),
+        "call-impossible",
+    ]
+    assert not find_all(page, None, name="card")
     assert play.moves.count() == 0
 
 
 def test_tapping_a_card_without_javascript_shows_the_whole_page(member_client, play):
     response = tap(member_client, play, {"card": "green-die"}, htmx=False)
-    body = response.content.decode()
-    assert response.status_code == 200 and "<html" in body and 'id="call-3"' in body
+    page = dom(response)
+    assert response.status_code == 200 and page.name == "html"
+    assert attr(find(find(page, "form", id="move-form"), "button", id="call-3"), "value") == "3"
     assert play.moves.count() == 0
 
 
 def test_the_call_form_does_not_say_which_series_the_card_fits(member_client, play):
-    body = tap(member_client, play, {"card": "green-die"}).content.decode()
+    page = dom(tap(member_client, play, {"card": "green-die"}))
     # green-die fits series 3, 4, 5 and 6: every series button looks the same
-    assert body.count('class="bh-series-btn"') == 6
-    assert "disabled" not in body
+    buttons = find_all(find(page, "div", id="bh-call"), "button", name="series")[:6]
+    looks = [
+        {n: v for n, v in b.attributes if n not in ("value", "id", "aria-label")} for b in buttons
+    ]
+    assert looks == [{"type": "submit", "name": "series", "class": "bh-series-btn"}] * 6
+    assert not find_all(page, None, disabled=None)  # nor is any control disabled
 
 
 @pytest.mark.parametrize("card", ["red-die", "grey-die", ""])
 def test_a_card_in_a_series_or_no_card_gets_a_message(member_client, play, card):
     before = db_state()
     response = tap(member_client, play, {"card": card})
-    assert 'id="move-error"' in response.content.decode()
+    assert error_of(response)
     assert db_state() == before
 
 
@@ -201,56 +256,79 @@ def test_a_right_call_is_stored_and_the_card_joins_the_series(member_client, pla
     response = tap(
         member_client, play, {"caller": "Ana", "series": "3"}, draft={"card": "green-die"}
     )
-    body = response.content.decode()
+    page = dom(response)
     assert play.moves.get().data == {"card": "green-die", "call": {"player": "Ana", "series": 3}}
-    assert "bh-outcome-right" in body and "Right! Ana called series 3" in body
-    assert body.count('name="card"') == 64 - 13 and 'value="green-die"' not in body
-    assert 'data-card="green-die"' in body
+    outcome = outcome_of(page)
+    assert classes(outcome) == {"bh-outcome", "bh-outcome-right"}
+    assert "Right! Ana called series 3" in text(outcome)
+    offered = [attr(button, "value") for button in find_all(page, "button", name="card")]
+    assert len(offered) == 64 - 13 and "green-die" not in offered
+    series = find(find(page, "div", id="bh-board"), "section", id="series-3")
+    assert find_all(series, "span", class_="bh-card", data_card="green-die")
 
 
 def test_a_wrong_call_is_a_crash(member_client, play):
-    body = tap(
-        member_client, play, {"caller": "Ben", "series": "1"}, draft={"card": "green-die"}
-    ).content.decode()
+    page = dom(
+        tap(member_client, play, {"caller": "Ben", "series": "1"}, draft={"card": "green-die"})
+    )
     assert play.moves.get().data["call"] == {"player": "Ben", "series": 1}
-    assert "Crash!" in body and "Ben takes a Crash token (1 of 3)" in body
-    assert "Turned from the neutral pile." in body
+    outcome = outcome_of(page)
+    assert classes(outcome) == {"bh-outcome", "bh-outcome-wrong"}
+    assert text(find(outcome, "strong")) == "Crash!"
+    assert "Ben takes a Crash token (1 of 3)" in text(outcome)
+    assert text(find(page, "p", id="bh-from")) == "Turned from the neutral pile."
 
 
 def test_a_right_impossible_lets_the_caller_turn_from_their_pile(member_client, example_play):
     # red-ball fits no series of the example (docs/gamelog.md §6, buntherum-1 move 4)
-    body = tap(
-        member_client,
-        example_play,
-        {"caller": "Eli", "series": "impossible"},
-        draft={"card": "red-ball"},
-    ).content.decode()
+    page = dom(
+        tap(
+            member_client,
+            example_play,
+            {"caller": "Eli", "series": "impossible"},
+            draft={"card": "red-ball"},
+        )
+    )
     assert example_play.moves.get().data["call"] == {"player": "Eli", "series": "impossible"}
-    assert "Eli called “Impossible!”: the card fits no series" in body
-    assert "Turned from Eli’s pile." in body
+    outcome = outcome_of(page)
+    assert classes(outcome) == {"bh-outcome", "bh-outcome-right"}
+    assert "Eli called “Impossible!”: the card fits no series" in text(outcome)
+    assert text(find(page, "p", id="bh-from")) == "Turned from Eli’s pile."
 
 
 def test_a_tie_is_stored_and_only_the_tied_players_may_call_next(member_client, play):
-    body = tap(
-        member_client, play, {"tied": ["Ana", "Chloé"], "tie": "1"}, draft={"card": "blue-flower"}
-    ).content.decode()
+    page = dom(
+        tap(
+            member_client,
+            play,
+            {"tied": ["Ana", "Chloé"], "tie": "1"},
+            draft={"card": "blue-flower"},
+        )
+    )
     assert play.moves.get().data == {"card": "blue-flower", "tie": ["Ana", "Chloé"]}
-    assert "Tie between Ana, Chloé" in body
-    body = tap(member_client, play, {"card": "pink-die"}).content.decode()
-    assert body.count('name="caller"') == 2 and 'value="Ben"' not in body
+    outcome = outcome_of(page)
+    assert classes(outcome) == {"bh-outcome", "bh-outcome-tie"}
+    assert "Tie between Ana, Chloé" in text(outcome)
+    page = dom(tap(member_client, play, {"card": "pink-die"}))
+    call = find(page, "div", id="bh-call")
+    for field in ("caller", "tied"):
+        assert [attr(box, "value") for box in find_all(call, "input", name=field)] == [
+            "Ana",
+            "Chloé",
+        ]
 
 
 def test_a_tie_needs_two_players(member_client, play):
     before = db_state()
     response = tap(member_client, play, {"tied": ["Ana"], "tie": "1"}, draft={"card": "pink-die"})
-    assert "Tick at least two players" in response.content.decode()
+    assert "Tick at least two players" in error_of(response)
     assert db_state() == before
 
 
 def test_a_call_without_a_caller_gets_a_message(member_client, play):
     before = db_state()
     response = tap(member_client, play, {"series": "2"}, draft={"card": "pink-die"})
-    assert "Choose who called first" in response.content.decode()
+    assert "Choose who called first" in error_of(response)
     assert db_state() == before
 
 
@@ -260,7 +338,7 @@ def test_a_call_without_a_caller_gets_a_message(member_client, play):
 def test_a_tampered_call_gets_a_message(member_client, play, data):
     before = db_state()
     response = tap(member_client, play, data, draft={"card": "pink-die"})
-    assert 'id="move-error"' in response.content.decode()
+    assert error_of(response)
     assert db_state() == before
 
 
@@ -270,7 +348,7 @@ def test_a_damaged_draft_gets_a_message(member_client, play):
         {"version": 0, "draft": "{oops", "caller": "Ana", "series": "1"},
         headers=HTMX,
     )
-    assert "The form was damaged" in response.content.decode()
+    assert "The form was damaged" in error_of(response)
     assert play.moves.count() == 0
 
 
@@ -281,8 +359,7 @@ def test_an_illegal_call_shows_the_referees_message_and_stores_nothing(member_cl
     response = tap(
         member_client, play, {"caller": "Ben", "series": "3"}, draft={"card": "pink-die"}
     )
-    body = response.content.decode()
-    assert "Card 2: Ben cannot call: only Ana and Chloé" in body
+    assert error_of(response).startswith("Card 2: Ben cannot call: only Ana and Chloé")
     assert db_state() == before
 
 
@@ -308,8 +385,9 @@ def test_the_json_fallback_still_enters_a_move(member_client, play):
 
 
 def test_reset_drops_the_draft(member_client, play):
-    body = tap(member_client, play, {"reset": "1"}, draft={"card": "green-die"}).content.decode()
-    assert 'name="card"' in body and 'name="caller"' not in body
+    page = dom(tap(member_client, play, {"reset": "1"}, draft={"card": "green-die"}))
+    assert find_all(find(page, "fieldset", id="bh-pick"), "button", name="card")
+    assert not find_all(page, None, name="caller") and not find_all(page, None, id="bh-call")
 
 
 # A whole game and its score sheet ---------------------------------------------------------------
@@ -321,9 +399,10 @@ def test_the_example_game_entered_tap_by_tap_finishes_with_ana_winning(member_cl
     assert [m.data for m in example_play.moves.order_by("seq")] == EXAMPLE["moves"]
     example_play.refresh_from_db()
     assert example_play.status == "finished"
-    body = member_client.get(reverse("play", args=[example_play.pk])).content.decode()
-    assert "Ana has turned their last card and wins!" in body
-    assert 'id="move-form"' not in body
+    page = dom(member_client.get(reverse("play", args=[example_play.pk])))
+    won = [text(strong) for strong in find_all(outcome_of(page), "strong")]
+    assert won == ["Ana has turned their last card and wins!"]
+    assert not find_all(page, "form", id="move-form")
 
 
 def test_the_score_sheet_shows_cards_turned_piles_crashes_and_eliminations(
@@ -331,30 +410,33 @@ def test_the_score_sheet_shows_cards_turned_piles_crashes_and_eliminations(
 ):
     for move in EXAMPLE["moves"]:
         services.record_move(play=example_play, move=move)
-    body = member_client.get(reverse("play-sheet", args=[example_play.pk])).content.decode()
-    assert 'id="bh-sheet"' in body
+    page = dom(member_client.get(reverse("play-sheet", args=[example_play.pk])))
+    sheet = find(page, "table", id="bh-sheet")
     rows = {
         "Ana": ("6", "0", "0", "Winner"),
         "Ben": ("0", "6", "3", "Eliminated (out no. 1)"),
         "Dev": ("1", "5", "0", "–"),
     }
-    for name, (turned, pile, crashes, result) in rows.items():
-        assert f'<tr data-player="{name}"{' class="winner"' if name == "Ana" else ""}>' in body
-        start = body.index(f'<tr data-player="{name}"')
-        row = body[start : body.index("</tr>", start)]
-        assert f'bh-turned-count">{turned}<' in row and f'bh-pile">{pile}<' in row
-        assert f'bh-crashes">{crashes}<' in row and result in row
-    assert "Winner: Ana" in body
+    for name, figures in rows.items():
+        row = find(sheet, "tr", data_player=name)
+        assert classes(row) == ({"winner"} if name == "Ana" else set())
+        cells = ("bh-turned-count", "bh-pile", "bh-crashes", "bh-result")
+        assert tuple(text(find(row, "td", class_=cell)) for cell in cells) == figures
+    assert text(find(page, "strong", id="bh-winner")) == "Winner: Ana"
 
 
 def test_the_board_shows_crash_tokens_and_the_eliminated_player(member_client, example_play):
     for move in EXAMPLE["moves"][:7]:
         services.record_move(play=example_play, move=move)
-    body = member_client.get(reverse("play", args=[example_play.pk])).content.decode()
-    start = body.index('<tr data-player="Ben" class="bh-out">')
-    row = body[start : body.index("</tr>", start)]
-    assert row.count("bh-token-on") == 3 and "eliminated" in row
-    assert body.count('name="card"') == 64 - 12 - 2  # green-die and purple-car were placed
+    page = dom(member_client.get(reverse("play", args=[example_play.pk])))
+    ben = find(find(page, "table", id="bh-players"), "tr", data_player="Ben")
+    assert classes(ben) == {"bh-out"}
+    tokens = find(ben, "span", class_="bh-tokens")
+    assert len(find_all(tokens, "span", class_="bh-token-on")) == 3
+    assert attr(tokens, "aria-label") == "3 Crash tokens"
+    assert text(find(ben, "td", class_="bh-status")) == "eliminated"
+    # green-die and purple-car were placed
+    assert len(find_all(page, "button", name="card")) == 64 - 12 - 2
 
 
 def test_the_play_page_in_french(member_client, play):

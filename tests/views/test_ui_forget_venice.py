@@ -1,6 +1,5 @@
 """Forget Venice at the table: the score-sheet setup, a deal tapped in card by card, the sheet."""
 
-import html
 import json
 
 import pytest
@@ -10,7 +9,7 @@ from games import services
 from games.models import Move, Play, Seat
 from games.ui import ui_for
 from referee.forget_venice import CRITERIA, DEFAULT_SHEETS
-from tests.dom import dom, find, find_all, text
+from tests.dom import attr, chosen, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 GAME = json.loads((EXAMPLES / "forget-venice-1.json").read_text())
@@ -50,11 +49,22 @@ def tap(client, play, draft, *, seq=0, htmx=True, **fields):
 
 def draft_of(response) -> dict:
     """The draft the page carries in its hidden field."""
-    body = response.content.decode()
-    start = body.index('name="draft" value="') + len('name="draft" value="')
-    raw = body[start : body.index('"', start)]
+    raw = attr(find(find(dom(response), "form", id="move-form"), "input", name="draft"), "value")
+    return json.loads(raw) if raw else {}
 
-    return json.loads(html.unescape(raw)) if raw else {}
+
+def error_of(response) -> str:
+    """The referee's (or the form's) message, next to the controls."""
+    return text(find(find(dom(response), "div", id="verdict"), "p", id="move-error"))
+
+
+def is_open(details) -> bool:
+    return "open" in dict(details.attributes)
+
+
+def offered(page) -> list[str]:
+    """The cards the deal form offers to lay."""
+    return [attr(button, "value") for button in find_all(page, "button", name="card")]
 
 
 def db_state():
@@ -71,21 +81,25 @@ def db_state():
 def test_setup_page_prefills_each_seats_default_sheet(member_client, night, players):
     response = member_client.get(setup_url(night, players))
     assert response.status_code == 200
-    body = response.content.decode()
+    page = dom(response)
     # Player 2, first half, criterion II: Moons against Wyrms (docs/gamelog.md §4).
-    assert 'name="sheet-1-1-Moons" value="II" id="id-sheet-1-1-Moons-II" checked' in body
-    assert 'name="sheet-1-1-Moons" value="I" id="id-sheet-1-1-Moons-I" aria' in body
+    assert chosen(page, "sheet-1-1-Moons") == ["II"] and chosen(page, "sheet-1-1-Wyrms") == ["II"]
+    moons = find_all(page, "input", type="radio", name="sheet-1-1-Moons")
+    assert [(attr(radio, "value"), attr(radio, "id")) for radio in moons] == [
+        (criterion, f"id-sheet-1-1-Moons-{criterion}") for criterion in CRITERIA
+    ]
+    assert attr(moons[0], "aria-label") == "Ben, half 1: Moons in criterion I"
     form = response.context["fv_sheets"]
 
-    def chosen(seat, half, row):
+    def checked(seat, half, row):
         cells = form[seat]["halves"][half]["rows"][row]["cells"]
         return [c["name"] for c in cells if c["checked"]]
 
-    assert chosen(1, 0, 1) == ["Moons", "Wyrms"]
-    assert chosen(2, 1, 2) == ["Suns", "Wyrms"]
+    assert checked(1, 0, 1) == ["Moons", "Wyrms"]
+    assert checked(2, 1, 2) == ["Suns", "Wyrms"]
     # The default sheets take one tap: the grids are folded away, the start button near.
-    assert '<details class="fv-edit" id="fv-edit">' in body
-    assert body.count('type="radio" class="fv-pick"') == 3 * 2 * 3 * 6
+    assert not is_open(find(page, "details", id="fv-edit", class_="fv-edit"))
+    assert len(find_all(page, "input", type="radio", class_="fv-pick")) == 3 * 2 * 3 * 6
 
 
 def test_default_sheets_start_a_play_without_sheets(member_client, night, players):
@@ -116,30 +130,32 @@ def test_a_criterion_with_three_suits_gets_a_message_and_the_grid_back(
     data["sheet-2-2-Suns"] = "I"  # Chloé's second half: Suns moved from III to I
     response = member_client.post(setup_url(night, players), data)
     assert response.status_code == 422
-    body = html.unescape(response.content.decode())
-    assert 'id="setup-error"' in body
-    assert (
+    page = dom(response)
+    assert text(find(page, "p", id="setup-error")) == (
         "Chloé's sheet, half 2: criterion I has 3 suits (Suns, Waves, Leaves); each criterion "
-        "takes two." in body
+        "takes two."
     )
     # The grids come back open, as they were sent: moving one suit back is the one tap left.
-    assert '<details class="fv-edit" id="fv-edit" open>' in body
+    assert is_open(find(page, "details", id="fv-edit"))
+    assert chosen(page, "sheet-2-2-Suns") == ["I"]
     cells = response.context["fv_sheets"][2]["halves"][1]["rows"][0]["cells"]
     assert [c["name"] for c in cells if c["checked"]] == ["Suns", "Waves", "Leaves"]
     assert Play.objects.count() == 0
     # Chloé's sheet, the one changed, is the one open (one at a time): no tap to find it.
     assert [sheet["open"] for sheet in response.context["fv_sheets"]] == [False, False, True]
-    assert '<details class="fv-sheet" name="fv-sheets" data-player="Chloé" open>' in body
+    sheets = find_all(page, "details", class_="fv-sheet", name="fv-sheets")
+    assert [attr(sheet, "data-player") for sheet in sheets if is_open(sheet)] == ["Chloé"]
 
 
 def test_one_sheet_is_open_at_a_time_the_first_unless_another_was_changed(
     member_client, night, players
 ):
     """On a phone one whole sheet fits the screen: the first is open, the others a tap away."""
-    body = member_client.get(setup_url(night, players)).content.decode()
-    assert body.count('name="fv-sheets"') == 3
-    assert body.count('name="fv-sheets" data-player="Ana" open>') == 1
-    assert body.count(" open>") == 1  # the sheets' editor itself starts folded
+    page = dom(member_client.get(setup_url(night, players)))
+    sheets = find_all(page, "details", name="fv-sheets")
+    assert [attr(sheet, "data-player") for sheet in sheets] == ["Ana", "Ben", "Chloé"]
+    # Ana's alone is open; the sheets' editor itself starts folded
+    assert find_all(page, None, open=None) == [sheets[0]]
     data = default_form(players)
     data["sheet-1-1-Moons"], data["sheet-1-1-Waves"] = "I", "III"  # Ben's: refused
     response = member_client.post(setup_url(night, players), data)
@@ -152,9 +168,8 @@ def test_a_missing_or_unknown_criterion_gets_a_message(member_client, night, pla
     data["sheet-1-2-Knots"] = value
     response = member_client.post(setup_url(night, players), data)
     assert response.status_code == 422
-    assert "Ben's sheet, half 2: tap the criterion of Knots." in html.unescape(
-        response.content.decode()
-    )
+    error = text(find(dom(response), "p", id="setup-error"))
+    assert error == "Ben's sheet, half 2: tap the criterion of Knots."
     assert Play.objects.count() == 0
 
 
@@ -162,26 +177,30 @@ def test_a_missing_or_unknown_criterion_gets_a_message(member_client, night, pla
 
 
 def test_play_page_offers_every_card_and_names_the_dealer(member_client, venice):
-    response = member_client.get(reverse("play", args=[venice.pk]))
-    body = response.content.decode()
-    assert "Dealer: Ana · First Chooser: Ben · Second Chooser: Chloé" in body
-    assert body.count('name="card"') == 42
-    assert 'name="move_json"' in body  # the JSON fallback stays
+    page = dom(member_client.get(reverse("play", args=[venice.pk])))
+    where = text(find(page, "p", id="fv-where"))
+    assert where.endswith("Dealer: Ana · First Chooser: Ben · Second Chooser: Chloé")
+    assert len(find_all(find(page, "div", id="fv-deck"), "button", name="card")) == 42
+    # the JSON fallback stays
+    assert find_all(find(page, "form", id="move-form"), "textarea", name="move_json")
 
 
 def test_a_card_tap_lays_it_in_the_active_pile_and_returns_the_fragment(member_client, venice):
     response = tap(member_client, venice, None, card="The Author")
-    body = response.content.decode()
+    page = dom(response)
     assert response.status_code == 200
-    assert body.lstrip().startswith('<div id="play-main"') and "<html" not in body
+    assert page.name == "div" and attr(page, "id") == "play-main"  # the fragment, not the page
     assert draft_of(response)["piles"] == [["The Author"], [], []]
-    assert body.count('name="card"') == 41 and 'name="take_back" value="The Author"' in body
+    assert len(offered(page)) == 41 and "The Author" not in offered(page)
+    pile = find(find(page, "fieldset", id="fv-piles"), "div", data_pile="1")
+    laid = [attr(button, "value") for button in find_all(pile, "button", name="take_back")]
+    assert laid == ["The Author"]
     assert venice.moves.count() == 0
 
 
 def test_a_tap_without_javascript_renders_the_whole_page(member_client, venice):
     response = tap(member_client, venice, None, htmx=False, card="The Author")
-    assert response.status_code == 200 and b"<html" in response.content
+    assert response.status_code == 200 and dom(response).name == "html"
     assert draft_of(response)["piles"] == [["The Author"], [], []]
 
 
@@ -197,32 +216,41 @@ def test_taking_a_card_back_offers_it_again(member_client, venice):
     draft = {"dealer": "Ana", "piles": [["The Author", "The Sea"], [], []], "active": 0}
     response = tap(member_client, venice, draft, take_back="The Author")
     assert draft_of(response)["piles"] == [["The Sea"], [], []]
-    assert 'name="card" value="The Author"' in response.content.decode()
+    assert "The Author" in offered(dom(response)) and "The Sea" not in offered(dom(response))
 
 
 def test_the_choosers_are_asked_only_once_the_deal_is_laid_out(member_client, venice):
     draft = {"dealer": "Ana", "piles": [FIRST["piles"][0], FIRST["piles"][1], []], "active": 2}
     response = tap(member_client, venice, draft, card=FIRST["piles"][2][0])
-    assert 'name="first"' not in response.content.decode()
+    page = dom(response)
+    assert offered(page) and not find_all(page, None, name="first")
     draft = {"dealer": "Ana", "piles": FIRST["piles"], "active": 2}
-    response = tap(member_client, venice, draft, pile="0")
-    body = response.content.decode()
-    assert 'name="card"' not in body
-    assert "Ben (First Chooser) took:" in body and body.count('name="first"') == 3
+    page = dom(tap(member_client, venice, draft, pile="0"))
+    assert not find_all(page, None, name="card")
+    choices = find(page, "fieldset", id="fv-choices")
+    assert "Ben (First Chooser) took:" in [text(said) for said in find_all(choices, "p")]
+    first = find_all(choices, "button", name="first")
+    assert [(attr(button, "value"), text(button)) for button in first] == [
+        ("0", "Pile 1"),
+        ("1", "Pile 2"),
+        ("2", "Pile 3"),
+    ]
 
 
 def test_the_second_chooser_tap_stores_the_whole_deal(member_client, venice):
     draft = {"dealer": "Ana", "piles": FIRST["piles"], "active": 2}
     response = tap(member_client, venice, draft, first="1")
-    body = response.content.decode()
     assert draft_of(response)["first"] == 1
-    assert body.count('name="second"') == 2 and 'id="fv-second-2"' not in body
+    second = find_all(find(dom(response), "fieldset", id="fv-choices"), "button", name="second")
+    # pile 2 is taken: piles 1 and 3 are left
+    assert [attr(button, "id") for button in second] == ["fv-second-1", "fv-second-3"]
     response = tap(member_client, venice, draft_of(response), second="2")
     assert response.status_code == 200
     assert venice.moves.get().data == FIRST
-    body = response.content.decode()
-    assert "Dealer: Ben · First Chooser: Chloé · Second Chooser: Ana" in body
-    assert body.count('name="card"') == 35  # 7 cards dealt this half
+    page = dom(response)
+    where = text(find(page, "p", id="fv-where"))
+    assert where.endswith("Dealer: Ben · First Chooser: Chloé · Second Chooser: Ana")
+    assert len(offered(page)) == 35  # 7 cards dealt this half
 
 
 def test_the_deal_without_javascript_redirects_to_the_play(member_client, venice):
@@ -238,36 +266,36 @@ def test_an_illegal_deal_shows_the_referees_message_and_stores_nothing(member_cl
     # A tampered draft: Ana cannot deal twice in a row.
     draft = {"dealer": "Ana", "piles": GAME["moves"][1]["piles"], "first": 2}
     response = tap(member_client, venice, draft, seq=1, second="0")
-    body = response.content.decode()
-    assert 'id="move-error"' in body and "Ana cannot be the dealer of deal 2" in body
+    assert "Ana cannot be the dealer of deal 2" in error_of(response)
     assert db_state() == before
 
 
 def test_a_card_already_dealt_this_half_is_not_offered_and_is_refused(member_client, venice):
     tap(member_client, venice, {"piles": FIRST["piles"], "first": 1}, second="2")
     response = tap(member_client, venice, None, seq=1, card="The Author")
-    body = response.content.decode()
-    assert "The Author is not among the cards left to deal this half." in body
-    assert 'name="card" value="The Author"' not in body
+    assert "The Author is not among the cards left to deal this half." in error_of(response)
+    assert offered(dom(response)) and "The Author" not in offered(dom(response))
 
 
 def test_an_eighth_card_is_refused(member_client, venice):
     draft = {"dealer": "Ana", "piles": FIRST["piles"], "active": 0}
     response = tap(member_client, venice, draft, card="The Sea")
-    assert "exactly 7 cards" in response.content.decode()
+    assert "exactly 7 cards" in error_of(response)
 
 
 def test_half_time_tie_lets_the_table_choose_the_dealer(member_client, venice):
     moves, tied = _tied_first_half()
     for seq, move in enumerate(moves):
         services.record_move(play=venice, move=move, version=seq)
-    body = member_client.get(reverse("play", args=[venice.pk])).content.decode()
-    assert body.count('name="dealer"') == len(tied)
-    assert 'name="card"' not in body
+    page = dom(member_client.get(reverse("play", args=[venice.pk])))
+    dealers = find_all(find(page, "div", id="fv-form"), "button", name="dealer")
+    assert [attr(button, "value") for button in dealers] == tied
+    assert not find_all(page, None, name="card")
     response = tap(member_client, venice, None, seq=6, dealer=tied[-1])
     assert draft_of(response)["dealer"] == tied[-1]
-    assert f"Dealer: {tied[-1]} · First Chooser:" in response.content.decode()
-    assert response.content.decode().count('name="card"') == 42  # the deck is reshuffled
+    page = dom(response)
+    assert f"Dealer: {tied[-1]} · First Chooser:" in text(find(page, "p", id="fv-where"))
+    assert len(offered(page)) == 42  # the deck is reshuffled
 
 
 def _tied_first_half() -> tuple[list[dict], list[str]]:
@@ -308,7 +336,7 @@ def _tied_first_half() -> tuple[list[dict], list[str]]:
 def test_tampered_or_missing_input_gets_a_message(member_client, venice, fields):
     data = {"version": 0, "draft": "", **fields}
     response = member_client.post(reverse("play-move", args=[venice.pk]), data, headers=HTMX)
-    assert response.status_code == 200 and 'id="move-error"' in response.content.decode()
+    assert response.status_code == 200 and error_of(response)
     assert venice.moves.count() == 0
 
 
@@ -344,9 +372,8 @@ def test_the_score_sheet_shows_both_halves_totals_and_the_tie_break(member_clien
     assert [h["totals"] for h in sheet["halves"]] == [[3, 8, 14], [13, 8, 2]]
     assert sheet["totals"] == [16, 16, 16]
     assert sheet["tie_break"] == "second_half"
-    body = response.content.decode()
-    assert "the most second-half points decided the winner" in body
-    assert 'id="fv-sheet"' in body
+    tie_break = find(find(dom(response), "div", id="fv-sheet"), "p", id="fv-tie-break")
+    assert "the most second-half points decided the winner" in text(tie_break)
 
 
 def test_each_column_of_the_score_sheet_is_headed_by_its_player(member_client, night, players):
@@ -366,7 +393,9 @@ def test_the_sheet_of_a_first_half_leaves_the_second_half_blank(member_client, v
     response = member_client.get(reverse("play-sheet", args=[venice.pk]))
     sheet = response.context["fv_sheet"]
     assert sheet["halves"][1]["totals"] == [None, None, None]
-    assert not sheet["finished"] and 'id="fv-tie-break"' not in response.content.decode()
+    page = dom(response)
+    assert not sheet["finished"] and find_all(page, "div", id="fv-sheet")
+    assert not find_all(page, None, id="fv-tie-break")
 
 
 # What the tests over every game ask of this one (tests/per_game.py) ---------------------------

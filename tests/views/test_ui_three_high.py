@@ -12,7 +12,7 @@ from games.ui import Draft, ui_for
 from games.ui.three_high import DEFAULT_SQUARES
 from referee import Judgement, judge
 from referee.three_high import ThreeHigh
-from tests.dom import attr, dom, find, find_all, text
+from tests.dom import ANY, attr, chosen, classes, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 GAME = json.loads((EXAMPLES / "three-high-1.json").read_text())
@@ -48,12 +48,19 @@ def tap(client, play, *, draft=None, seq=0, htmx=True, **fields):
 
 def draft_of(response):
     """The draft the page carries in its hidden field."""
-    import html
-    import re
-
-    match = re.search(r'name="draft" value="([^"]*)"', response.content.decode())
-    raw = html.unescape(match.group(1))
+    raw = attr(find(find(dom(response), "form", id="move-form"), "input", name="draft"), "value")
     return json.loads(raw) if raw else {}
+
+
+def error_of(response) -> str:
+    """The referee's (or the form's) message, next to the controls."""
+    return text(find(find(dom(response), "div", id="verdict"), "p", id="move-error"))
+
+
+def squares(page, **attrs) -> list[str]:
+    """The board's squares (with ``attrs``), north to south, west to east."""
+    board = find(page, "div", id="th-board")
+    return [attr(square, "data-square") for square in find_all(board, None, **attrs)]
 
 
 # Setup ------------------------------------------------------------------------------------------
@@ -64,18 +71,23 @@ def test_setup_page_lists_the_15_pieces_large_first_with_distinct_default_square
 ):
     url = reverse("play-setup", args=[night.pk])
     response = member_client.get(url, {"game": "three-high", "seat": [p.pk for p in duo]})
-    body = response.content.decode()
+    page = dom(response)
     assert response.status_code == 200
-    rows = [line.split('"')[1] for line in body.split("data-piece=")[1:]]
+    rows = [attr(row, "data-piece") for row in find_all(page, "div", class_="th-setup-row")]
     assert rows[:5] == ["red-3", "yellow-3", "green-3", "blue-3", "black-3"]
     assert rows[-1] == "black-1" and len(rows) == 15
     assert len(set(DEFAULT_SQUARES.values())) == 15
     # the squares come from the cards drawn: none is proposed that would have to be undone
-    assert body.count('<option value="" selected>') == 15
+    assert [chosen(page, f"square-{piece}") for piece in rows] == [[""]] * 15
+    cards = [chosen(page, f"{colour}-{piece}") for piece in rows for colour in ("red", "black")]
+    assert cards == [[]] * 30
     # the tray and the board they are tapped on (static/js/tap-setup.js writes the lists)
-    assert body.count("data-slot ") == 15 and body.count("data-cell=") == 64
-    assert 'data-fields="square-green-2"' in body and 'id="square-green-2"' in body
-    assert "our convention" in body and 'id="card-convention"' in body
+    taps = find(page, "div", id="th-setup-taps")
+    slots = find_all(taps, "button", data_slot="")
+    assert [attr(slot, "data-fields") for slot in slots] == [f"square-{piece}" for piece in rows]
+    assert len(find_all(taps, "button", data_cell=ANY)) == 64
+    assert find_all(page, "select", id="square-green-2", name="square-green-2")
+    assert "our convention" in text(find(page, "div", id="card-convention"))
 
 
 def test_default_setup_starts_the_play_with_those_squares(member_client, night, duo):
@@ -105,55 +117,64 @@ def test_red_card_gives_the_rank_and_black_card_the_file(member_client, night, d
 def test_bad_setup_shows_a_message_and_stores_nothing(member_client, night, duo, fields, message):
     response = member_client.post(reverse("play-setup", args=[night.pk]), setup_form(duo, **fields))
     assert response.status_code == 422
-    assert message in response.content.decode()
+    assert message in text(find(dom(response), "p", id="setup-error"))
     assert not Play.objects.exists()
 
 
 def test_a_refused_setup_keeps_what_was_chosen(member_client, night, duo):
     form = setup_form(duo, **{"square-red-3": "h1", "red-green-2": "5H"})
-    body = member_client.post(reverse("play-setup", args=[night.pk]), form).content.decode()
-    assert 'id="setup-error"' in body
-    assert '<option value="h1" selected>' in body and '<option value="5H" selected>' in body
+    page = dom(member_client.post(reverse("play-setup", args=[night.pk]), form))
+    assert text(find(page, "p", id="setup-error"))
+    assert chosen(page, "square-red-3") == ["h1"] and chosen(page, "red-green-2") == ["5H"]
 
 
 # Moves ------------------------------------------------------------------------------------------
 
 
 def test_play_page_draws_the_stacks_north_up_and_offers_only_top_pieces(member_client, three_high):
-    body = member_client.get(reverse("play", args=[three_high.pk])).content.decode()
-    squares = [chunk.split('"')[1] for chunk in body.split("data-square=")[1:]]
-    assert squares[:8] == [f"{f}8" for f in "abcdefgh"] and squares[-1] == "h1"
-    assert 'data-square="a1" data-stack="red-3,red-2"' in body
-    assert 'name="piece" value="red-2"' in body and 'name="piece" value="red-3"' not in body
-    assert 'id="th-turn">Ana<' in body
-    assert 'id="th-pile">22 cards' in body
-    assert "Ana 5 · Ben 5" in body
+    page = dom(member_client.get(reverse("play", args=[three_high.pk])))
+    assert squares(page, class_="th-square") == [
+        f"{file}{rank}" for rank in range(8, 0, -1) for file in "abcdefgh"
+    ]
+    a1 = find(find(page, "div", id="th-board"), None, data_square="a1")
+    assert attr(a1, "data-stack") == "red-3,red-2"
+    # only the top piece of a stack is offered: on the board, and in the list beside it
+    assert (a1.name, attr(a1, "name"), attr(a1, "value")) == ("button", "piece", "red-2")
+    pieces = {attr(button, "value") for button in find_all(page, "button", name="piece")}
+    assert "red-2" in pieces and "red-3" not in pieces
+    assert text(find(page, "dd", id="th-turn")) == "Ana"
+    assert text(find(page, "dd", id="th-pile")) == "22 cards"
+    assert text(find(page, "dd", id="th-hands")) == "Ana 5 · Ben 5"
 
 
 def test_each_tap_keeps_a_draft_and_stores_nothing(member_client, three_high):
     response = tap(member_client, three_high, card="6S")
-    body = response.content.decode()
-    assert body.lstrip().startswith('<div id="play-main"')
+    page = dom(response)
+    assert page.name == "div" and attr(page, "id") == "play-main"  # the fragment, not the page
     assert draft_of(response) == {"card": "6S"}
     # the card picker folds once a card is chosen: one tap opens it again
-    assert 'id="th-change-card"' in body and 'name="card" value="6S"' not in body
+    change = find(find(page, "div", id="th-choice"), "button", id="th-change-card")
+    assert (attr(change, "name"), attr(change, "value")) == ("clear", "card")
+    assert not find_all(page, None, name="card")
 
     response = tap(member_client, three_high, draft={"card": "6S"}, side="south")
     assert draft_of(response) == {"card": "6S", "side": "south"}
-    assert "red-1" in response.content.decode() and "a6 → a1" in response.content.decode()
+    red_1 = find(dom(response), "button", class_="th-piece-choice", data_piece="red-1")
+    assert text(find(red_1, "span", class_="th-where")) == "a6 → a1"
 
     response = tap(member_client, three_high, draft={"card": "6S", "side": "south"}, piece="red-1")
-    body = response.content.decode()
+    page = dom(response)
     assert draft_of(response) == {"card": "6S", "side": "south", "piece": "red-1"}
-    assert "the small red piece goes from a6 to a1" in body
-    assert 'id="confirm-move"' in body and 'data-square="a1"' in body
-    assert "th-landing" in body
+    preview = find(page, "div", id="th-preview")
+    assert "the small red piece goes from a6 to a1" in text(preview)
+    assert find_all(preview, "button", id="confirm-move", name="confirm")
+    assert squares(page, class_="th-landing") == ["a1"]
     assert Move.objects.count() == 0
 
 
 def test_a_tap_without_htmx_shows_the_whole_page(member_client, three_high):
     response = tap(member_client, three_high, htmx=False, side="north")
-    assert response.status_code == 200 and b"<html" in response.content
+    assert response.status_code == 200 and dom(response).name == "html"
     assert draft_of(response) == {"side": "north"}
 
 
@@ -167,24 +188,26 @@ def test_confirm_stores_the_move_as_the_referee_expects(member_client, three_hig
         "side": "south",
         "piece": "red-1",
     }
-    body = response.content.decode()
-    assert 'id="th-turn">Ben<' in body
-    assert 'value="6S" class="th-card" disabled' in body
-    assert "th-has-tree" in body
+    page = dom(response)
+    assert text(find(page, "dd", id="th-turn")) == "Ben"
+    played = find(page, "button", name="card", value="6S")
+    assert find_all(page, "button", name="card", disabled=None) == [played]
+    assert classes(played) == {"th-card"}
+    assert squares(page, class_="th-has-tree") == ["a1"]  # red-1 on red-2 on red-3
 
 
 def test_confirm_before_the_move_is_complete_asks_for_the_rest(member_client, three_high):
     response = tap(member_client, three_high, draft={"card": "6S"}, confirm="1")
-    assert "Choose a card, a side and a piece" in response.content.decode()
+    assert "Choose a card, a side and a piece" in error_of(response)
     assert Move.objects.count() == 0
 
 
 def test_illegal_move_shows_the_referees_message_and_stores_nothing(member_client, three_high):
     draft = {"card": "4S", "side": "east", "piece": "red-2"}
     response = tap(member_client, three_high, draft=draft, confirm="1")
-    body = response.content.decode()
-    assert 'id="move-error"' in body
-    assert "Turn 1: the medium red piece cannot stop on the medium yellow piece at c1" in body
+    assert error_of(response).startswith(
+        "Turn 1: the medium red piece cannot stop on the medium yellow piece at c1"
+    )
     assert Move.objects.count() == 0
 
 
@@ -201,15 +224,16 @@ def test_illegal_move_shows_the_referees_message_and_stores_nothing(member_clien
 def test_tampered_taps_get_a_message(member_client, three_high, fields, message):
     data = {"version": 0, "draft": "", **fields}
     response = member_client.post(reverse("play-move", args=[three_high.pk]), data, headers=HTMX)
-    assert message in response.content.decode()
+    assert message in error_of(response)
     assert Move.objects.count() == 0
 
 
 def test_cannot_play_loses_the_game(member_client, three_high):
     response = tap(member_client, three_high, cannot_play="1")
     assert Move.objects.get().data == {"player": "Ana", "cannot_play": True}
-    body = response.content.decode()
-    assert "Lost" in body and "Ana could not play a card." in body
+    outcome = find(find(dom(response), "dl", id="th-facts"), "div", id="th-outcome")
+    assert classes(outcome) == {"th-outcome", "th-outcome-lost"}
+    assert text(find(outcome, "dd")) == "Lost — Ana could not play a card."
 
 
 def test_the_move_json_fallback_still_works(member_client, three_high):
@@ -220,12 +244,17 @@ def test_the_move_json_fallback_still_works(member_client, three_high):
 def test_the_sheet_after_a_won_game_shows_trees_pile_hands_and_outcome(member_client, three_high):
     for seq, move in enumerate(GAME["moves"]):
         services.record_move(play=three_high, move=move, version=seq)
-    body = member_client.get(reverse("play-sheet", args=[three_high.pk])).content.decode()
-    assert "Won" in body and "All five trees stand." in body
-    assert "5 trees standing" in body
-    assert "22 cards left to draw" in body
-    assert "Ana: 2 · Ben: 3" in body
-    assert "6♠" in body and "4♦" in body
+    page = dom(member_client.get(reverse("play-sheet", args=[three_high.pk])))
+    sheet = find(page, "table", id="th-sheet")
+    outcome = find(sheet, "td", id="th-sheet-outcome")
+    assert text(outcome) == "Won — All five trees stand." and text(find(outcome, "strong")) == "Won"
+    trees = find(sheet, "td", id="th-sheet-trees")
+    assert len(find_all(trees, "li", class_="th-standing")) == 5
+    assert text(trees).endswith("5 trees standing")
+    assert text(find(sheet, "td", id="th-sheet-pile")) == "22 cards left to draw"
+    assert text(find(sheet, "td", id="th-sheet-hands")) == "Ana: 2 · Ben: 3"
+    played = [text(card) for card in find_all(find(sheet, "td", id="th-sheet-played"), "span")]
+    assert "6♠" in played and "4♦" in played
 
 
 def test_a_player_with_an_empty_hand_is_told_to_record_cannot_play():
@@ -241,7 +270,8 @@ def test_a_player_with_an_empty_hand_is_told_to_record_cannot_play():
     context = ui_for("three-high").move_context(judgement, ["Ana", "Ben"], None)
     assert context["th_empty_hand"] is True
     html = render_to_string("plays/games/three-high/move_form.html", context)
-    assert "Ana has no card left: record that they cannot play." in html
+    said = text(find(dom(html), "div", id="th-empty-hand"))
+    assert said == "Ana has no card left: record that they cannot play."
 
 
 def test_the_board_letters_its_files_along_rank_1_and_numbers_its_ranks_along_file_a(
@@ -296,20 +326,21 @@ def test_a_refused_move_keeps_the_card_side_and_piece(member_client, three_high)
             member_client, three_high, draft=response and draft_of(response), **{key: value}
         )
     refused = tap(member_client, three_high, draft=draft_of(response), confirm="1")
-    assert "cannot stop on the small blue piece" in refused.content.decode()
+    assert "cannot stop on the small blue piece" in error_of(refused)
     assert draft_of(refused) == move
 
 
 def test_the_piece_moved_last_is_marked(member_client, three_high):
     services.record_move(play=three_high, move=GAME["moves"][0])
-    html = member_client.get(reverse("play", args=[three_high.pk])).content.decode()
-    assert html.count(" last-move") == 1
+    page = dom(member_client.get(reverse("play", args=[three_high.pk])))
+    # the first move: the small red piece, from a6 onto the stack at a1
+    assert squares(page, class_="last-move") == ["a1"]
 
 
 def test_change_the_card_opens_its_picker_again_and_keeps_the_side(member_client, three_high):
     response = tap(member_client, three_high, draft={"card": "6S", "side": "south"}, clear="card")
     assert draft_of(response) == {"side": "south"}
-    assert 'name="card" value="6S"' in response.content.decode()
+    assert find_all(find(dom(response), "fieldset", class_="th-cards"), "button", value="6S")
 
 
 # What the tests over every game ask of this one (tests/per_game.py) ---------------------------

@@ -10,7 +10,7 @@ from games.models import Move, Play
 from games.ui import ui_for
 from games.ui.thricewise import grid_cells
 from referee import judge
-from tests.dom import attr, dom, find, find_all, text
+from tests.dom import attr, chosen, classes, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 GAME_2 = json.loads((EXAMPLES / "thricewise-2.json").read_text())
@@ -45,11 +45,8 @@ def tap(client, play, data, *, draft=None, htmx=True):
 
 def draft_of(response) -> dict:
     """The draft the page carries in its hidden field."""
-    html = response.content.decode()
-    marker = 'name="draft" value="'
-    start = html.index(marker) + len(marker)
-    raw = html[start : html.index('"', start)]
-    return json.loads(raw.replace("&quot;", '"')) if raw else {}
+    raw = attr(find(find(dom(response), "form", id="move-form"), "input", name="draft"), "value")
+    return json.loads(raw) if raw else {}
 
 
 # --- Setup ----------------------------------------------------------------------------------
@@ -57,17 +54,21 @@ def draft_of(response) -> dict:
 
 def test_setup_offers_an_empty_2x2_grid_and_the_deck_to_tap(member_client, night, players):
     response = member_client.get(setup_url(night, players[:2]))
-    html = response.content.decode()
+    page = dom(response)
     assert response.status_code == 200
-    assert 'name="cell_3"' in html and 'name="cell_4"' not in html
+    cells = [attr(select, "name") for select in find_all(page, "select")]
+    assert cells == ["cell_0", "cell_1", "cell_2", "cell_3"]
     # The cards drawn are tapped in: no grid is prefilled that would have to be undone first.
     assert [c["chosen"] for c in response.context["setup_cells"]] == ["", "", "", ""]
     assert (
         response.context["deck"][0]["name"] == "Ace of Moons"
         and len(response.context["deck"]) == 36
     )
-    assert html.count('class="tw-pick" data-cell=') == 36
-    assert "js/tap-setup.js" in html and html.count("data-slot ") == 4
+    taps = find(page, "div", id="tw-setup-taps")
+    deck = [attr(button, "data-cell") for button in find_all(taps, "button", class_="tw-pick")]
+    assert len(deck) == 36 and deck[0] == "Ace of Moons"
+    assert find_all(page, "script", src="/static/js/tap-setup.js")
+    assert len(find_all(taps, "button", data_slot="")) == 4
 
 
 def test_the_setup_page_opens_with_an_empty_json_box(member_client, night, players):
@@ -116,10 +117,13 @@ def test_a_bad_setup_grid_gets_a_message_and_stores_nothing(
     data.update({f"cell_{i}": card for i, card in enumerate(cells)})
     response = member_client.post(reverse("play-setup", args=[night.pk]), data)
     assert response.status_code == 422
-    assert message in response.content.decode()
+    page = dom(response)
+    assert message in text(find(page, "p", id="setup-error"))
     assert not Play.objects.exists()
     # The form comes back with the cards as chosen.
     assert [c["chosen"] for c in response.context["setup_cells"]] == cells
+    # (as the selects show them: the first three, a card each of the deck)
+    assert [chosen(page, f"cell_{n}") for n in range(3)] == [[card] for card in cells[:3]]
 
 
 def test_a_setup_cell_in_a_refusal_is_said_as_the_referee_gives_it(member_client, night, players):
@@ -138,7 +142,8 @@ def test_a_setup_cell_in_a_refusal_is_said_as_the_referee_gives_it(member_client
 def test_the_setup_json_fallback_is_judged_by_the_referee(member_client, night, players):
     data = {"game": "thricewise", "seat": [p.pk for p in players[:2]], "setup_json": '{"grid": []}'}
     response = member_client.post(reverse("play-setup", args=[night.pk]), data)
-    assert response.status_code == 422 and "holds 4 cards" in response.content.decode()
+    assert response.status_code == 422
+    assert "holds 4 cards" in text(find(dom(response), "p", id="setup-error"))
     assert not Play.objects.exists()
 
 
@@ -147,22 +152,27 @@ def test_the_setup_json_fallback_is_judged_by_the_referee(member_client, night, 
 
 def test_the_board_shows_the_grid_and_offers_only_unseen_cards(member_client, duel):
     response = member_client.get(reverse("play", args=[duel.pk]))
-    html = response.content.decode()
-    assert 'data-card="The Huntress"' in html and "css/games/thricewise.css" in html
-    assert 'class="tw-cell tw-card suit-moons' in html
+    page = dom(response)
+    assert find_all(find(page, "head"), "link", href="/static/css/games/thricewise.css")
+    grid = find(page, "div", id="tw-grid")
+    huntress = find(grid, "div", data_card="The Huntress")
+    assert classes(huntress) == {"tw-cell", "tw-card", "suit-moons", "tw-setup-card"}
     unseen = response.context["tw_reveal"]["cards"]
     assert len(unseen) == 32 and "The Huntress" not in [c["name"] for c in unseen]
-    assert html.count('name="pick"') == 32 and 'name="pick" value="The Sailor"' in html
+    picks = [attr(button, "value") for button in find_all(page, "button", name="pick")]
+    assert picks == [c["name"] for c in unseen] and "The Sailor" in picks
     assert response.context["tw_reveal"]["next"] == "Ana"
-    assert "tw-free" not in html  # no cell to tap before the reveal
+    assert not find_all(grid, "button")  # no cell to tap before the reveal
 
 
 def test_a_tapped_card_goes_to_the_next_player_and_a_second_tap_takes_it_back(member_client, duel):
     response = tap(member_client, duel, {"pick": "The Sailor"})
     assert draft_of(response) == {"picked": {"0": "The Sailor"}}
     assert response.context["tw_reveal"]["next"] == "Ben"
-    html = response.content.decode()
-    assert 'aria-pressed="true" aria-label="The Sailor' in html
+    sailor = find(dom(response), "button", name="pick", value="The Sailor")
+    assert attr(sailor, "aria-pressed") == "true" and "tw-picked" in classes(sailor)
+    assert attr(sailor, "aria-label").startswith("The Sailor")
+    assert find_all(dom(response), "button", name="pick", aria_pressed="true") == [sailor]
     response = tap(member_client, duel, {"pick": "The Sailor"}, draft=draft_of(response))
     assert draft_of(response) == {"picked": {}}
     assert response.context["tw_reveal"]["next"] == "Ana"
@@ -195,7 +205,7 @@ def test_the_last_card_revealed_moves_on_to_the_placements(member_client, duel):
 )
 def test_a_bad_pick_gets_a_message_and_stores_nothing(member_client, duel, draft, pick, message):
     response = tap(member_client, duel, {"pick": pick}, draft=draft)
-    assert message in response.content.decode()
+    assert message in text(find(dom(response), "p", id="move-error"))
     assert not Move.objects.exists()
 
 
@@ -205,15 +215,16 @@ def test_a_bad_pick_gets_a_message_and_stores_nothing(member_client, duel, draft
 def test_the_reveal_starts_a_draft_with_the_first_placer(member_client, duel):
     response = tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Author"})
     assert response.status_code == 200
-    body = response.content.decode()
-    assert body.lstrip().startswith('<div id="play-main"')
+    page = dom(response)
+    assert page.name == "div" and attr(page, "id") == "play-main"  # the fragment, not the page
     assert draft_of(response) == {
         "reveal": {"Ana": "The Sailor", "Ben": "The Author"},
         "place": [],
         "done": [],
     }
     assert response.context["tw_draft"]["placer"] == "Ben"  # the 2 goes before the 4
-    assert 'name="at" value="-1,-1"' in body and 'form="move-form"' in body
+    corner = find(find(page, "div", id="tw-grid"), "button", name="at", value="-1,-1")
+    assert attr(corner, "form") == "move-form" and attr(corner, "type") == "submit"
     assert not Move.objects.exists()
 
 
@@ -221,7 +232,7 @@ def test_a_full_page_draft_step_works_without_javascript(member_client, duel):
     response = tap(
         member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Author"}, htmx=False
     )
-    assert response.status_code == 200 and "<html" in response.content.decode()
+    assert response.status_code == 200 and dom(response).name == "html"
     assert response.context["tw_draft"]["placer"] == "Ben"
 
 
@@ -231,9 +242,10 @@ def test_a_placement_updates_the_legal_cells(member_client, duel):
     assert draft_of(response)["place"] == [{"player": "Ben", "card": "The Author", "at": [2, 0]}]
     assert draft_of(response)["done"] == ["Ben"]
     assert response.context["tw_draft"]["placer"] == "Ana"
-    body = response.content.decode()
-    assert 'name="at" value="3,0"' in body  # next to the pending card
-    assert "tw-pending" in body
+    grid = find(dom(response), "div", id="tw-grid")
+    assert find_all(grid, "button", name="at", value="3,0")  # next to the pending card
+    (pending,) = find_all(grid, "div", class_="tw-pending")
+    assert (attr(pending, "data-at"), attr(pending, "data-card")) == ("2,0", "The Author")
     assert not Move.objects.exists()
 
 
@@ -258,7 +270,9 @@ def test_the_last_placement_waits_for_the_turn_to_be_entered(member_client, duel
     response = tap(member_client, duel, {"card": "The Sailor", "at": "3,0"}, draft=draft)
     assert response.status_code == 200
     assert not Move.objects.exists()
-    assert 'id="enter-turn"' in response.content.decode()
+    enter = find(find(dom(response), "form", id="move-form"), "button", id="enter-turn")
+    assert text(enter) == "Enter turn 1"
+    assert (attr(enter, "name"), attr(enter, "value")) == ("enter", "1")
     response = tap(member_client, duel, {"enter": "1"}, draft=draft_of(response))
     move = Move.objects.get()
     assert move.data == {
@@ -297,7 +311,7 @@ def test_set_aside_cards_are_offered_beside_the_next_players_card(member_client,
         "The Castle",
     ]
     assert response.context["tw_draft"]["ready"] == "The Castle"
-    assert 'value="The Castle" checked' in response.content.decode()
+    assert chosen(find(dom(response), "fieldset", id="tw-place"), "card") == ["The Castle"]
     response = tap(
         member_client, duel, {"card": "The Castle", "at": "-1,0"}, draft=draft_of(response)
     )
@@ -340,8 +354,7 @@ def test_a_set_aside_card_can_be_placed_before_the_revealed_one(member_client, d
 )
 def test_a_bad_reveal_gets_a_message_and_stores_nothing(member_client, duel, data, message):
     response = tap(member_client, duel, data)
-    assert 'id="move-error"' in response.content.decode()
-    assert message in response.content.decode()
+    assert message in text(find(find(dom(response), "div", id="verdict"), "p", id="move-error"))
     assert not Move.objects.exists()
 
 
@@ -356,7 +369,7 @@ def test_a_bad_reveal_gets_a_message_and_stores_nothing(member_client, duel, dat
 def test_a_bad_placement_gets_a_message_and_stores_nothing(member_client, duel, data, message):
     draft = {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": [], "done": []}
     response = tap(member_client, duel, data, draft=draft)
-    assert message in response.content.decode()
+    assert message in text(find(dom(response), "p", id="move-error"))
     assert not Move.objects.exists()
 
 
@@ -371,14 +384,14 @@ def test_a_bad_placement_gets_a_message_and_stores_nothing(member_client, duel, 
 )
 def test_a_tampered_draft_is_refused(member_client, duel, draft):
     response = tap(member_client, duel, {"card": "The Author", "at": "2,0"}, draft=draft)
-    assert "The form was damaged" in response.content.decode()
+    assert "The form was damaged" in text(find(dom(response), "p", id="move-error"))
     assert not Move.objects.exists()
 
 
 def test_the_referee_refuses_an_illegal_json_move_and_nothing_is_stored(member_client, duel):
     move = {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": []}
     response = tap(member_client, duel, {"move_json": json.dumps(move)})
-    assert "Ben must place The Author this turn" in response.content.decode()
+    assert "Ben must place The Author this turn" in text(find(dom(response), "p", id="move-error"))
     assert not Move.objects.exists()
 
 
@@ -429,16 +442,16 @@ def test_the_sheet_shows_points_turn_by_turn_with_totals(member_client, night, p
         "The Sailor at G6: no points",
         "The Forest at G5: +2",
     ]
-    html = response.content.decode()
-    assert 'id="tw-sheet"' in html and "The Sailor, The Forest" in html
+    sheet = find(dom(response), None, id="tw-sheet")
+    assert "The Sailor, The Forest" in text(sheet)
 
 
 def test_a_refused_reveal_keeps_the_cards_picked(member_client, duel):
     """Two players revealing one card: the message, and the first pick kept; Ben's card is the
     one tap left to make."""
     response = tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Sailor"})
-    html = response.content.decode()
-    assert "Ana and Ben cannot both reveal The Sailor." in html
+    error = text(find(dom(response), "p", id="move-error"))
+    assert "Ana and Ben cannot both reveal The Sailor." in error
     assert draft_of(response) == {"picked": {"0": "The Sailor"}}
     assert response.context["tw_reveal"]["next"] == "Ben"
     response = tap(member_client, duel, {"pick": "The Mill"}, draft=draft_of(response))
@@ -449,16 +462,19 @@ def test_a_turn_scored_is_said_next_to_the_controls(member_client, duel):
     response = tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Author"})
     draft = draft_of(response)
     while True:
-        html = response.content.decode()
-        if "Turn 1 scored:" in html[html.index('id="verdict"') :][:600]:
+        page = dom(response)
+        said = find_all(find(page, "div", id="verdict"), "p", class_="event")
+        if said:
             break
-        if 'id="enter-turn"' in html:
+        if find_all(page, "button", id="enter-turn"):
             response = tap(member_client, duel, {"enter": "1"}, draft=draft)
             continue
-        cell = html[html.index('name="at" value="') + len('name="at" value="') :].split('"')[0]
+        cell = attr(find_all(find(page, "div", id="tw-grid"), "button", name="at")[0], "value")
         response = tap(member_client, duel, {"at": cell}, draft=draft)
         draft = draft_of(response)
-    assert 'class="notice event"' in html
+    (event,) = said
+    assert classes(event) == {"notice", "event"} and attr(event, "role") == "status"
+    assert text(event).startswith("Turn 1 scored:")
 
 
 # --- The board's labels -----------------------------------------------------------------------
@@ -468,19 +484,24 @@ def test_the_board_labels_its_columns_and_rows_as_messages_name_cells(member_cli
     """A 2×2 grid at columns 0–1, rows 0–1: the grid may grow 4 columns left of it and 4 rows
     above it, so its cards are E5, F5, E6, F6 for the whole game."""
     response = member_client.get(reverse("play", args=[duel.pk]))
-    html = response.content.decode()
+    grid = find(dom(response), "div", id="tw-grid")
     assert response.context["tw_column_labels"] == ["E", "F"]
     assert [row["label"] for row in response.context["tw_rows"]] == [5, 6]
-    assert '<span class="tw-label tw-column-label" aria-hidden="true">E</span>' in html
-    assert '<span class="tw-label tw-row-label" aria-hidden="true">6</span>' in html
-    assert 'data-at="1,1" data-cell="F6" data-card="The End"' in html
+    columns = find_all(grid, "span", class_="tw-column-label")
+    rows = find_all(grid, "span", class_="tw-row-label")
+    assert [text(label) for label in columns] == ["E", "F"]
+    assert [text(label) for label in rows] == ["5", "6"]
+    assert all(attr(label, "aria-hidden") == "true" for label in columns + rows)
+    the_end = find(grid, "div", data_at="1,1")
+    assert (attr(the_end, "data-cell"), attr(the_end, "data-card")) == ("F6", "The End")
 
 
 def test_a_free_cell_is_offered_by_its_label(member_client, duel):
-    html = tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Author"})
-    html = html.content.decode()
-    assert 'aria-label="Place here: D4"' in html  # the cell up and left of the grid, (-1, -1)
-    assert 'data-at="-1,-1" data-cell="D4"' in html
+    page = dom(tap(member_client, duel, {"reveal_0": "The Sailor", "reveal_1": "The Author"}))
+    # the cell up and left of the grid, (-1, -1)
+    corner = find(find(page, "div", id="tw-grid"), "button", name="at", value="-1,-1")
+    assert attr(corner, "aria-label") == "Place here: D4"
+    assert (attr(corner, "data-at"), attr(corner, "data-cell")) == ("-1,-1", "D4")
 
 
 def test_entering_a_turn_before_everybody_placed_is_refused_and_keeps_the_turn(member_client, duel):
@@ -490,14 +511,15 @@ def test_entering_a_turn_before_everybody_placed_is_refused_and_keeps_the_turn(m
         "done": ["Ben"],
     }
     response = tap(member_client, duel, {"enter": "1"}, draft=draft)
-    assert "Ana must first place The Sailor, the card revealed this turn." in (
-        response.content.decode()
+    assert "Ana must first place The Sailor, the card revealed this turn." in text(
+        find(dom(response), "p", id="move-error")
     )
     assert not Move.objects.exists()
     draft = {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": [], "done": []}
     response = tap(member_client, duel, {"card": "The Sailor", "at": "2,0"}, draft=draft)
     # Ana's card before Ben has placed his (the Author, a 2, goes first)
-    assert "Ben cannot place that card now" in response.content.decode()
+    assert "Ben cannot place that card now" in text(find(dom(response), "p", id="move-error"))
+
     assert not Move.objects.exists()
 
 

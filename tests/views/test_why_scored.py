@@ -3,14 +3,13 @@ opens how they were made, in the reader's language; the move log folds the same 
 scoring turn. The breakdown itself is checked against the hand count in
 tests/referee/test_why_scored.py."""
 
-import html
 import json
-import re
 
 import pytest
 from django.urls import reverse
 
 from games import services
+from tests.dom import attr, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 
@@ -18,24 +17,19 @@ def _example(name: str) -> dict:
     return json.loads((EXAMPLES / f"{name}.json").read_text())
 
 
-def _page(client, url: str, language: str) -> str:
+def _page(client, url: str, language: str):
     response = client.get(url, headers={"Accept-Language": language})
     assert response.status_code == 200
-    page = html.unescape(response.content.decode())
-    assert f'<html lang="{language}">' in page
+    page = dom(response)
+    assert page.name == "html" and attr(page, "lang") == language
     return page
 
 
-#: where each part of the page that holds notes ends
-ENDS = {"tw-sheet": "</table>", "fv-sheet": 'id="fv-totals"', "move-log": "</ol>"}
-
-
-def _details(page: str, container: str) -> list[str]:
+def _details(page, container: str) -> list[str]:
     """The text of every why-it-scored note inside the element of id ``container``."""
-    start = page.index(f'id="{container}"')
-    part = page[start : page.index(ENDS[container], start)]
-    notes = re.findall(r'<details class="why[^"]*">(.*?)</details>', part, flags=re.S)
-    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", note)).strip() for note in notes]
+    return [
+        text(note) for note in find_all(find(page, None, id=container), "details", class_="why")
+    ]
 
 
 THRICEWISE_SHEET = {
