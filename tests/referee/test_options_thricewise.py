@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import IllegalMove
-from referee.decktet import BASIC_DECK
+from referee.decktet import ALL_CARDS, BASIC_DECK
 from referee.thricewise import GAME, Thricewise
 from tests.examples import example_cases
 from tests.referee.test_thricewise import random_game
@@ -212,7 +212,7 @@ def check_turns_built_from_the_options_are_legal(game, options, rng):
 def check_every_card_a_player_may_reveal_is_offered(game, options, rng):
     offered = set(options["reveal"])
     for player in game.players:
-        for card in RANKS:
+        for card in (card.name for card in ALL_CARDS):  # the Pawns, Courts, Excuse included
             others = [c for c in options["reveal"] if c != card]
             reveal = dict(
                 zip(
@@ -224,9 +224,9 @@ def check_every_card_a_player_may_reveal_is_offered(game, options, rng):
             reveal[player] = card
             reveal = {p: reveal[p] for p in game.players}
             # who places, from the test's own ranks: the turn is whole, so only the card counts
-            ranks = [RANKS[c] for c in reveal.values()]
+            ranks = [RANKS.get(c) for c in reveal.values()]
             placing = sorted(
-                (p for p, c in reveal.items() if ranks.count(RANKS[c]) == 1),
+                (p for p, c in reveal.items() if c in RANKS and ranks.count(RANKS[c]) == 1),
                 key=lambda p: RANKS[reveal[p]],
             )
             move = {
@@ -236,10 +236,12 @@ def check_every_card_a_player_may_reveal_is_offered(game, options, rng):
             refused = refusal(game, move)
             if card in offered:
                 assert refused is None, (card, move, refused)
-            else:
+            elif card in RANKS:
                 assert refused is not None, card
                 assert refused.id in ("thricewise.reveal_seen", "thricewise.reveal_in_setup")
                 assert refused.params["card"] == card
+            else:
+                assert refused is not None and refused.id == "thricewise.reveal_not_card", card
 
 
 def _reveal_placing(options, players, player, rng) -> dict[str, str] | None:
