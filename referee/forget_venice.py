@@ -484,6 +484,39 @@ class ForgetVenice(Game):
         cards = [_CARDS[name] for name in self.collection(player, h)]
         return half_breakdown(cards, self.sheets[player][str(h)])
 
+    def options(self) -> dict[str, Any]:
+        """What the next deal may be, for a page to build it tap by tap without asking; ``{}``
+        once the game is over. Cards in the log's spelling::
+
+            {"dealers": [{"dealer": "Ana", "first_chooser": "Ben", "second_chooser": "Chloé"}],
+             "cards": ["Ace of Moons", ...],
+             "piles": 3,
+             "cards_per_deal": 7}
+
+        - ``dealers``: who may deal (``next_dealers``: one player, or the players level on the
+          most first-half points before deal 7), seat order, each with the First Chooser (to
+          the dealer's left), who takes pile ``first``, and the Second Chooser (the next to
+          the left), who takes pile ``second`` (``choosers``); the dealer keeps the last pile.
+        - ``cards``: the cards that may be dealt (``undealt``: not yet dealt this half), in
+          deck order.
+        - ``piles`` and ``cards_per_deal``: the dealer lays out exactly ``cards_per_deal``
+          cards of ``cards``, each at most once, in exactly ``piles`` piles, none of them empty
+          (``_check_piles``); ``first`` and ``second`` are two different piles, numbered from
+          0 (``_check_choices``).
+        """
+        if self.finished:
+            return {}
+        dealers = []
+        for dealer in self.next_dealers():
+            first, second = self.choosers(dealer)
+            dealers.append({"dealer": dealer, "first_chooser": first, "second_chooser": second})
+        return {
+            "dealers": dealers,
+            "cards": self.undealt(),
+            "piles": PILES,
+            "cards_per_deal": CARDS_PER_DEAL,
+        }
+
     # --- Playing a deal --------------------------------------------------------------------
 
     def plan(self, move: Any) -> Deal:

@@ -11,7 +11,7 @@ copy of the grid; ``commit`` then applies the ``Turn`` it returned.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -299,6 +299,42 @@ def setup_size(players: int) -> int:
     """docs/gamelog.md §3: "4 cards forming a full 2×2 rectangle (2 or 4 players) or 6 cards forming
     a full 3×2 or 2×3 rectangle (3 or 5 players)"."""
     return 4 if players % 2 == 0 else 6
+
+
+def grow_box(box: tuple[int, int, int, int], cell: Cell) -> tuple[int, int, int, int]:
+    """The bounding box ``(min column, max column, min row, max row)`` with ``cell`` added."""
+    min_x, max_x, min_y, max_y = box
+    x, y = cell
+    return (min(min_x, x), max(max_x, x), min(min_y, y), max(max_y, y))
+
+
+def cell_fault(
+    board: Container[Cell], box: tuple[int, int, int, int], cell: Cell
+) -> tuple[str | None, tuple[int, int, int, int]]:
+    """Where a card may go: the rule a card at ``cell`` would break, and the bounding box with
+    ``cell`` added. ``board`` holds the occupied cells and ``box`` their bounding box.
+
+    docs/gamelog.md §3: "A card is placed on an empty cell that touches an occupied cell
+    orthogonally or diagonally, and the bounding box of all placed cards never exceeds 6
+    columns or 6 rows." The fault is None when the cell is legal, else ``"taken"`` (not
+    empty), ``"alone"`` (touches no card), ``"wide"`` or ``"tall"`` (beyond 6 × 6). Judging
+    (``Thricewise._check_cell``) and the legal cells a page offers (``Thricewise.legal_cells``,
+    ``Thricewise.options``) both ask this one rule.
+    """
+    grown = grow_box(box, cell)
+    if cell in board:
+        return "taken", grown
+    x, y = cell
+    for dx, dy in NEIGHBOURS:
+        if (x + dx, y + dy) in board:
+            break
+    else:
+        return "alone", grown
+    if grown[1] - grown[0] + 1 > MAX_SIDE:
+        return "wide", grown
+    if grown[3] - grown[2] + 1 > MAX_SIDE:
+        return "tall", grown
+    return None, grown
 
 
 #: a placement worked out by ``plan``: (player, card index, cell, points it scores)
@@ -623,26 +659,19 @@ class Thricewise(Game):
     def _check_cell(
         board: Mapping[Cell, int], box: tuple[int, int, int, int], index: int, cell: Cell
     ) -> tuple[int, int, int, int]:
-        """Check one cell and return the new bounding box.
-
-        docs/gamelog.md §3: "A card is placed on an empty cell that touches an occupied cell
-        orthogonally or diagonally, and the bounding box of all placed cards never exceeds 6
-        columns or 6 rows."
-        """
+        """Check one cell (``cell_fault``) and return the new bounding box."""
+        fault, grown = cell_fault(board, box, cell)
+        if fault is None:
+            return grown
         card = CARD_NAMES[index]
-        if cell in board:
+        if fault == "taken":
             raise IllegalMove(
                 "thricewise.cell_taken", card=card, cell=cell, card_other=CARD_NAMES[board[cell]]
             )
-        x, y = cell
-        for dx, dy in NEIGHBOURS:
-            if (x + dx, y + dy) in board:
-                break
-        else:
+        if fault == "alone":
             raise IllegalMove("thricewise.cell_alone", card=card, cell=cell)
-        min_x, max_x, min_y, max_y = box
-        min_x, max_x, min_y, max_y = min(min_x, x), max(max_x, x), min(min_y, y), max(max_y, y)
-        if max_x - min_x + 1 > MAX_SIDE:
+        min_x, max_x, min_y, max_y = grown
+        if fault == "wide":
             raise IllegalMove(
                 "thricewise.too_wide",
                 card=card,
@@ -650,15 +679,13 @@ class Thricewise(Game):
                 count=max_x - min_x + 1,
                 count_max=MAX_SIDE,
             )
-        if max_y - min_y + 1 > MAX_SIDE:
-            raise IllegalMove(
-                "thricewise.too_tall",
-                card=card,
-                cell=cell,
-                count=max_y - min_y + 1,
-                count_max=MAX_SIDE,
-            )
-        return (min_x, max_x, min_y, max_y)
+        raise IllegalMove(
+            "thricewise.too_tall",
+            card=card,
+            cell=cell,
+            count=max_y - min_y + 1,
+            count_max=MAX_SIDE,
+        )
 
     @staticmethod
     def _cell_points(board: Mapping[Cell, int], cell: Cell) -> int:
@@ -773,26 +800,68 @@ class Thricewise(Game):
         return [name for i, name in enumerate(CARD_NAMES) if i not in self.seen]
 
     def legal_cells(self, placed: Sequence[Cell] = ()) -> list[Cell]:
-        """Every cell where a card may go now, sorted by row then column: empty, touching a card
-        orthogonally or diagonally, and keeping the grid within 6 × 6. ``placed``: cells taken
-        by cards of this turn not yet entered (a form composing the turn asks after each tap)."""
+        """Every cell where a card may go now, sorted by row then column: the cells
+        ``cell_fault`` finds nothing wrong with. ``placed``: cells taken by cards of this turn
+        not yet entered (a form composing the turn asks after each tap)."""
         board = {*self.board, *placed}
-        min_x, max_x, min_y, max_y = self.box
-        for x, y in placed:
-            min_x, max_x, min_y, max_y = min(min_x, x), max(max_x, x), min(min_y, y), max(max_y, y)
-        cells = set()
-        for x, y in board:
-            for dx, dy in NEIGHBOURS:
-                cell = (x + dx, y + dy)
-                if cell in board:
-                    continue
-                cx, cy = cell
-                if (
-                    max(max_x, cx) - min(min_x, cx) < MAX_SIDE
-                    and max(max_y, cy) - min(min_y, cy) < MAX_SIDE
-                ):
-                    cells.add(cell)
-        return sorted(cells, key=lambda c: (c[1], c[0]))
+        box = self.box
+        for cell in placed:
+            box = grow_box(box, cell)
+        # A legal cell touches a card, so it lies within one cell of the bounding box.
+        min_x, max_x, min_y, max_y = box
+        return [
+            (x, y)
+            for y in range(min_y - 1, max_y + 2)
+            for x in range(min_x - 1, max_x + 2)
+            if cell_fault(board, box, (x, y))[0] is None
+        ]
+
+    def options(self) -> dict[str, Any]:
+        """What the next turn may be, for a page to build it tap by tap without asking; ``{}``
+        once the game is over. Cards in the log's spelling, cells ``[column, row]``::
+
+            {"reveal": ["The Author", ...],
+             "ranks": {"The Author": 2, ...},
+             "set_aside": {"Ana": ["The Sailor"], "Ben": []},
+             "grid": [{"card": "The Huntress", "at": [0, 0]}, ...],
+             "max_side": 6,
+             "legal_cells": [[-1, -1], [0, -1], ...]}
+
+        - ``reveal``: the cards any player may reveal (``unseen_cards``: neither in the setup
+          grid nor revealed in an earlier turn), in deck order. Every player reveals one, and no
+          two players the same card.
+        - ``ranks``: the rank of each card of ``reveal`` as a number (Ace 1, 2–9, Crown 10).
+          Who places follows from it (``split_reveal``): a card whose rank another player also
+          revealed this turn is set aside, and its player places nothing this turn; the others
+          place, one group each, in ascending rank of the card they revealed.
+        - ``set_aside``: every player's cards set aside on earlier turns, seat order. A group is
+          the player's revealed card, exactly once, plus any of these, each at most once, in
+          any order.
+        - ``grid``: every card on the grid (setup included), with its cell.
+        - ``max_side``: the grid never spans more columns, nor more rows, than this.
+        - ``legal_cells``: the cells where the turn's first card may go (``legal_cells()``), by
+          row then column.
+
+        The step rule (``cell_fault``, the one rule judging applies), which the page applies
+        for every card after the first: with O the cells of ``grid`` and of the cards placed
+        earlier this turn, a card may go on a cell C when C is not in O, one of C's eight
+        neighbours (orthogonal or diagonal) is in O, and O plus C span at most ``max_side``
+        columns and at most ``max_side`` rows. ``legal_cells`` is that rule with no card placed
+        yet (``legal_cells(placed)`` answers it for any cells placed).
+        """
+        if self.finished:
+            return {}
+        reveal = self.unseen_cards()
+        return {
+            "reveal": reveal,
+            "ranks": {name: RANK[_INDEX[name]] for name in reveal},
+            "set_aside": self.set_aside_cards(),
+            "grid": [
+                {"card": CARD_NAMES[index], "at": [x, y]} for (x, y), index in self.board.items()
+            ],
+            "max_side": MAX_SIDE,
+            "legal_cells": [[x, y] for x, y in self.legal_cells()],
+        }
 
     def placing_order(self, reveal: Any) -> list[str]:
         """For a reveal {player: card}, the players who place, in the order they place; the
