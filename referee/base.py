@@ -165,6 +165,7 @@ class Game(ABC):
     def commit(self, plan: Any) -> None:
         """Apply a plan made by ``plan`` on this very state. Cannot fail."""
 
+    @abstractmethod
     def options(self) -> dict[str, Any]:
         """What is legal now, for a page to build the next move without asking (issue 28): the
         choices of the next move that the referee would accept, as JSON (cards in the log's
@@ -172,7 +173,6 @@ class Game(ABC):
         its keys). Empty once the game is over. Pure: changes nothing, and agrees with
         ``check`` — every move it offers is judged legal, and every legal move is offered (for
         the choices it describes; tests/referee/test_options_<game>.py)."""
-        raise NotImplementedError
 
     # --- Results -------------------------------------------------------------------------------
 

@@ -75,6 +75,7 @@ def missing_parts(engine: type[Game]) -> list[str]:
         missing.append(f"its section of docs/gamelog.md, titled “## §<n> {engine.title}”")
     for tests in (
         f"referee/test_{module}.py",
+        f"referee/test_options_{module}.py",
         f"views/test_ui_{module}.py",
         f"browser/test_{module}.py",
     ):
