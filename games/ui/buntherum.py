@@ -31,7 +31,7 @@ from referee.buntherum import (
     parse_card,
 )
 
-from . import Draft, FormError, GameUI, and_list, read_draft
+from . import Builder, Draft, FormError, GameUI, and_list, read_draft
 
 COLOUR_NAMES = {
     "red": pgettext_lazy("buntherum colour", "red"),
@@ -195,6 +195,11 @@ def _field(side: str, slot: int, part: str) -> str:
 
 
 class BuntherumUI(GameUI):
+    # On the phone: the card turned, then who called and what (sent at once), or the players
+    # tied (sent by "Record the tie"). The options never say which series a card fits: the
+    # players race to find it.
+    builder = Builder(complete="card call.player call.series")
+
     # The referee's words ----------------------------------------------------------------------
 
     def word(self, kind: str, value: Any, state: Game | None) -> str | None:

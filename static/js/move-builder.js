@@ -12,7 +12,7 @@
    - script#play-options: the options (JSON). data-base on [data-builder]: the fields every
      move starts with, each a path into the options ({"player": "player"}: options.player).
    - [data-set="path"] buttons: a tap sets the move's field at ``path`` (dots nest: "call.player")
-     to data-value (JSON, or a plain string). [data-toggle="path"]: adds the value to the list at
+     to data-value (JSON; with data-string, the text as written). [data-toggle="path"]: adds the value to the list at
      ``path``, or takes it back. [data-clear="path path"]: takes fields back ("Change the card").
    - data-offered="path" on a button: it is offered only if the options at ``path`` hold its
      value (a list holding it, or an object with it as a key; null holds anything). ``{field}``
@@ -21,8 +21,14 @@
    - data-when="field !field": shown only while the move has (or, with "!", has not) each field.
    - [data-show="field"]: shows the label (data-label) of the button that set the field.
    - data-complete on [data-builder]: the fields of a finished move, one set per alternative
-     ("card at|card blocked"): the move is sent as soon as it is finished. [data-finish]
-     buttons send it when pressed instead (and are offered only once it is finished).
+     ("card at|card blocked"): the move is sent as soon as one is complete. A
+     [data-finish="card tie"] button sends a move of those fields when pressed (a list among
+     them holding at least data-finish-min items), and is offered only then.
+   - data-needs="field" on a button: offered only once the move has each field (the series
+     called, once the caller is chosen).
+   - data-unset="path" on a button: the fields it takes back when tapped (a call takes back a
+     tie begun, and the other way round).
+   - Radio buttons and checkboxes may set and toggle too: they keep their own ticking.
    - data-label on a button: how its choice reads (its text otherwise); the outbox shows a
      move as its choices in order ("red 7 · C4").
    - data-hide-unoffered on a button: hidden, not only disabled, while it is not offered.
@@ -38,6 +44,9 @@
     }
   };
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  // data-string: the value as written (a player's name may look like a number); else JSON.
+  const valueOf = (button) =>
+    button.hasAttribute("data-string") ? button.dataset.value : parse(button.dataset.value);
 
   function get(object, path) {
     let here = object;
@@ -114,6 +123,14 @@
       return value !== undefined && !(Array.isArray(value) && value.length === 0);
     };
     const finished = () => alternatives.some((set) => set.every(has));
+    const finishable = (button) => {
+      const fields = button.dataset.finish.split(/\s+/).filter(Boolean);
+      const least = parseInt(button.dataset.finishMin || "1", 10);
+      return fields.every((field) => {
+        const value = get(move, field);
+        return has(field) && (!Array.isArray(value) || value.length >= least);
+      });
+    };
     const shown = (node) =>
       (node.dataset.when || "")
         .split(/\s+/)
@@ -125,7 +142,7 @@
       const found = get(options, fill(button.dataset.offered, move));
       const wanted = button.dataset.offeredValue
         ? get(move, button.dataset.offeredValue.slice(1, -1))
-        : parse(button.dataset.value);
+        : valueOf(button);
       return found !== undefined && holds(found, wanted);
     }
 
@@ -133,23 +150,32 @@
       for (const node of root.querySelectorAll("[data-when]")) node.hidden = !shown(node);
       for (const button of root.querySelectorAll("[data-set], [data-toggle]")) {
         const path = button.dataset.set || button.dataset.toggle;
-        const value = parse(button.dataset.value);
+        const value = valueOf(button);
         const current = get(move, path);
         const chosen = button.dataset.toggle
           ? Array.isArray(current) && current.some((item) => same(item, value))
           : current !== undefined && same(current, value);
-        const available = chosen || offered(button);
+        const needs = (button.dataset.needs || "").split(/\s+/).filter(Boolean);
+        const available = chosen || (needs.every(has) && offered(button));
         button.disabled = !available;
         if (button.hasAttribute("data-hide-unoffered")) button.hidden = !available || !shown(button);
         button.classList.toggle("chosen", chosen);
-        button.setAttribute("aria-pressed", chosen ? "true" : "false");
+        if (button.tagName === "INPUT") button.checked = chosen;
+        else button.setAttribute("aria-pressed", chosen ? "true" : "false");
       }
-      for (const button of root.querySelectorAll("[data-finish]")) button.disabled = !finished();
+      for (const button of root.querySelectorAll("[data-finish]")) button.disabled = !finishable(button);
       for (const node of root.querySelectorAll("[data-show]")) {
         node.textContent = labels[node.dataset.show] || "";
       }
       root.dataset.building = Object.keys(labels).length ? "1" : "";
       keep();
+    }
+
+    function forget(field) {
+      put(move, field, undefined);
+      for (const key of Object.keys(labels)) {
+        if (key === field || key.startsWith(field + ".")) delete labels[key];
+      }
     }
 
     function send() {
@@ -168,33 +194,34 @@
     root.addEventListener("click", (event) => {
       const button = event.target.closest("[data-set], [data-toggle], [data-clear], [data-finish]");
       if (!button || !root.contains(button)) return;
-      event.preventDefault(); // the form's own step (without a script) is not posted
-      if (button.dataset.finish !== undefined && button.hasAttribute("data-finish")) {
-        if (finished()) send();
+      // The form's own step (without a script) is not posted; a radio or a box is ticked.
+      if (button.tagName !== "INPUT") event.preventDefault();
+      if (button.hasAttribute("data-finish")) {
+        if (finishable(button)) send();
         return;
       }
+      for (const field of (button.dataset.unset || "").split(/\s+/).filter(Boolean)) forget(field);
       if (button.dataset.clear) {
-        for (const field of button.dataset.clear.split(/\s+/)) {
-          put(move, field, undefined);
-          delete labels[field];
-        }
+        for (const field of button.dataset.clear.split(/\s+/)) forget(field);
         draw();
         return;
       }
       const path = button.dataset.set || button.dataset.toggle;
-      const value = parse(button.dataset.value);
+      const value = valueOf(button);
       if (button.dataset.toggle) {
         const list = Array.isArray(get(move, path)) ? get(move, path) : [];
         const at = list.findIndex((item) => same(item, value));
         if (at >= 0) list.splice(at, 1);
         else list.push(value);
         put(move, path, list);
+        labels[path] = list.join(", ");
+        if (!list.length) delete labels[path];
       } else {
         put(move, path, value);
         labels[path] = button.dataset.label || button.textContent.trim();
       }
       draw();
-      if (finished() && !root.querySelector("[data-finish]")) send();
+      if (finished()) send();
     });
 
     for (const fallback of root.querySelectorAll(".builder-fallback")) fallback.hidden = true;

@@ -234,10 +234,16 @@ def test_the_call_form_does_not_say_which_series_the_card_fits(member_client, pl
     page = dom(tap(member_client, play, {"card": "green-die"}))
     # green-die fits series 3, 4, 5 and 6: every series button looks the same
     buttons = find_all(find(page, "div", id="bh-call"), "button", name="series")[:6]
-    looks = [
-        {n: v for n, v in b.attributes if n not in ("value", "id", "aria-label")} for b in buttons
-    ]
-    assert looks == [{"type": "submit", "name": "series", "class": "bh-series-btn"}] * 6
+    named = ("value", "id", "aria-label", "data-value", "data-label")  # each says its series
+    looks = [{n: v for n, v in b.attributes if n not in named} for b in buttons]
+    # What the phone's builder reads is the same for every series too: every call is offered.
+    builds = {
+        "data-set": "call.series",
+        "data-offered": "calls",
+        "data-needs": "call.player",
+        "data-unset": "tie",
+    }
+    assert looks == [{"type": "submit", "name": "series", "class": "bh-series-btn", **builds}] * 6
     assert not find_all(page, None, disabled=None)  # nor is any control disabled
 
 
@@ -387,7 +393,9 @@ def test_the_json_fallback_still_enters_a_move(member_client, play):
 def test_reset_drops_the_draft(member_client, play):
     page = dom(tap(member_client, play, {"reset": "1"}, draft={"card": "green-die"}))
     assert find_all(find(page, "fieldset", id="bh-pick"), "button", name="card")
-    assert not find_all(page, None, name="caller") and not find_all(page, None, id="bh-call")
+    # The call is drawn for the phone's builder only, hidden until a card is tapped there.
+    call = find(page, "div", id="bh-call", hidden=ANY)
+    assert attr(call, "data-when") == "card"
 
 
 # A whole game and its score sheet ---------------------------------------------------------------
