@@ -3,16 +3,16 @@
 import json
 
 import pytest
+from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games import services
 from games.models import Move, Play, Seat
 from games.ui import cell_label, ui_for
 from games.ui.punto.board import _board, _card, _hand_card, _span
-from games.ui.punto.html import grid_html, hand_html, sheet_rows_html
 from games.ui.punto.words import label_origin
 from referee import judge
-from tests.dom import dom, find, find_all, text
+from tests.dom import attr, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
@@ -541,12 +541,18 @@ def test_the_box_around_the_first_card_is_labelled_from_a1_to_k11():
     assert cell_label((-5, -6), origin) is None and cell_label((-6, -5), origin) is None
 
 
-def test_grid_html_offers_only_the_legal_cells_as_buttons():
+def grid_html(board, drafted=None, *, past=False):
+    """The table as board.html draws it (templates/plays/games/punto/_grid.html)."""
+    context = {"board": board, "drafted": drafted, "past": past}
+    return render_to_string("plays/games/punto/_grid.html", context)
+
+
+def test_the_grid_offers_only_the_legal_cells_as_buttons():
     """A drafted card: its legal cells are buttons (an empty one, or a lower card to cover),
     the other cells are drawn, not tapped; the ring is told from the box."""
     cells = {(0, 0): "red-7", (1, 0): "blue-2"}
     board = _board(cells, {(1, 0), (2, 0)}, last=(0, 0), origin=(-5, -5))
-    html = grid_html(board, True, _card("green-5"))
+    html = grid_html(board, _card("green-5"))
     assert html.count("<button") == 2
     assert (
         '<button type="submit" form="move-form" name="at" value="1,0" role="gridcell" '
@@ -567,9 +573,9 @@ def test_grid_html_offers_only_the_legal_cells_as_buttons():
     assert "The cards span 2 × 1 of at most 6 × 6." in html
 
 
-def test_grid_html_holds_only_rows_and_says_the_limit_beside_the_grid():
+def test_the_grid_holds_only_rows_and_says_the_limit_beside_it():
     board = _board({(0, 0): "red-7", (1, 0): "blue-2"}, {(2, 0)}, origin=(-5, -5))
-    page = dom(grid_html(board, True, _card("green-5")))
+    page = dom(grid_html(board, _card("green-5")))
     grid = find(page, "div", class_="punto-grid")
     # the letters' row, then one row a line of cells: nothing else inside the grid
     assert grid.children == find_all(grid, "div", class_="punto-row")
@@ -577,10 +583,21 @@ def test_grid_html_holds_only_rows_and_says_the_limit_beside_the_grid():
     assert page.children[-1] == find(page, "p", id="punto-limit")
 
 
-def test_grid_html_marks_the_winning_line_on_the_last_rounds_table():
+def test_the_grid_says_when_the_box_is_full():
+    """Six columns: no more can be added, said beside the grid and marked on its sides."""
+    board = _board({(x, 0): f"red-{x + 1}" for x in range(6)}, set())
+    page = dom(grid_html(board))
+    grid = find(page, "div", class_="punto-grid")
+    assert sorted(attr(grid, "class").split()) == ["limit-x", "punto-grid"]
+    assert text(find(page, "p", id="punto-limit")) == (
+        "The cards span 6 × 1 of at most 6 × 6. No more columns can be added."
+    )
+
+
+def test_the_grid_marks_the_winning_line_on_the_last_rounds_table():
     """The table as a round ended: no buttons, the winning line told to the eye and the ear."""
     board = _board({(0, 0): "red-7", (0, 1): "red-8"}, set(), (0, 1), frozenset({(0, 0), (0, 1)}))
-    html = grid_html(board, False, None)
+    html = grid_html(board, past=True)
     assert "<button" not in html and 'class="punto-grid punto-past"' in html
     assert html.count("win-line") == 2
     assert (
@@ -590,30 +607,40 @@ def test_grid_html_marks_the_winning_line_on_the_last_rounds_table():
     assert "red, the last card played, in the winning line</span>" in html
 
 
-def test_grid_html_escapes_what_it_says():
-    """Its words go into attributes: a translation with a quote must not end one."""
+def test_the_grid_escapes_what_it_says():
+    """Its words go into attributes: a cell's name with a quote must not end one."""
     board = _board({(0, 0): "red-7"}, {(1, 0)}, origin=(-5, -5))
     (cell,) = [cell for row in board["rows"] for cell in row["cells"] if cell["at"] == "1,0"]
     cell["label"] = 'G"6'
-    html = grid_html(board, True, _card("green-5"))
+    html = grid_html(board, _card("green-5"))
     assert 'aria-label="Play the green 5 at G&quot;6"' in html
-
-
-def test_hand_html_names_the_neutral_colour_and_escapes_its_labels():
-    card = _hand_card("green", 3, 0) | {"label": 'green "3"'}
-    html = hand_html([{"colour": "green", "label": "green", "neutral": True, "cards": [card]}])
-    assert "<legend>Green (neutral)</legend>" in html
-    assert (
-        '<button type="submit" name="card" value="green-3" class="punto-pick punto-green" '
-        'disabled aria-label="green &quot;3&quot;"><span class="punto-value">3</span>'
-        '<small aria-hidden="true">×0</small></button>' in html
-    )
 
 
 def names_context(players: list[str], setup: dict) -> dict:
     """move_context's ``p`` at the start of a match of ``players``."""
     log = {"format": "gamelog/1", "game": "punto", "players": players, "setup": setup}
     return ui_for("punto").move_context(judge({**log, "moves": []}), players, None)["punto"]
+
+
+def drawn(name: str, p: dict) -> str:
+    """board.html, move_form.html or sheet.html drawn from move_context's ``p``."""
+    return render_to_string(f"plays/games/punto/{name}.html", {"punto": p, "play": None})
+
+
+THREE = {"Ana": ["red"], "Ben": ["blue"], "Chloé": ["green"]}
+
+
+def test_the_hand_names_the_neutral_colour_and_escapes_its_labels():
+    card = _hand_card("green", 3, 0) | {"label": 'green "3"'}
+    p = names_context(["Ana", "Ben", "Chloé"], {"colours": THREE})
+    p["hand"] = [{"colour": "green", "label": "green", "neutral": True, "cards": [card]}]
+    html = drawn("move_form", p)
+    assert "<legend>Green (neutral)</legend>" in html
+    assert (
+        '<button type="submit" name="card" value="green-3" class="punto-pick punto-green" '
+        'disabled aria-label="green &quot;3&quot;"><span class="punto-value">3</span>'
+        '<small aria-hidden="true">×0</small></button>' in html
+    )
 
 
 ODD = ["A<b>'", 'B&"x', "C>", "D'"]
@@ -629,8 +656,8 @@ ODD_TEAMS = {
 }
 
 
-def test_standing_html_escapes_the_names_and_counts_rounds_per_team():
-    html = names_context(ODD, ODD_TEAMS)["standing"]
+def test_the_standing_escapes_the_names_and_counts_rounds_per_team():
+    html = drawn("board", names_context(ODD, ODD_TEAMS))
     assert "Round 1 · A&lt;b&gt;&#x27; to play" in html
     assert (
         '<span class="punto-member-to-play" data-player="A&lt;b&gt;&#x27;">A&lt;b&gt;&#x27;'
@@ -641,16 +668,15 @@ def test_standing_html_escapes_the_names_and_counts_rounds_per_team():
     assert "3 rounds win the match." in html
 
 
-def test_standing_html_names_the_neutral_colour_for_three():
-    colours = {"Ana": ["red"], "Ben": ["blue"], "Chloé": ["green"]}
-    html = names_context(["Ana", "Ben", "Chloé"], {"colours": colours})["standing"]
+def test_the_standing_names_the_neutral_colour_for_three():
+    html = drawn("board", names_context(["Ana", "Ben", "Chloé"], {"colours": THREE}))
     assert (
         '<li class="punto-neutral"><span class="punto-chip punto-orange"></span> orange is ' in html
     )
     assert html.count('<li class="') == 4 and "in a row wins the round; 2 rounds win" in html
 
 
-def test_sheet_rows_html_escape_the_names_and_say_each_round():
+def test_the_sheet_escapes_the_names_and_says_each_round():
     p = names_context(ODD, ODD_TEAMS)
     p["rounds"] = [
         {
@@ -662,7 +688,8 @@ def test_sheet_rows_html_escape_the_names_and_say_each_round():
         },
         {"number": 2, "winner": None, "partner": None, "how": "blocked", "removed": None},
     ]
-    rounds, won = sheet_rows_html(p)
+    html = drawn("sheet", p)
+    rounds, won = html.split('id="punto-won"')
     assert (
         '<td class="punto-round-winner">C&gt; <small>(with A&lt;b&gt;&#x27;)</small></td>' in rounds
     )
