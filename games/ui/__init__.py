@@ -18,7 +18,9 @@ the game log (``read_setup`` and ``read_move`` handle that for every game; the m
 
 Templates, per game, under ``templates/plays/games/<game name>/``: ``setup.html`` (setup fields),
 ``board.html`` (the table as the players see it), ``move_form.html`` (the fields of the move
-form, inside the page's <form>) and ``sheet.html`` (the score sheet as kept on paper).
+form, inside the page's <form>) and ``sheet.html`` (the score sheet as kept on paper); beside
+them, partials named with a leading "_" (a card, Punto's table). Every game draws them from the
+data its ``move_context`` gives, never from HTML made in Python.
 """
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ from referee import Judgement
 from referee.punto import BOX, DIRECTIONS, VALUES
 
 from .. import COLUMN_LETTERS, Draft, cell_label
-from .html import grid_html, hand_html, sheet_rows_html, standing_html
 from .words import Cell, colour_names, label_origin
 
 
@@ -80,6 +79,7 @@ def _board(
             "height": height,
             "full_width": width == BOX,
             "full_height": height == BOX,
+            "box": BOX,
         }
     return board
 
@@ -238,14 +238,11 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
         }
         for number, entry in enumerate(details.get("rounds", []), start=1)
     ]
-    drafted_card = _card(drafted) if drafted else None
-    context = {
+    return {
         "punto": {
+            # the table in play (its legal cells those of the card drawn), or the last round's
             "board": board,
             "last_board": last_board,
-            # the boards as drawn (grid_html): the cells to tap, or the last round's table
-            "grid": board and grid_html(board, True, drafted_card),
-            "last_grid": last_board and grid_html(last_board, False, None),
             "round": state.round,
             "finished": state.finished,
             "line": state.line,
@@ -260,14 +257,10 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
                 else None
             ),
             "rounds": rounds,
-            "hand": hand_html(hand),  # the cards the player to play may have drawn
-            "drafted": drafted_card,
+            "hand": hand,  # the cards the player to play may have drawn
+            "drafted": _card(drafted) if drafted else None,
             "drafted_by": draft.data.get("player") if draft else None,
             "blocked": blocked,
             "empty_table": not current,
         }
     }
-    p = context["punto"]
-    p["standing"] = standing_html(p)
-    p["round_rows"], p["won_rows"] = sheet_rows_html(p)
-    return context
