@@ -84,8 +84,13 @@
   }
 
   // The move being built outlives a swap of the page (a refresh after a change elsewhere, or
-  // an answer of the outbox) if the position it was built on still stands.
+  // an answer of the outbox), a reload and a closed tab (localStorage), if the position it was
+  // built on still stands.
   let kept = null; // {position, move, labels}
+
+  function stored(root) {
+    return `building:${root.dataset.url}`;
+  }
 
   function position() {
     const main = document.getElementById("play-main");
@@ -105,6 +110,13 @@
     };
     let move = start();
     const labels = {};
+    if (!kept) {
+      try {
+        kept = JSON.parse(localStorage.getItem(stored(root)) || "null");
+      } catch (error) {
+        kept = null;
+      }
+    }
     if (kept && kept.position === position()) {
       move = kept.move;
       Object.assign(labels, kept.labels);
@@ -112,6 +124,8 @@
     kept = null;
     const keep = () => {
       kept = Object.keys(labels).length ? { position: position(), move, labels } : null;
+      if (kept) localStorage.setItem(stored(root), JSON.stringify(kept));
+      else localStorage.removeItem(stored(root));
     };
     const alternatives = (root.dataset.complete || "")
       .split("|")

@@ -173,8 +173,8 @@
       }
     }
     save(now);
+    sending = false; // before the swap: what was announced meanwhile is fetched as it settles
     swap(html);
-    sending = false;
     if (outcome === "done") pump();
   }
 

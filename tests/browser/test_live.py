@@ -44,13 +44,13 @@ def test_two_phones_follow_each_other(page, browser, live_server, table):
         # The other phone is half-way through Ben's move when Ben's move comes from the first:
         # its choices are cleared, and it says why next to the move form
         other.click(f"button[name=card][value={MOVES[1]['card']}]")
-        expect(other.locator("#punto-drafted")).to_be_visible()
+        expect(other.locator("#punto-tapped")).to_be_visible()
         tap_move(page, MOVES[1], 1)
         expect(logged_moves(other)).to_have_count(2)
         expect(other.locator("#live-notice")).to_have_text(
             "Ben's move was entered on another phone — your choices were cleared."
         )
-        expect(other.locator("#punto-drafted")).to_have_count(0)
+        expect(other.locator("#punto-tapped")).to_be_hidden()
         expect(other.locator("#punto-turn")).to_have_text("Ana drew:")
 
         # An undo on the first phone appears on the other
@@ -62,7 +62,7 @@ def test_two_phones_follow_each_other(page, browser, live_server, table):
         # A change that leaves the position as it was (a move and its undo, committed together)
         # keeps the other phone's half-built move, on the fresh page
         other.click(f"button[name=card][value={MOVES[1]['card']}]")
-        expect(other.locator("#punto-drafted")).to_be_visible()
+        expect(other.locator("#punto-tapped")).to_be_visible()
         from games import services
         from games.models import Play
 
@@ -71,7 +71,7 @@ def test_two_phones_follow_each_other(page, browser, live_server, table):
             services.record_move(play=play, move=MOVES[1])
             services.undo_last_move(play=play)
         expect(other.locator("#move-log li.undone")).to_have_count(2)
-        expect(other.locator("#punto-drafted")).to_be_visible()
+        expect(other.locator("#punto-tapped")).to_be_visible()
         expect(other.locator("#live-notice")).to_have_count(0)
         # ...and it can still be finished, which the first phone sees
         x, y = MOVES[1]["at"]
@@ -209,7 +209,7 @@ def test_a_change_announced_while_the_phone_waits_for_its_own_move_is_fetched_af
 
     def after_the_answer_another_move(route):
         response = route.fetch()
-        if "at=" in (route.request.post_data or "") and not answered:
+        if "move_json" in (route.request.post_data or "") and not answered:
             answered.append(True)
             services.record_move(play=play, move=MOVES[1])  # Ben's, from another phone
         route.fulfill(response=response)

@@ -47,12 +47,17 @@ def test_a_phone_that_was_offline_says_so_and_catches_up_within_two_seconds(
         context.close()
 
 
-def test_a_tap_without_network_is_said_not_lost_silently(page, table):
+def test_a_move_without_network_waits_on_the_phone_and_is_sent_when_it_returns(page, table):
     start_punto(page, table, ["Ana", "Ben"])
     page.context.set_offline(True)
-    page.click(f"button[name=card][value={MOVES[0]['card']}]")
     expect(page.locator("#connection")).to_be_visible()
+    tap_move(page, MOVES[0], 0, sent=False)  # the card, then its cell: no request for either
+    outbox = page.locator("#outbox")
+    expect(outbox).to_have_attribute("data-waiting", "1")
+    expect(outbox.locator("[data-outbox-text]")).to_have_text(
+        "No connection — 1 move waiting; it will be checked when the connection returns."
+    )
     page.context.set_offline(False)
+    expect(logged_moves(page)).to_have_count(1)
+    expect(outbox).to_be_hidden()
     expect(page.locator("#connection")).to_be_hidden()
-    # and the play is entered as usual once the network is back
-    tap_move(page, MOVES[0], 0)

@@ -20,17 +20,19 @@ def logged_moves(page):
     return page.locator("#move-log li:not(.undone) .move-text")
 
 
-def tap_move(page, move, done: int) -> None:
-    """Tap the card drawn, then the cell (or "blocked"); wait for the move to be logged."""
+def tap_move(page, move, done: int, *, sent: bool = True) -> None:
+    """Tap the card drawn, then the cell (or "blocked"); wait for the move to be logged
+    (unless not ``sent``: it waits in the outbox)."""
     before = getattr(page, "taps", 0)
     in_view(page, f"button[name=card][value={move['card']}]").click()
-    expect(page.locator("#punto-drafted")).to_be_visible()
+    expect(page.locator("#punto-tapped")).to_be_visible()
     if move.get("blocked"):
         in_view(page, "#punto-blocked").click()
     else:
         x, y = move["at"]
         in_view(page, f'button[name=at][value="{x},{y}"]').click()
-    expect(logged_moves(page)).to_have_count(done + 1)
+    if sent:
+        expect(logged_moves(page)).to_have_count(done + 1)
     assert page.taps - before == 2  # the card drawn, then its cell
 
 
@@ -51,7 +53,8 @@ def test_a_whole_match_tapped_in_on_a_phone(page, table):
         tap_move(page, move, index)
     # the table is now 4 wide: a drafted card shows its legal cells, covering included
     page.click("button[name=card][value=orange-4]")
-    expect(page.locator("button.cover")).to_have_count(6)  # red and orange 1, 2, 3
+    # red and orange 1, 2, 3, offered as soon as the card is tapped (no request)
+    expect(page.locator("button.punto-card:enabled")).to_have_count(6)
     assert_no_horizontal_scroll(page)
     page.screenshot(path="/tmp/punto/phone-draft.png", full_page=True)
     page.click("#punto-change-card")
@@ -160,7 +163,9 @@ def test_three_players_in_french_on_a_desktop(desktop_page, table):
     tap_move(page, {"card": "green-5", "at": [0, 0]}, 0)
     tap_move(page, {"card": "blue-3", "at": [1, 0]}, 1)
     page.click("button[name=card][value=red-4]")
-    expect(page.locator("button.cover")).to_have_count(1)  # the blue 3, not the green 5
+    expect(page.locator("button.punto-card:enabled")).to_have_count(
+        1
+    )  # the blue 3, not the green 5
     page.click('button[name=at][value="1,0"]')
     expect(logged_moves(page)).to_have_count(3)
     expect(page.locator("[data-card=red-4]")).to_be_visible()
@@ -172,8 +177,8 @@ def test_three_players_in_french_on_a_desktop(desktop_page, table):
 
 def test_two_phones_at_one_table_a_stale_tap_changes_nothing(browser, page, table, live_server):
     """Phone B still shows "Ana drew:" when phone A enters Ana's move (its live updates cut
-    off, as on a phone that lost its connection): B's tap is refused with where the play stands
-    now, and B can go on from there."""
+    off, as on a phone that lost its connection): B's move is refused with where the play
+    stands now, and B can go on from there."""
     from .conftest import PHONE
 
     start_punto(page, table, ["Ana", "Ben"])
@@ -190,12 +195,14 @@ def test_two_phones_at_one_table_a_stale_tap_changes_nothing(browser, page, tabl
 
     tap_move(page, MATCH["moves"][0], 0)  # phone A: Ana's red 1 at the centre
 
-    phone_b.click("button[name=card][value=blue-4]")  # from Ana's hand, as B still sees it
+    # Ana's move as B still sees the table: built on the phone, refused once it is sent
+    phone_b.click("button[name=card][value=blue-4]")
+    phone_b.click('#punto-centre button[name=at][value="0,0"]')
     expect(phone_b.locator("#move-error")).to_contain_text(
         "Someone else changed this play — here is where it stands now."
     )
     expect(phone_b.locator("#punto-turn")).to_have_text("Ben drew:")
-    expect(phone_b.locator("#punto-drafted")).to_have_count(0)
+    expect(phone_b.locator("#punto-tapped")).to_be_hidden()
     expect(logged_moves(phone_b)).to_have_count(1)
     # From the position it was shown, phone B enters Ben's move.
     tap_move(phone_b, MATCH["moves"][1], 1)

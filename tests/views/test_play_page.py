@@ -101,8 +101,9 @@ def test_the_last_card_played_is_marked(member_client, punto):
     services.record_move(play=punto, move=PUNTO["moves"][0])
     page = dom(member_client.get(reverse("play", args=[punto.pk])))
     x, y = PUNTO["moves"][0]["at"]
-    card = find(page, "span", **{"data-at": f"{x},{y}"})
-    assert find_all(page, "span", class_="last-move") == [card]
+    # a card on the table, drawn as a cell some card may cover once it is tapped on the phone
+    card = find(page, None, role="gridcell", **{"data-at": f"{x},{y}"})
+    assert find_all(page, None, class_="last-move") == [card]
 
 
 def test_abandoning_asks_first_then_the_owner_resumes_it(member_client, owner_client, punto):

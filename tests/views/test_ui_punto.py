@@ -12,7 +12,7 @@ from games.ui import cell_label, ui_for
 from games.ui.punto.board import _board, _card, _hand_card, _span
 from games.ui.punto.words import label_origin
 from referee import judge
-from tests.dom import attr, dom, find, find_all, text
+from tests.dom import ANY, attr, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
@@ -318,8 +318,11 @@ def test_a_damaged_draft_gets_a_message(member_client, punto):
 
 def test_change_the_card_drops_the_draft(member_client, punto):
     response = tap(member_client, punto, {"reset": "1"}, draft={"player": "Ana", "card": "red-1"})
-    body = response.content.decode()
-    assert "Ana drew:" in body and 'name="at"' not in body
+    page = dom(response.content.decode())
+    assert text(find(page, "p", id="punto-turn")) == "Ana drew:"
+    # no cell offered: on an empty table only the centre, for the phone once a card is tapped
+    (centre,) = find_all(page, "button", name="at")
+    assert attr(centre, "value") == "0,0" and find_all(page, "button", name="at", disabled=ANY)
 
 
 def test_the_json_fallback_still_enters_a_move(member_client, punto):
@@ -638,8 +641,9 @@ def test_the_hand_names_the_neutral_colour_and_escapes_its_labels():
     assert "<legend>Green (neutral)</legend>" in html
     assert (
         '<button type="submit" name="card" value="green-3" class="punto-pick punto-green" '
-        'disabled aria-label="green &quot;3&quot;"><span class="punto-value">3</span>'
-        '<small aria-hidden="true">×0</small></button>' in html
+        'disabled aria-label="green &quot;3&quot;" data-set="card" data-string '
+        'data-value="green-3" data-offered="cards" data-label="green &quot;3&quot;">'
+        '<span class="punto-value">3</span><small aria-hidden="true">×0</small></button>' in html
     )
 
 

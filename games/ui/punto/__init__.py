@@ -27,7 +27,17 @@ from referee.punto import (
     parse_card,
 )
 
-from .. import Draft, FormError, GameUI, and_list, damaged_form, is_cell, read_cell, read_draft
+from .. import (
+    Builder,
+    Draft,
+    FormError,
+    GameUI,
+    and_list,
+    damaged_form,
+    is_cell,
+    read_cell,
+    read_draft,
+)
 from .board import board_context
 from .words import COLOUR_LABELS, card_words, cell_name, round_ended
 
@@ -52,6 +62,9 @@ def _read_card(value: Any) -> str:
 
 
 class PuntoUI(GameUI):
+    # On the phone: the card drawn, then one of its cells (or "blocked"), sent at once.
+    builder = Builder(complete="card at|card blocked", base={"player": "player"})
+
     # The referee's words ----------------------------------------------------------------------
 
     def word(self, kind: str, value: Any, state: Game | None) -> str | None:

@@ -38,13 +38,16 @@ def _board(
     last: Cell | None = None,
     line: frozenset[Cell] = frozenset(),
     origin: Cell | None = None,
+    candidates: frozenset[Cell] = frozenset(),
 ) -> dict[str, Any]:
     """Rows of cells to draw, with the cards' extent and whether it reached the 6 × 6 limit;
     ``last`` is the cell of the last card played, ``line`` the cells of a winning line; with the
-    column and row labels when ``origin`` (the cell labelled A1) is given."""
+    column and row labels when ``origin`` (the cell labelled A1) is given. ``candidates``: the
+    cells some card may go to, drawn as buttons that a move built on the phone offers once it
+    knows the card (static/js/move-builder.js)."""
     if not cells:
-        columns = sorted({x for x, _y in legal})
-        lines = sorted({y for _x, y in legal})
+        columns = sorted({x for x, _y in legal | candidates})
+        lines = sorted({y for _x, y in legal | candidates})
     else:
         xs = [x for x, _y in cells]
         ys = [y for _x, y in cells]
@@ -62,7 +65,7 @@ def _board(
                     not cells or (x0 <= x <= x1 and y0 <= y <= y1),
                     cell_label((x, y), origin) if origin else None,
                 )
-                | {"last": (x, y) == last, "win": (x, y) in line}
+                | {"last": (x, y) == last, "win": (x, y) in line, "candidate": (x, y) in candidates}
                 for x in columns
             ],
         }
@@ -171,7 +174,16 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
     details = judgement.details
     drafted = draft.data.get("card") if draft else None
     legal: set[Cell] = set()
+    candidates: frozenset[Cell] = frozenset()
     blocked = False
+    if not drafted and state.to_play is not None:
+        # Every cell any card drawn may go to, from the referee's options: the phone offers
+        # those of the card tapped (an empty table: its centre, as below).
+        cards = state.options()["cards"].values()
+        if any(cells is None for cells in cards):
+            candidates = frozenset({(0, 0)})
+        else:
+            candidates = frozenset((x, y) for cells in cards for x, y in cells)
     if drafted:
         cells = state.legal_cells(drafted)
         # "The first card of a round goes anywhere": offer the centre of the table.
@@ -179,9 +191,14 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
         blocked = cells == []
     current = _cells_of(state)
     last = _last_cell(judgement)
-    first = state.first_cell or next(iter(legal), None)
+    first = state.first_cell or next(iter(legal | candidates), None)
     origin = label_origin(first) if first is not None else None
-    board = _board(current, legal, last, origin=origin) if current or legal else None
+    board = centre = None
+    if current or legal:
+        board = _board(current, legal, last, origin=origin, candidates=candidates)
+    elif candidates:
+        # An empty table: the centre cell, which the phone offers once a card is tapped.
+        centre = _board({}, set(), origin=origin, candidates=candidates)
     last_board = None
     if not current and details.get("last_round_board"):
         # The round just ended: its last table, with the winning line if there was one.
@@ -242,6 +259,7 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
         "punto": {
             # the table in play (its legal cells those of the card drawn), or the last round's
             "board": board,
+            "centre": centre,
             "last_board": last_board,
             "round": state.round,
             "finished": state.finished,
