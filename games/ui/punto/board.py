@@ -109,7 +109,14 @@ def _hand_card(colour: str, value: int, left: int) -> dict[str, Any]:
         "%(colour)s %(value)s, %(left)s copies left",
         left,
     ) % {"colour": colour_names()[colour], "value": value, "left": left}
-    return {"name": f"{colour}-{value}", "value": value, "left": left, "label": label}
+    words = f"{colour_names()[colour]} {value}"  # as the outbox tells a move waiting: "red 7"
+    return {
+        "name": f"{colour}-{value}",
+        "value": value,
+        "left": left,
+        "label": label,
+        "words": words,
+    }
 
 
 def _cells_of(state: Any) -> dict[Cell, str]:
