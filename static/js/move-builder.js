@@ -19,7 +19,11 @@
      in a path is the move's field so far ("cards.{card}": the cells of the card chosen).
      data-offered-value="{field}": what to look for there, instead of the button's value.
    - data-when="field !field": shown only while the move has (or, with "!", has not) each field.
-   - [data-show="field"]: shows the label (data-label) of the button that set the field.
+   - [data-show="field"]: shows the label (data-label) of the button that set the field, or
+     data-empty while it is not set.
+   - [data-show-option="path"]: shows the options' value at ``path`` (with {field}s), or
+     data-null where it is null; hidden while the path leads nowhere (where a 3-High piece
+     would land, for the card and side chosen).
    - data-complete on [data-builder]: the fields of a finished move, one set per alternative
      ("card at|card blocked"): the move is sent as soon as one is complete. A
      [data-finish="card tie"] button sends a move of those fields when pressed (a list among
@@ -179,7 +183,14 @@
       }
       for (const button of root.querySelectorAll("[data-finish]")) button.disabled = !finishable(button);
       for (const node of root.querySelectorAll("[data-show]")) {
-        node.textContent = labels[node.dataset.show] || "";
+        node.textContent = labels[node.dataset.show] || node.dataset.empty || "";
+      }
+      for (const node of root.querySelectorAll("[data-show-option]")) {
+        const path = node.dataset.showOption;
+        const fields = [...path.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]);
+        const found = fields.every(has) && options ? get(options, fill(path, move)) : undefined;
+        node.hidden = found === undefined;
+        node.textContent = found === null ? node.dataset.null || "" : found === undefined ? "" : String(found);
       }
       root.dataset.building = Object.keys(labels).length ? "1" : "";
       keep();

@@ -30,7 +30,7 @@ from referee.three_high import (
     square_from_cards,
 )
 
-from .. import Draft, FormError, GameUI, damaged_form, read_draft, turn_name
+from .. import Builder, Draft, FormError, GameUI, damaged_form, read_draft, turn_name
 from .board import board_context
 from .words import (
     card_info,
@@ -63,6 +63,10 @@ DEFAULT_SQUARES: dict[str, str] = {
 
 
 class ThreeHighUI(GameUI):
+    # On the phone: the card, the side, the piece (each offered from the referee's options, with
+    # where the piece would land), then "Enter the move"; or "cannot play", sent at once.
+    builder = Builder(complete="cannot_play", base={"player": "player"})
+
     # The referee's words ----------------------------------------------------------------------
 
     def word(self, kind: str, value: Any, state: Game | None) -> str | None:
