@@ -76,14 +76,27 @@ def _saved_draft(request: HttpRequest, play: Play) -> Draft | None:
     return None
 
 
+#: The plays whose half-built move a session keeps at most (a browser without a script builds
+#: its moves on the server; with one, on the phone, and keeps none here). The oldest goes first.
+KEPT_DRAFTS = 5
+_DRAFTS_KEPT = "play-drafts"
+
+
 def _keep_draft(request: HttpRequest, play: Play, draft: Draft | None) -> None:
     key = _draft_key(play)
     wanted = {"version": play.version, "data": draft.data} if draft and draft.data else None
-    if request.session.get(key) != wanted:  # a session write only when the draft changed
-        if wanted is None:
-            request.session.pop(key, None)
-        else:
-            request.session[key] = wanted
+    if request.session.get(key) == wanted:  # a session write only when the draft changed
+        return
+    kept = [k for k in request.session.get(_DRAFTS_KEPT, []) if k != key]
+    if wanted is None:
+        request.session.pop(key, None)
+    else:
+        request.session[key] = wanted
+        kept.append(key)
+        for oldest in kept[:-KEPT_DRAFTS]:
+            request.session.pop(oldest, None)
+        kept = kept[-KEPT_DRAFTS:]
+    request.session[_DRAFTS_KEPT] = kept
 
 
 def _forget_draft(request: HttpRequest, play: Play) -> None:

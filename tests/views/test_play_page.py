@@ -172,3 +172,29 @@ def test_in_french_a_round_won_and_the_abandon_page(member_client, punto):
     assert "Ana gagne la manche 1 avec une ligne." in verdict(page)
     confirm = member_client.get(reverse("play-abandon", args=[punto.pk])).content.decode()
     assert "Abandonner cette partie ?" in confirm and "après 9 coups" in confirm
+
+
+def test_a_session_keeps_the_half_built_moves_of_a_few_plays_only(member_client, night, players):
+    """Without a script a move is built on the server, kept in the session per play: a few
+    plays at most, the oldest dropped first, so a session never grows without bound."""
+    from games.views.play_page import KEPT_DRAFTS
+
+    plays = [
+        services.start_play(night=night, game="punto", players=players[:2], setup=PUNTO["setup"])
+        for _ in range(KEPT_DRAFTS + 2)
+    ]
+    for play in plays:
+        tap(member_client, play, {"card": "red-1"})
+    kept = [key for key in member_client.session.keys() if key.startswith("play-draft-")]
+    assert sorted(kept) == sorted(f"play-draft-{play.pk}" for play in plays[-KEPT_DRAFTS:])
+    # the newest plays keep theirs, the oldest was dropped: its page shows no card drawn
+    assert find_all(
+        dom(member_client.get(reverse("play", args=[plays[-1].pk]))), None, id="punto-drafted"
+    )
+    assert not find_all(
+        dom(member_client.get(reverse("play", args=[plays[0].pk]))), None, id="punto-drafted"
+    )
+    # a move entered lets its draft go
+    tap(member_client, plays[-1], {"at": "0,0"})
+    assert f"play-draft-{plays[-1].pk}" not in member_client.session.keys()
+    assert len(member_client.session["play-drafts"]) == KEPT_DRAFTS - 1
