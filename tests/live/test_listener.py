@@ -49,14 +49,45 @@ def test_a_notification_wakes_the_plays_watchers_and_its_nights(listener):
     assert not other.event.is_set()
 
 
-def test_a_notification_it_cannot_read_is_passed_over(listener):
+def test_a_notification_it_cannot_read_is_passed_over(listener, caplog):
     play = live.hub.watch("play:2", threaded=True)
-    _notify("not a change")  # a payload of another shape: nobody is woken, the listener goes on
+    bystander = live.hub.watch("play:9", threaded=True)
+    # a payload of another shape: nobody is woken, the listener goes on on the same connection
+    # (one that dropped it would wake every watcher once it listened again)
+    _notify("not-a-change")
     _notify("1 2 8")
     assert play.event.wait(5)
+    night = live.hub.watch("night:4", threaded=True)
+    _notify("4 3 1")  # read after anything the first two set off
+    assert night.event.wait(5)
+    assert not bystander.event.is_set()
+    assert not [r for r in caplog.records if r.name == "games.live"]
 
 
 def test_stopping_ends_the_listening_thread(listener):
     assert _listening_threads()
     listener.stop()
     assert not _listening_threads()
+
+
+def _drop_the_listeners_connection() -> int:
+    """End the listener's session from the database's side, as a restart would: how many."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid() AND query = %s",
+            [f"LISTEN {live.CHANNEL}"],
+        )
+        return len(cursor.fetchall())
+
+
+def test_a_lost_connection_is_logged_with_its_cause_and_every_watcher_woken(listener, caplog):
+    listener.RETRY_SECONDS = 0.1
+    watcher = live.hub.watch("play:5", threaded=True)  # no notification will name it
+    assert _drop_the_listeners_connection() == 1
+    assert watcher.event.wait(10), "the reconnected listener did not wake every watcher"
+    lost = [r for r in caplog.records if r.name == "games.live"]
+    assert lost and all(r.levelname == "WARNING" for r in lost)
+    assert all("reconnecting" in r.getMessage() for r in lost)
+    assert all(r.exc_info and r.exc_info[0] for r in lost), "the cause was not logged"
+    assert listener.ready.is_set()
