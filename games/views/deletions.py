@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from .. import services
 from ..access import get_play, get_player, require_owner
-from .play_page import posted_version
+from .changes import posted_version
 
 
 @login_required

@@ -14,7 +14,8 @@ from .. import selectors
 from ..access import get_play
 from ..models import Play
 from ..ui import Draft
-from .play_page import LIVE_SALT, Shown, position_of, render_play
+from .drafts import LIVE_SALT, position_of
+from .play_page import Shown, render_play
 
 
 def _what_changed(play: Play, moves: list[selectors.LogEntry], position: str) -> str:

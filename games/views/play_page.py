@@ -3,9 +3,7 @@ being built kept in the session, a move's taps (htmx or plain forms), undo, aban
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -14,7 +12,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -28,6 +25,8 @@ from .. import movelog, selectors, services, stats, verdicts
 from ..access import get_play, is_owner, require_owner
 from ..models import Play, Seat
 from ..ui import Draft, FormError, ui_for
+from .changes import DamagedKey, keyed_request, posted_version, request_key
+from .drafts import forget_draft, keep_draft, position_of, saved_draft, signed_draft
 
 
 def play_context(
@@ -58,71 +57,6 @@ def play_context(
         "sheet_template": ui.template("sheet"),
         **ui.move_context(judgement, names, draft),
     }
-
-
-def _draft_key(play: Play) -> str:
-    return f"play-draft-{play.pk}"
-
-
-def _saved_draft(request: HttpRequest, play: Play) -> Draft | None:
-    """The move this browser was building on the play, kept on the server so that it survives
-    a reload or a dropped connection. Only drafts the server made are kept (never what a form
-    posted), and only for the version they were built on: a move entered since makes it moot."""
-    saved = request.session.get(_draft_key(play))
-    if isinstance(saved, dict) and saved.get("version") == play.version:
-        data = saved.get("data")
-        if isinstance(data, dict) and data:
-            return Draft(data)
-    return None
-
-
-#: The plays whose half-built move a session keeps at most (a browser without a script builds
-#: its moves on the server; with one, on the phone, and keeps none here). The oldest goes first.
-KEPT_DRAFTS = 5
-_DRAFTS_KEPT = "play-drafts"
-
-
-def _keep_draft(request: HttpRequest, play: Play, draft: Draft | None) -> None:
-    key = _draft_key(play)
-    wanted = {"version": play.version, "data": draft.data} if draft and draft.data else None
-    if request.session.get(key) == wanted:  # a session write only when the draft changed
-        return
-    kept = [k for k in request.session.get(_DRAFTS_KEPT, []) if k != key]
-    if wanted is None:
-        request.session.pop(key, None)
-    else:
-        request.session[key] = wanted
-        kept.append(key)
-        for oldest in kept[:-KEPT_DRAFTS]:
-            request.session.pop(oldest, None)
-        kept = kept[-KEPT_DRAFTS:]
-    request.session[_DRAFTS_KEPT] = kept
-
-
-def _forget_draft(request: HttpRequest, play: Play) -> None:
-    _keep_draft(request, play, None)
-
-
-# The page carries its draft signed, for its live refresh to send back (games.views.play_live).
-LIVE_SALT = "games.play_live.draft"
-
-
-def _signed_draft(play: Play, moves: list[selectors.LogEntry], draft: Draft | None) -> str:
-    """The half-built move and the position it was built on, signed: only a draft this site
-    made is ever kept, so it need not be judged again."""
-    if not draft or not draft.data:
-        return ""
-    return signing.dumps(
-        {"play": play.pk, "position": position_of(moves), "draft": draft.data}, salt=LIVE_SALT
-    )
-
-
-def position_of(moves: list[selectors.LogEntry]) -> str:
-    """A short fingerprint of the position a page shows: its active moves (an undo then a new
-    move gives a different position, even with as many moves)."""
-    active = [m.seq for m in moves if m.undone_at is None]
-    digest = hashlib.blake2s(",".join(map(str, active)).encode(), digest_size=6).hexdigest()
-    return f"{len(active)}-{digest}"
 
 
 @dataclass(frozen=True)
@@ -157,7 +91,7 @@ def render_play(
     context = play_context(play, moves, judgement, shown.draft, seats)
     judgement = context["judgement"]
     can_enter = play.status == Play.Status.IN_PROGRESS and judgement.legal
-    _keep_draft(request, play, shown.draft if can_enter else None)
+    keep_draft(request, play, shown.draft if can_enter else None)
     active_moves = sum(1 for m in moves if m.undone_at is None)
     ui = ui_for(play.game)
     context |= {
@@ -236,7 +170,7 @@ def _log_context(
 def _live_vals(play: Play, moves: list[selectors.LogEntry], draft: Draft | None) -> str:
     """What the live refresh sends back (play_live): the page's version and, signed, its draft
     with the position it was built on."""
-    return json.dumps({"version": str(play.version), "kept": _signed_draft(play, moves, draft)})
+    return json.dumps({"version": str(play.version), "kept": signed_draft(play, moves, draft)})
 
 
 def _status(request: HttpRequest, shown: Shown) -> int:
@@ -253,56 +187,11 @@ def _status(request: HttpRequest, shown: Shown) -> int:
 @require_GET
 def play_detail(request: HttpRequest, play_id: int) -> HttpResponse:
     play = get_play(request, play_id)
-    return render_play(request, play, Shown(draft=_saved_draft(request, play)))
-
-
-def posted_version(request: HttpRequest) -> int | None:
-    """The play's version a form was made at (every form that changes a play carries it)."""
-    try:
-        return int(request.POST.get("version", ""))
-    except ValueError:
-        return None
+    return render_play(request, play, Shown(draft=saved_draft(request, play)))
 
 
 def _damaged() -> str:
     return _("The form was damaged: start the move again.")
-
-
-# A key as the page makes them, and as the IETF draft's examples show them (a UUID): letters,
-# digits and a few marks; the header may give it as a structured-field string, in quotes.
-_KEY = re.compile(rf"[A-Za-z0-9_.:-]{{1,{services.KEY_LENGTH}}}")
-
-
-class DamagedKey(ValueError):
-    """A request key that no page of this site made."""
-
-
-def request_key(request: HttpRequest) -> str | None:
-    """The key the page made for this change (its ``Idempotency-Key`` header, or the form's
-    ``idempotency_key`` field without a script), or None for a request without one."""
-    key = request.headers.get("Idempotency-Key")
-    if key is None:
-        key = request.POST.get("idempotency_key")
-    if key is None or key == "":
-        return None
-    if len(key) >= 2 and key[0] == key[-1] == '"':
-        key = key[1:-1]
-    if not _KEY.fullmatch(key):
-        raise DamagedKey(key)
-    return key
-
-
-#: What a form posts besides what it asks: its CSRF token may be a newer one when the same
-#: request is sent again, and the key is what names the request.
-_NOT_ASKED = frozenset({"csrfmiddlewaretoken", "idempotency_key"})
-
-
-def keyed_request(request: HttpRequest, key: str | None) -> services.Keyed | None:
-    """The change a form asked, for the service to do it once (services.Keyed)."""
-    if key is None:
-        return None
-    asked = {name: request.POST.getlist(name) for name in request.POST if name not in _NOT_ASKED}
-    return services.Keyed.of(key, asked)
 
 
 def _render_stale(request: HttpRequest, play: Play) -> HttpResponse:
@@ -387,7 +276,7 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
     ui = ui_for(play.game)
     # A refused tap keeps the choices made so far (fixing one costs one tap): the draft the
     # server last showed this browser, or what the game kept of the refused input.
-    kept = _saved_draft(request, play)
+    kept = saved_draft(request, play)
     tapped: dict[str, Any] = {}
 
     def compose(current: Judgement, names: list[str]) -> Any:
@@ -475,7 +364,7 @@ def play_abandon(request: HttpRequest, play_id: int) -> HttpResponse:
         context = {"play": play, "club": play.club, "move_count": len(selectors.log_moves(play))}
         return render(request, "plays/confirm_abandon.html", context)
     return _abandon_or_resume(
-        request, play, services.abandon_play, done=partial(_forget_draft, request, play)
+        request, play, services.abandon_play, done=partial(forget_draft, request, play)
     )
 
 

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from games import services
-from games.views.play_page import LIVE_SALT, position_of
+from games.views.drafts import LIVE_SALT, position_of
 from tests.conftest import PLAY_FIRST_MOVE
 from tests.dom import attr, dom, find, find_all, text
 from tests.examples import EXAMPLES

@@ -177,7 +177,7 @@ def test_in_french_a_round_won_and_the_abandon_page(member_client, punto):
 def test_a_session_keeps_the_half_built_moves_of_a_few_plays_only(member_client, night, players):
     """Without a script a move is built on the server, kept in the session per play: a few
     plays at most, the oldest dropped first, so a session never grows without bound."""
-    from games.views.play_page import KEPT_DRAFTS
+    from games.views.drafts import KEPT_DRAFTS
 
     plays = [
         services.start_play(night=night, game="punto", players=players[:2], setup=PUNTO["setup"])
