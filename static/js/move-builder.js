@@ -18,7 +18,12 @@
      value (a list holding it, or an object with it as a key; null holds anything). ``{field}``
      in a path is the move's field so far ("cards.{card}": the cells of the card chosen).
      data-offered-value="{field}": what to look for there, instead of the button's value.
-   - data-when="field !field": shown only while the move has (or, with "!", has not) each field.
+   - data-when="field !field": shown only while the move has (or, with "!", has not) each field;
+     "past": while moves wait in the outbox, so that the options describe a position the play
+     is past: then every button is offered (the server judges), and the base fields are chosen
+     by buttons of their own (data-set="player", shown data-when="past").
+   - data-players='["Ana", "Chloé"]': shown only while the move's player is one of these (a
+     Punto colour is played by its owners: while moves wait, whoever is chosen).
    - [data-show="field"]: shows the label (data-label) of the button that set the field, or
      data-empty while it is not set.
    - [data-show-option="path"]: shows the options' value at ``path`` (with {field}s), or
@@ -105,10 +110,15 @@
     const optionsNode = root.querySelector("script#play-options");
     const options = optionsNode ? JSON.parse(optionsNode.textContent) : null;
     const base = root.dataset.base ? parse(root.dataset.base) : {};
+    // Moves waiting in the outbox put the play past the position these options describe:
+    // the move is then built without hints (anything offered, the server judges), and the base
+    // fields are chosen by hand ([data-when="past"] shows their buttons: who plays).
+    const past = () => Boolean(window.playOutbox && window.playOutbox.waiting() > 0);
+    const fromOptions = () => options && !past();
     const start = () => {
       const move = {};
       for (const [field, from] of Object.entries(base)) {
-        put(move, field, options ? get(options, from) : undefined);
+        put(move, field, fromOptions() ? get(options, from) : undefined);
       }
       return move;
     };
@@ -140,7 +150,8 @@
       const value = get(move, field);
       return value !== undefined && !(Array.isArray(value) && value.length === 0);
     };
-    const finished = () => alternatives.some((set) => set.every(has));
+    const finished = () =>
+      Object.keys(base).every(has) && alternatives.some((set) => set.every(has));
     const finishable = (button) => {
       const fields = button.dataset.finish.split(/\s+/).filter(Boolean);
       const least = parseInt(button.dataset.finishMin || "1", 10);
@@ -153,10 +164,14 @@
       (node.dataset.when || "")
         .split(/\s+/)
         .filter(Boolean)
-        .every((cond) => (cond.startsWith("!") ? !has(cond.slice(1)) : has(cond)));
+        .every((cond) => {
+          const not = cond.startsWith("!");
+          const field = not ? cond.slice(1) : cond;
+          return (field === "past" ? past() : has(field)) !== not;
+        });
 
     function offered(button) {
-      if (!button.dataset.offered || !options) return true; // no hints: anything goes
+      if (!button.dataset.offered || !fromOptions()) return true; // no hints: anything goes
       const found = get(options, fill(button.dataset.offered, move));
       const wanted = button.dataset.offeredValue
         ? get(move, button.dataset.offeredValue.slice(1, -1))
@@ -166,6 +181,10 @@
 
     function draw() {
       for (const node of root.querySelectorAll("[data-when]")) node.hidden = !shown(node);
+      for (const node of root.querySelectorAll("[data-players]")) {
+        const whose = JSON.parse(node.dataset.players).includes(get(move, "player"));
+        node.hidden = !whose || (node.hasAttribute("data-when") && !shown(node));
+      }
       for (const button of root.querySelectorAll("[data-set], [data-toggle]")) {
         const path = button.dataset.set || button.dataset.toggle;
         const value = valueOf(button);
@@ -247,6 +266,17 @@
       }
       draw();
       if (finished()) send();
+    });
+
+    // The outbox sent or took a move: the options describe the play again, or no longer.
+    document.addEventListener("outbox:changed", () => {
+      if (!root.isConnected) return;
+      if (fromOptions()) {
+        for (const [field, from] of Object.entries(base)) {
+          if (!has(field)) put(move, field, get(options, from));
+        }
+      }
+      draw();
     });
 
     for (const fallback of root.querySelectorAll(".builder-fallback")) fallback.hidden = true;

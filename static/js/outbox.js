@@ -52,6 +52,8 @@
     if (list.length) localStorage.setItem(stored, JSON.stringify(list));
     else localStorage.removeItem(stored);
     show(list);
+    // The move builder builds without hints while moves wait (static/js/move-builder.js).
+    document.dispatchEvent(new CustomEvent("outbox:changed", { detail: { waiting: list.length } }));
   }
 
   function newKey() {

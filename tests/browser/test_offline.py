@@ -5,8 +5,9 @@ import time
 
 from playwright.sync_api import expect
 
+from .conftest import in_view
 from .test_live import MOVES, second_phone
-from .test_punto import logged_moves, start_punto, tap_move
+from .test_punto import MATCH, logged_moves, start_punto, tap_move
 
 
 def test_a_phone_that_was_offline_says_so_and_catches_up_within_two_seconds(
@@ -61,3 +62,41 @@ def test_a_move_without_network_waits_on_the_phone_and_is_sent_when_it_returns(p
     expect(logged_moves(page)).to_have_count(1)
     expect(outbox).to_be_hidden()
     expect(page.locator("#connection")).to_be_hidden()
+
+
+def tap_offline(page, move) -> None:
+    """A Punto move tapped while moves wait: who drew (the phone cannot know), the card, the
+    cell, each with no request."""
+    in_view(page, f"#punto-who button[data-value='{move['player']}']").click()
+    in_view(page, f"button[name=card][value={move['card']}]").click()
+    x, y = move["at"]
+    in_view(page, f'button[name=at][value="{x},{y}"]').click()
+
+
+def test_a_whole_match_with_the_network_cut_for_part_of_it(page, table):
+    """A Punto match tapped on a phone that loses its network for three moves: they wait,
+    counted on the screen, built without hints once the table shown is behind, and are stored
+    once each, in order, when the network returns."""
+    from games.models import Move
+
+    start_punto(page, table, ["Ana", "Ben"])
+    moves = MATCH["moves"]
+    for index, move in enumerate(moves[:3]):
+        tap_move(page, move, index)
+    page.context.set_offline(True)
+    tap_move(page, moves[3], 3, sent=False)  # from the options the page has: Ben's turn
+    expect(page.locator("#punto-who")).to_be_visible()  # past them: who drew is asked
+    tap_offline(page, moves[4])
+    tap_offline(page, moves[5])
+    expect(page.locator("#outbox")).to_have_attribute("data-waiting", "3")
+    expect(logged_moves(page)).to_have_count(3)
+    assert Move.objects.count() == 3
+    page.context.set_offline(False)
+    expect(logged_moves(page)).to_have_count(6)
+    expect(page.locator("#outbox")).to_have_attribute("data-waiting", "0")
+    expect(page.locator("#punto-who")).to_be_hidden()
+    for index, move in enumerate(moves[6:], start=6):
+        tap_move(page, move, index)
+    assert [m.data for m in Move.objects.order_by("seq")] == moves
+    assert len({m.key for m in Move.objects.all()}) == len(moves)  # each its own request
+    assert page.js_errors == []

@@ -158,7 +158,7 @@ def test_three_players_in_french_on_a_desktop(desktop_page, table):
 
     expect(page.locator("#punto-round")).to_have_text("Manche 1 · À Ana de jouer")
     # Ben keeps orange, so blue is neutral: Ana plays green or blue
-    expect(page.locator(".punto-hand legend")).to_have_text(["Vert", "Bleu (neutre)"])
+    expect(page.locator(".punto-hand:visible legend")).to_have_text(["Vert", "Bleu (neutre)"])
     page.screenshot(path="/tmp/punto/desktop-fr-picker.png", full_page=True)
     tap_move(page, {"card": "green-5", "at": [0, 0]}, 0)
     tap_move(page, {"card": "blue-3", "at": [1, 0]}, 1)
@@ -259,7 +259,7 @@ def test_a_team_match_set_up_and_tapped_in_on_a_phone(page, table):
         tap_move(page, move, index)
     # Chloé's hand is her team's two colours, Ana's red 1 already down once
     expect(page.locator("#punto-turn")).to_have_text("Chloé drew:")
-    expect(page.locator(".punto-hand legend")).to_have_text(["Red", "Blue"])
+    expect(page.locator(".punto-hand:visible legend")).to_have_text(["Red", "Blue"])
     expect(page.locator("#punto-partner-hint")).to_contain_text("With Ana")
     expect(page.locator("button[name=card][value=red-1] small")).to_have_text("×1")
     page.screenshot(path=str(RESULTS / "punto-teams-phone-hand.png"), full_page=True)

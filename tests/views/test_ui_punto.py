@@ -18,6 +18,13 @@ from tests.examples import EXAMPLES
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
 
 
+def shown_hands(node) -> list:
+    """The hand's colours shown (the player to play's): the others are drawn hidden, for the
+    phone while moves wait to be sent."""
+    hands = find_all(node, "fieldset", class_="punto-hand")
+    return [colour for colour in hands if "hidden" not in dict(colour.attributes)]
+
+
 def builds(card: str, words: str) -> dict:
     """What the phone's builder reads on a hand's card (static/js/move-builder.js): the card it
     sets, offered if the referee's options list it, and how the outbox tells it."""
@@ -152,7 +159,7 @@ def test_the_card_picker_offers_the_players_colours_with_copies_left(member_clie
     page = dom(member_client.get(reverse("play", args=[punto.pk])))
     assert text(find(page, "p", id="punto-turn")) == "Ana drew:"
     form = find(page, "form", id="move-form")
-    hand = find_all(form, "fieldset", class_="punto-hand")
+    hand = shown_hands(form)
     assert [text(find(colour, "legend")) for colour in hand] == ["Red", "Blue"]
     offered = [[attr(button, "value") for button in find_all(colour, "button")] for colour in hand]
     assert offered == [
@@ -160,7 +167,11 @@ def test_the_card_picker_offers_the_players_colours_with_copies_left(member_clie
     ]
     # the buttons offered are those of the hand, each a card to submit
     assert find_all(page, None, name="card") == find_all(form, "button", type="submit", name="card")
-    assert not find_all(page, None, value="orange-1")
+    # Ben's colours are drawn hidden, for the phone while moves wait (who drew is asked then)
+    ben = [f for f in find_all(form, "fieldset", class_="punto-hand") if f not in hand]
+    assert [text(find(colour, "legend")) for colour in ben] == ["Orange", "Green"]
+    assert {attr(colour, "data-players") for colour in ben} == {'["Ben"]'}
+    assert all("hidden" in dict(colour.attributes) for colour in ben)
     assert text(find(page, "p", id="punto-round")) == "Round 1 · Ana to play"
     assert "The table is empty" in text(find(page, "p", id="punto-empty"))
 
@@ -231,7 +242,8 @@ def test_copies_left_this_round_are_shown_and_none_left_is_disabled(member_clien
     enter(member_client, punto, {"player": "Ben", "card": "orange-1", "at": [3, 0]})
     page = dom(member_client.get(reverse("play", args=[punto.pk])))
     red_5, red_4 = (find(page, "button", name="card", value=card) for card in ("red-5", "red-4"))
-    assert find_all(page, "button", name="card", disabled=None) == [red_5]
+    hand = shown_hands(page)
+    assert [b for colour in hand for b in find_all(colour, "button", disabled=None)] == [red_5]
     assert dict(red_5.attributes) == {
         "type": "submit", "name": "card", "value": "red-5", "class": attr(red_5, "class"),
         "disabled": None, "aria-label": "red 5, 0 copies left", **builds("red-5", "red 5"),
@@ -583,13 +595,14 @@ def test_a_partner_picks_any_card_of_the_teams_colours(member_client, team_punto
         enter(member_client, team_punto, move)
     page = dom(member_client.get(reverse("play", args=[team_punto.pk])))
     assert text(find(page, "p", id="punto-turn")) == "Chloé drew:"
-    hand = find_all(find(page, "form", id="move-form"), "fieldset", class_="punto-hand")
+    hand = shown_hands(find(page, "form", id="move-form"))
     assert [text(find(colour, "legend")) for colour in hand] == ["Blue", "Red"]
+    assert [attr(colour, "data-players") for colour in hand] == ['["Ana", "Chlo\\u00e9"]'] * 2
     offered = [[attr(button, "value") for button in find_all(colour, "button")] for colour in hand]
     assert offered == [
         [f"{colour}-{value}" for value in range(1, 10)] for colour in ("blue", "red")
     ]
-    assert not find_all(page, None, value="green-1")
+    assert not any(find_all(colour, None, value="green-1") for colour in hand)
     assert text(find(page, "p", id="punto-partner-hint")) == (
         "With Ana: either partner may play any card of the team's colours."
     )

@@ -5,12 +5,13 @@ winning line, the cards the player to play may have drawn, the standing and the 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.utils.translation import ngettext
 
 from referee import Judgement
-from referee.punto import BOX, DIRECTIONS, VALUES
+from referee.punto import BOX, COLOURS, DIRECTIONS, VALUES
 
 from .. import COLUMN_LETTERS, Draft, cell_label
 from .words import Cell, colour_names, label_origin
@@ -39,12 +40,13 @@ def _board(
     line: frozenset[Cell] = frozenset(),
     origin: Cell | None = None,
     candidates: frozenset[Cell] = frozenset(),
+    every_cell: bool = False,
 ) -> dict[str, Any]:
     """Rows of cells to draw, with the cards' extent and whether it reached the 6 × 6 limit;
     ``last`` is the cell of the last card played, ``line`` the cells of a winning line; with the
-    column and row labels when ``origin`` (the cell labelled A1) is given. ``candidates``: the
-    cells some card may go to, drawn as buttons that a move built on the phone offers once it
-    knows the card (static/js/move-builder.js)."""
+    column and row labels when ``origin`` (the cell labelled A1) is given. ``candidates`` (or
+    ``every_cell``): the cells drawn as buttons that a move built on the phone offers once it
+    knows the card, those the referee's options give for it (static/js/move-builder.js)."""
     if not cells:
         columns = sorted({x for x, _y in legal | candidates})
         lines = sorted({y for _x, y in legal | candidates})
@@ -65,7 +67,11 @@ def _board(
                     not cells or (x0 <= x <= x1 and y0 <= y <= y1),
                     cell_label((x, y), origin) if origin else None,
                 )
-                | {"last": (x, y) == last, "win": (x, y) in line, "candidate": (x, y) in candidates}
+                | {
+                    "last": (x, y) == last,
+                    "win": (x, y) in line,
+                    "candidate": every_cell or (x, y) in candidates,
+                }
                 for x in columns
             ],
         }
@@ -181,16 +187,11 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
     details = judgement.details
     drafted = draft.data.get("card") if draft else None
     legal: set[Cell] = set()
-    candidates: frozenset[Cell] = frozenset()
     blocked = False
-    if not drafted and state.to_play is not None:
-        # Every cell any card drawn may go to, from the referee's options: the phone offers
-        # those of the card tapped (an empty table: its centre, as below).
-        cards = state.options()["cards"].values()
-        if any(cells is None for cells in cards):
-            candidates = frozenset({(0, 0)})
-        else:
-            candidates = frozenset((x, y) for cells in cards for x, y in cells)
+    # A move built on the phone: every cell of the table is a button, which the phone offers
+    # when the referee's options give it for the card tapped, or all of them while moves wait
+    # to be sent (the table on the screen is then behind the play).
+    building = not drafted and state.to_play is not None
     if drafted:
         cells = state.legal_cells(drafted)
         # "The first card of a round goes anywhere": offer the centre of the table.
@@ -198,14 +199,14 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
         blocked = cells == []
     current = _cells_of(state)
     last = _last_cell(judgement)
-    first = state.first_cell or next(iter(legal | candidates), None)
+    first = state.first_cell or next(iter(legal), None) or ((0, 0) if building else None)
     origin = label_origin(first) if first is not None else None
     board = centre = None
     if current or legal:
-        board = _board(current, legal, last, origin=origin, candidates=candidates)
-    elif candidates:
+        board = _board(current, legal, last, origin=origin, every_cell=building)
+    elif building:
         # An empty table: the centre cell, which the phone offers once a card is tapped.
-        centre = _board({}, set(), origin=origin, candidates=candidates)
+        centre = _board({}, set(), origin=origin, candidates=frozenset({(0, 0)}))
     last_board = None
     if not current and details.get("last_round_board"):
         # The round just ended: its last table, with the winning line if there was one.
@@ -218,12 +219,20 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
     to_play = state.to_play
     hand = []
     if to_play is not None and not drafted:
-        for colour in state.playable_colours(to_play):
+        # The player's colours, then the others: shown only while moves wait to be sent, when
+        # the phone cannot know whose turn it is (static/js/move-builder.js, "past").
+        theirs = state.playable_colours(to_play)
+        for colour in [*theirs, *(c for c in COLOURS if c not in theirs)]:
             hand.append(
                 {
                     "colour": colour,
                     "label": colour_names()[colour],
                     "neutral": colour == state.neutral,
+                    "theirs": colour in theirs,
+                    # who may play it: whoever is chosen while moves wait to be sent
+                    "players": json.dumps(
+                        [name for name in state.players if colour in state.playable_colours(name)]
+                    ),
                     "cards": [
                         _hand_card(colour, value, state.cards_left(colour, value))
                         for value in VALUES
