@@ -155,7 +155,7 @@
     const finishable = (button) => {
       const fields = button.dataset.finish.split(/\s+/).filter(Boolean);
       const least = parseInt(button.dataset.finishMin || "1", 10);
-      return fields.every((field) => {
+      return Object.keys(base).every(has) && fields.every((field) => {
         const value = get(move, field);
         return has(field) && (!Array.isArray(value) || value.length >= least);
       });

@@ -100,3 +100,66 @@ def test_a_whole_match_with_the_network_cut_for_part_of_it(page, table):
     assert [m.data for m in Move.objects.order_by("seq")] == moves
     assert len({m.key for m in Move.objects.all()}) == len(moves)  # each its own request
     assert page.js_errors == []
+
+
+def test_a_buntherum_game_with_the_network_cut_for_part_of_it(page, table):
+    """Buntherum's moves need no player: while the network is cut the card and the call are
+    tapped as usual (every card and call offered, the referee judges them once sent)."""
+    from games.models import Move
+
+    from .test_buntherum import EXAMPLE, start_the_example
+    from .test_buntherum import tap_move as tap_call
+
+    start_the_example(page, table)
+    moves = EXAMPLE["moves"]
+    for move in moves[:2]:
+        tap_call(page, move)
+    page.context.set_offline(True)
+    for waiting, move in enumerate(moves[2:5], start=1):
+        in_view(page, f"button[name=card][value={move['card']}]").click()
+        if "tie" in move:
+            for name in move["tie"]:
+                in_view(page, f"input[name=tied][value='{name}']").check()
+            in_view(page, "#record-tie").click()
+        else:
+            in_view(page, f"input[name=caller][value='{move['call']['player']}']").check()
+            in_view(page, f"#call-{move['call']['series']}").click()
+        expect(page.locator("#outbox")).to_have_attribute("data-waiting", str(waiting))
+    assert Move.objects.count() == 2
+    page.context.set_offline(False)
+    expect(page.locator("#outbox")).to_have_attribute("data-waiting", "0")
+    for move in moves[5:]:
+        tap_call(page, move)
+    expect(page.locator("#result")).to_have_text("Winners: Ana")
+    assert [m.data for m in Move.objects.order_by("seq")] == moves
+    assert page.js_errors == []
+
+
+def test_a_three_high_game_with_the_network_cut_for_part_of_it(page, table):
+    """3-High while moves wait: who plays is tapped first, then the card, the side, the piece
+    and "Enter the move", each with no request."""
+    from games.models import Move
+
+    from .conftest import log_in, start_play
+    from .test_three_high import GAME, enter, tap_setup
+
+    log_in(page)
+    start_play(page, table["night"], "three-high", ["Ana", "Ben"])
+    tap_setup(page, GAME["setup"]["pieces"])
+    moves = GAME["moves"]
+    enter(page, moves[0], expect_moves=1)
+    page.context.set_offline(True)
+    enter(page, moves[1])  # from the options the page has
+    for move in moves[2:4]:
+        in_view(page, f"#th-who button[data-value='{move['player']}']").click()
+        in_view(page, f"button[name=card][value='{move['card']}']").click()
+        in_view(page, f"button[name=side][value={move['side']}]").click()
+        in_view(page, f"#th-board button[value='{move['piece']}']").click()
+        in_view(page, "#confirm-move").click()
+    expect(page.locator("#outbox")).to_have_attribute("data-waiting", "3")
+    assert Move.objects.count() == 1
+    page.context.set_offline(False)
+    expect(page.locator("#move-log li:not(.undone)")).to_have_count(4)
+    enter(page, moves[4], expect_moves=5)
+    assert [m.data for m in Move.objects.order_by("seq")] == moves
+    assert page.js_errors == []
