@@ -28,8 +28,9 @@ from django.http import Http404, HttpRequest, StreamingHttpResponse
 
 from .. import access, live
 
-#: the browser waits this long before reconnecting after the stream ends or breaks
-RETRY_MS = 2000
+#: the browser waits this long before reconnecting after the stream ends or breaks: a page
+#: shows the play as it stands within 2 s of the connection coming back (issue 28)
+RETRY_MS = 1000
 HELLO = f"retry: {RETRY_MS}\n\n".encode()
 KEEPALIVE = b": keep-alive\n\n"
 

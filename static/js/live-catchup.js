@@ -59,8 +59,9 @@
 // nor fetched if the fetch failed: the page stayed behind for up to 100 s after the network
 // came back. So the page says plainly that it has no connection (#connection, outside the
 // swapped fragment) and, until its stream is open again, asks for the play itself: at once
-// when the network returns, and every 2 s meanwhile (an unchanged play answers 204, a few
-// bytes). A refresh that failed is asked again.
+// when the network returns, and every second meanwhile (an unchanged play answers 204, a few
+// bytes), so that it shows the play as it stands within 2 s of the server being reached
+// again. A refresh that failed is asked again.
 (function () {
   var streamDown = false;
   var timer = null;
@@ -76,7 +77,7 @@
   }
 
   function keepAsking() {
-    if (timer === null) timer = setInterval(ask, 2000);
+    if (timer === null) timer = setInterval(ask, 1000);
   }
 
   function stopAsking() {

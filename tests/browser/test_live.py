@@ -3,6 +3,7 @@ without a reload (server-sent events, games.views.live)."""
 
 import json
 import re
+import time
 
 from django.db import transaction
 from django.test import Client
@@ -184,7 +185,10 @@ def test_a_phone_catches_up_after_the_server_restarts(browser, table):
         play = Play.objects.get()
         services.record_move(play=play, move=MOVES[0])  # while no server runs
         with server(database_url, port):
+            back = time.monotonic()
             expect(logged_moves(phone)).to_have_count(1)
+            caught_up = time.monotonic() - back
+            assert caught_up < 2.0, f"caught up in {caught_up:.2f} s"  # issue 28
             expect(phone.locator("#punto-turn")).to_have_text("Ben drew:")
             assert phone.evaluate("window.sameDocument") is True  # not reloaded
             tap_move(phone, MOVES[1], 1)  # and the phone enters the next move as usual

@@ -40,7 +40,7 @@ def test_a_move_posted_to_one_server_reaches_a_stream_on_the_other(play, member)
         stream.request("GET", url, headers={"Cookie": cookie})
         events = stream.getresponse()
         assert events.status == 200
-        assert events.readline() == b"retry: 2000\n"
+        assert events.readline() == b"retry: 1000\n"
 
         # the move, posted through the second server as the move form would
         entry = http.client.HTTPConnection(HOST, enter_port, timeout=20)
