@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test test-browser mutate bench bench-scale loadtest loadtest-live lint format check-deploy check-messages demo migrate clean
+.PHONY: run test test-browser mutate bench bench-network bench-scale loadtest loadtest-live lint format check-deploy check-messages demo migrate clean
 
 $(VENV)/.created:
 	@python=$$(bin/find-python) && echo "Creating $(VENV) with $$python" && "$$python" -m venv $(VENV)
@@ -49,6 +49,11 @@ mutate: $(VENV)/.dev
 
 bench: $(VENV)/.dev
 	$(PY) benchmarks/run.py
+
+# The play page on a phone on emulated Fast 3G, in Chromium (issue 28); make bench runs it too.
+# BENCH_NETWORK_ARGS="--games punto --details", or "--root ../other-checkout" to measure that one.
+bench-network: $(VENV)/.dev
+	$(PY) benchmarks/bench_network.py $(BENCH_NETWORK_ARGS)
 
 # 10k, 100k and 1M plays on SQLite and PostgreSQL: tens of minutes (BENCH_SCALE_ARGS to narrow).
 bench-scale: $(VENV)/.dev
