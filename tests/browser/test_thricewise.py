@@ -11,6 +11,7 @@ since, one.
 
 import json
 import re
+from urllib.parse import parse_qs
 
 import pytest
 from playwright.sync_api import expect
@@ -412,3 +413,68 @@ def test_a_turn_without_javascript(no_js_page, table):
         {"player": "Ben", "card": "The Mill", "at": [3, 0]},
     ]
 
+
+# A turn built on the phone (issue 28) ----------------------------------------------------------
+
+#: thricewise-1's fifth turn: three players set aside, Dev places two older set-aside cards
+#: around the one he revealed, then Chloé hers
+TURN_5 = GAME["moves"][4]
+
+
+def turn_five(page, table):
+    """thricewise-1 with its first four turns entered, open on the phone."""
+    from .test_play_page import example_play
+
+    play, _log = example_play(table, "thricewise-1", 4)
+    log_in(page)
+    page.goto(f"/plays/{play.pk}/")
+    return play
+
+
+def test_a_whole_turn_is_built_with_no_request_and_sent_in_one(page, table):
+    turn_five(page, table)
+    # The requests a tap might make: the page's static files and its live stream (which may
+    # connect late) aside.
+    requests = []
+    page.on("request", lambda r: re.search("/static/|/events/", r.url) or requests.append(r))
+    build_turn(page, GAME["players"], TURN_5)
+    # Who places and what, said as the server said it, with no request.
+    expect(page.locator("#tw-reveals li[data-state=current]")).to_have_attribute(
+        "data-player", "Chloé"
+    )
+    expect(page.locator("#tw-reveals li[data-player=Dev]")).to_contain_text("placed")
+    expect(page.locator("#tw-reveals li[data-player=Ana]")).to_contain_text("set aside")
+    expect(page.locator("#tw-grid [data-holds]")).to_have_count(4)
+    assert requests == []
+
+    tap(page, "#enter-turn")
+    sent = [request for request in requests if request.url.endswith("/move/")]
+    assert len(sent) == 1 and len(requests) == 1, [r.url for r in requests]
+    assert json.loads(parse_qs(sent[0].post_data)["move_json"][0]) == TURN_5
+    assert [move.data for move in Move.objects.order_by("seq")] == GAME["moves"][:5]
+    expect(page.locator("#tw-grid [data-holds]")).to_have_count(0)
+    expect(page.locator("#tw-grid .tw-last")).to_have_count(4)
+    assert page.js_errors == []
+
+
+def test_a_turn_built_offline_waits_in_the_outbox_and_is_stored_once(page, table):
+    turn_five(page, table)
+    page.context.set_offline(True)
+    expect(page.locator("#connection")).to_be_visible()
+    page.taps = 0
+    build_turn(page, GAME["players"], TURN_5)  # every tap shows without the network
+    in_view(page, "#enter-turn").click()
+    assert page.taps == TURN_TAPS[4]
+    outbox = page.locator("#outbox")
+    expect(outbox).to_have_attribute("data-waiting", "1")
+    expect(outbox.locator("[data-outbox-text]")).to_have_text(
+        "No connection — 1 move waiting; it will be checked when the connection returns."
+    )
+    assert Move.objects.count() == 4
+
+    page.context.set_offline(False)
+    expect(page.locator("#move-log > li:not(.undone)")).to_have_count(5)
+    expect(outbox).to_have_attribute("data-waiting", "0")
+    assert [move.data for move in Move.objects.order_by("seq")] == GAME["moves"][:5]
+    expect(page.locator("#tw-slots [aria-current=step]")).to_have_attribute("data-player", "Ana")
+    assert page.js_errors == []
