@@ -455,7 +455,7 @@
         for (const cell of node.querySelectorAll("button[data-at]")) {
           const at = cellOf(cell);
           const item = items.find((it) => same(it[where], at));
-          mark(cell, false, !item && adding && area.allows(at));
+          cell.disabled = !(!item && adding && area.allows(at));
           // A cell holding an item shows its value's face, and is named by it ("C4: The Sailor").
           if (item) cell.dataset.holds = String(item[what]);
           else delete cell.dataset.holds;
