@@ -178,7 +178,8 @@ class Builder:
     sent. The buttons of the game's move form and board say what each tap sets."""
 
     #: the fields of a finished move, one set per alternative ("card at|card blocked"): the move
-    #: is sent as soon as one set is complete, unless the form has a button to finish it
+    #: is sent as soon as one set is complete, unless the form has a button to finish it;
+    #: empty: only that button sends it (Thricewise's "Enter turn")
     complete: str
     #: the fields every move starts with, each from a path into the options ({"player": "player"})
     base: dict[str, str] = field(default_factory=dict)

@@ -41,7 +41,43 @@
    - data-label on a button: how its choice reads (its text otherwise); the outbox shows a
      move as its choices in order ("red 7 · C4").
    - data-hide-unoffered on a button: hidden, not only disabled, while it is not offered.
-   - .builder-fallback elements are hidden once the script works (the server's own steps). */
+   - .builder-fallback elements are hidden once the script works (the server's own steps).
+
+   A turn of several players (Thricewise: a card revealed per player, then groups of cards
+   placed in the order of their ranks, each on a cell next to the cards):
+   - data-slots="field" on a list: the field is an object with a key per [data-slot="key"] in
+     it, in order (keys are whole attribute values, never paths: a player's name). A
+     [data-push="field"] button puts its value in the first empty slot, or takes it back out
+     of its slot (the button has data-slotted, the slot's key; a filled slot data-holds, its
+     value). The field counts as there (data-when, data-finish) once every slot is filled.
+     [data-slot-clear="field"] empties the slot of the key around it; [data-slot-face="field"]
+     shows the face of that slot's value.
+   - data-groups="list" with data-order="field" (a slots field), data-rank="path" (the rank of
+     each value, in the options) and data-item="group value cell" (an item's fields): the list
+     is filled item by item, group by group. The groups are the slots' keys in ascending rank
+     of their value, those whose rank another shares left out. A group holds its key's value
+     (required, once) and any of its [data-choose="list"][data-key="key"] buttons' values (once
+     each). The group adding is that of the last item, or the next once it has nothing left;
+     it is offered its values left, and once its required value is in, the next group's (which
+     closes it). Ready unless another is tapped: its required value, else the next group's,
+     else its first left. A [data-choose] with data-required stands for its key's value. The
+     list counts as there once every group holds its required value; the [data-groups]
+     element is hidden while no group adds. Changing the slots empties the list.
+   - data-add="list" on an area of cells (buttons [data-at="x,y"], data-label "C4"): a tap on
+     one adds the item {group, value, cell [x, y]}. A cell holding an item gets data-holds (the
+     value), shows the value's face and is named "C4: value"; an empty one is named by the
+     area's data-name ("{label}": its data-label).
+   - data-adjacent="path path" on the area: a cell is offered only where free, touching
+     (diagonals too) a cell of those lists (the move's, else the options': cells, or items with
+     one at "at"), and within data-span (a path into the options) columns and rows with all of
+     them. Only the rows and columns of those cells and the ones offered are shown ([data-at],
+     labels [data-x], [data-y]; --columns and --rows on the area say how many).
+   - Each [data-slot] and [data-key="key"] element gets data-state: "next" (the slot to fill
+     next, also aria-current="step"), "filled", "empty"; once the groups are known, "current",
+     "done", "waiting" or "out". With data-state-when="state …" an element shows only while the
+     key around it is in one of those states.
+   - A value's face: a copy of the content of the [data-face] element in a button of that
+     value. */
 (() => {
   "use strict";
 
@@ -115,11 +151,24 @@
     // fields are chosen by hand ([data-when="past"] shows their buttons: who plays).
     const past = () => Boolean(window.playOutbox && window.playOutbox.waiting() > 0);
     const fromOptions = () => options && !past();
+    // The slots and groups fields (see "A turn of several players" above), read once.
+    const slotKeys = {}; // a slots field → its keys, in order
+    for (const list of root.querySelectorAll("[data-slots]")) {
+      slotKeys[list.dataset.slots] = [...list.querySelectorAll("[data-slot]")].map(
+        (node) => node.dataset.slot,
+      );
+    }
+    const groupSpecs = {}; // a groups field → its [data-groups] element
+    for (const node of root.querySelectorAll("[data-groups]")) {
+      groupSpecs[node.dataset.groups] = node;
+    }
     const start = () => {
       const move = {};
       for (const [field, from] of Object.entries(base)) {
         put(move, field, fromOptions() ? get(options, from) : undefined);
       }
+      for (const field of Object.keys(slotKeys)) put(move, field, {});
+      for (const field of Object.keys(groupSpecs)) put(move, field, []);
       return move;
     };
     let move = start();
@@ -147,6 +196,8 @@
       .filter((set) => set.length);
 
     const has = (field) => {
+      if (slotKeys[field]) return slotsFull(field);
+      if (groupSpecs[field]) return Boolean(groupsOf(field) && groupsOf(field).complete);
       const value = get(move, field);
       return value !== undefined && !(Array.isArray(value) && value.length === 0);
     };
@@ -177,6 +228,318 @@
         ? get(move, button.dataset.offeredValue.slice(1, -1))
         : valueOf(button);
       return found !== undefined && holds(found, wanted);
+    }
+
+    // --- A turn of several players (see the header): slots, groups, an area of cells --------
+
+    const picks = {}; // a groups field → the [key, value] tapped among its choices
+    const originals = new WeakMap(); // a node showing a face → its own content
+    const faceShown = new WeakMap(); // … and the value whose face it shows
+
+    function keyOf(node) {
+      const holder = node.closest("[data-slot], [data-key]");
+      return holder ? (holder.dataset.slot ?? holder.dataset.key) : undefined;
+    }
+
+    function slotsFull(field) {
+      const values = get(move, field) || {};
+      return slotKeys[field].every((key) => values[key] !== undefined);
+    }
+
+    function inSlots(field, values) {
+      // The object in the slots' order, whatever order they were filled in.
+      const object = {};
+      for (const key of slotKeys[field]) if (values[key] !== undefined) object[key] = values[key];
+      put(move, field, object);
+      // The groups follow from these slots: what was added to them is dropped.
+      for (const [list, spec] of Object.entries(groupSpecs)) {
+        if (spec.dataset.order === field) forget(list);
+      }
+    }
+
+    function itemFields(field) {
+      return (groupSpecs[field].dataset.item || "").split(/\s+/); // [group, value, cell]
+    }
+
+    function choiceValue(button) {
+      const spec = groupSpecs[button.dataset.choose];
+      if (!button.hasAttribute("data-required")) return valueOf(button);
+      if (!spec) return undefined;
+      const order = spec.dataset.order;
+      return (get(move, order) || {})[button.dataset.key];
+    }
+
+    function groupsOf(field) {
+      // Null until the slots it follows are full. Then its groups: the slots in ascending rank
+      // of their value (a rank two slots share leaves both out), what each may still add, who
+      // adds now, what is offered and ready, and whether every group has its required value.
+      const spec = groupSpecs[field];
+      const order = spec.dataset.order;
+      if (!slotsFull(order)) return null;
+      const values = get(move, order);
+      const ranks = (options && get(options, spec.dataset.rank || "")) || {};
+      const rank = (key) => ranks[String(values[key])];
+      const count = {};
+      for (const key of slotKeys[order]) count[rank(key)] = (count[rank(key)] || 0) + 1;
+      const keys = slotKeys[order]
+        .filter((key) => count[rank(key)] === 1)
+        .sort((a, b) => rank(a) - rank(b));
+      const [by, what] = itemFields(field);
+      const items = get(move, field) || [];
+      const choices = [...root.querySelectorAll("[data-choose]")].filter(
+        (button) => button.dataset.choose === field && !button.hasAttribute("data-required"),
+      );
+      const placed = (key) => items.filter((item) => item[by] === key).map((item) => item[what]);
+      const done = (key) => placed(key).some((value) => same(value, values[key]));
+      const left = (key) =>
+        [values[key], ...choices.filter((b) => b.dataset.key === key).map(valueOf)].filter(
+          (value) => !placed(key).some((item) => same(item, value)),
+        );
+      const last = items.length ? items[items.length - 1][by] : undefined;
+      let at = last === undefined ? 0 : Math.max(keys.indexOf(last), 0);
+      if (last !== undefined && !left(last).length) at += 1;
+      const current = keys[at];
+      const following = keys[at + 1];
+      const offered = [];
+      let ready = null;
+      if (current !== undefined) {
+        for (const value of left(current)) offered.push([current, value]);
+        if (following !== undefined && done(current)) offered.push([following, values[following]]);
+        if (!done(current)) ready = [current, values[current]];
+        else if (following !== undefined) ready = [following, values[following]];
+        else if (left(current).length) ready = [current, left(current)[0]];
+      }
+      const states = {};
+      for (const key of slotKeys[order]) states[key] = "out";
+      keys.forEach((key, index) => {
+        states[key] = index < at ? "done" : index === at ? "current" : "waiting";
+      });
+      return { offered, ready, states, complete: keys.every(done) };
+    }
+
+    function chosenIn(field, groups) {
+      // The value tapped among the choices while it is offered, else the one ready.
+      const pick = picks[field];
+      const still = pick && groups.offered.some(([k, v]) => k === pick[0] && same(v, pick[1]));
+      return still ? pick : groups.ready;
+    }
+
+    function faceOf(value) {
+      // A copy of how a value looks: the [data-face] of a button of that value.
+      for (const face of root.querySelectorAll("[data-face]")) {
+        const owner = face.closest("[data-value]");
+        if (owner && same(valueOf(owner), value)) {
+          return [...face.childNodes].map((node) => node.cloneNode(true));
+        }
+      }
+      return null;
+    }
+
+    function showFace(node, value) {
+      if (!originals.has(node)) originals.set(node, [...node.childNodes]);
+      if (faceShown.has(node) && same(faceShown.get(node), value)) return;
+      faceShown.set(node, value);
+      const face = value === undefined ? null : faceOf(value);
+      node.replaceChildren(...(face || originals.get(node)));
+    }
+
+    function mark(button, chosen, available) {
+      button.disabled = !available;
+      if (button.hasAttribute("data-hide-unoffered")) button.hidden = !available;
+      button.classList.toggle("chosen", chosen);
+      button.setAttribute("aria-pressed", chosen ? "true" : "false");
+    }
+
+    function cellOf(node) {
+      return node.dataset.at.split(",").map(Number); // "x,y" → [x, y]
+    }
+
+    function areaOf(node) {
+      // The cells taken (the lists of data-adjacent, in the move or else the options: cells,
+      // or items with their cell at "at"), and the rule for a new one: free, touching a taken
+      // cell (diagonals too), and all of them within data-span columns and rows.
+      if (!node.dataset.adjacent) return { allows: () => true, fit() {} };
+      const taken = [];
+      for (const path of node.dataset.adjacent.split(/\s+/).filter(Boolean)) {
+        let list = get(move, path);
+        if (list === undefined && options) list = get(options, path);
+        for (const item of Array.isArray(list) ? list : []) {
+          const cell = Array.isArray(item) ? item : item && item.at;
+          if (Array.isArray(cell)) taken.push(cell);
+        }
+      }
+      const span = Number(options && get(options, node.dataset.span || "")) || Infinity;
+      const near = new Set(taken.map(String));
+      const xs = taken.map((cell) => cell[0]);
+      const ys = taken.map((cell) => cell[1]);
+      const offeredCells = [];
+      return {
+        allows(cell) {
+          const [x, y] = cell;
+          const touches = [-1, 0, 1].some((dx) =>
+            [-1, 0, 1].some((dy) => (dx || dy) && near.has(String([x + dx, y + dy]))),
+          );
+          const fits =
+            Math.max(x, ...xs) - Math.min(x, ...xs) < span &&
+            Math.max(y, ...ys) - Math.min(y, ...ys) < span;
+          const ok = !near.has(String(cell)) && touches && fits;
+          if (ok) offeredCells.push(cell);
+          return ok;
+        },
+        fit() {
+          // Only the rows and columns of the cards and the cells offered are shown.
+          const cells = [...taken, ...offeredCells];
+          if (!cells.length) return;
+          const x0 = Math.min(...cells.map((c) => c[0]));
+          const x1 = Math.max(...cells.map((c) => c[0]));
+          const y0 = Math.min(...cells.map((c) => c[1]));
+          const y1 = Math.max(...cells.map((c) => c[1]));
+          const outside = (value, low, high) => value < low || value > high;
+          for (const cell of node.querySelectorAll("[data-at]")) {
+            const [x, y] = cellOf(cell);
+            cell.hidden = outside(x, x0, x1) || outside(y, y0, y1);
+          }
+          for (const label of node.querySelectorAll("[data-x]")) {
+            label.hidden = outside(Number(label.dataset.x), x0, x1);
+          }
+          for (const label of node.querySelectorAll("[data-y]")) {
+            label.hidden = outside(Number(label.dataset.y), y0, y1);
+          }
+          node.style.setProperty("--columns", String(x1 - x0 + 1));
+          node.style.setProperty("--rows", String(y1 - y0 + 1));
+        },
+      };
+    }
+
+    function drawTurn() {
+      const states = {};
+      for (const [field, keys] of Object.entries(slotKeys)) {
+        const values = get(move, field) || {};
+        const next = keys.find((key) => values[key] === undefined);
+        for (const key of keys) {
+          states[key] = key === next ? "next" : values[key] === undefined ? "empty" : "filled";
+        }
+      }
+      const now = {};
+      for (const field of Object.keys(groupSpecs)) {
+        now[field] = groupsOf(field);
+        if (now[field]) Object.assign(states, now[field].states);
+      }
+      for (const node of root.querySelectorAll("[data-slot], [data-key]")) {
+        node.dataset.state = states[node.dataset.slot ?? node.dataset.key] || "";
+      }
+      for (const list of root.querySelectorAll("[data-slots]")) {
+        const values = get(move, list.dataset.slots) || {};
+        for (const slot of list.querySelectorAll("[data-slot]")) {
+          const value = values[slot.dataset.slot];
+          if (value === undefined) delete slot.dataset.holds;
+          else slot.dataset.holds = String(value);
+          if (slot.dataset.state === "next") slot.setAttribute("aria-current", "step");
+          else slot.removeAttribute("aria-current");
+        }
+      }
+      for (const node of root.querySelectorAll("[data-state-when]")) {
+        node.hidden = !node.dataset.stateWhen.split(/\s+/).includes(states[keyOf(node)] || "");
+      }
+      for (const [field, spec] of Object.entries(groupSpecs)) {
+        spec.hidden = !(now[field] && now[field].ready); // nobody adds (yet, or any more)
+      }
+      for (const button of root.querySelectorAll("[data-push]")) {
+        const keys = slotKeys[button.dataset.push] || [];
+        const values = get(move, button.dataset.push) || {};
+        const key = keys.find((k) => same(values[k], valueOf(button)));
+        const free = keys.some((k) => values[k] === undefined);
+        mark(button, key !== undefined, key !== undefined || (free && offered(button)));
+        if (key !== undefined) button.dataset.slotted = key;
+        else delete button.dataset.slotted;
+      }
+      for (const node of root.querySelectorAll("[data-slot-face]")) {
+        showFace(node, (get(move, node.dataset.slotFace) || {})[keyOf(node)]);
+      }
+      for (const button of root.querySelectorAll("[data-choose]")) {
+        const groups = now[button.dataset.choose];
+        const value = choiceValue(button);
+        const pick = groups && chosenIn(button.dataset.choose, groups);
+        const key = button.dataset.key;
+        const isIt = ([k, v]) => k === key && same(v, value);
+        mark(button, Boolean(pick && isIt(pick)), Boolean(groups && groups.offered.some(isIt)));
+      }
+      for (const node of root.querySelectorAll("[data-add]")) {
+        const field = node.dataset.add;
+        if (!groupSpecs[field]) continue;
+        const area = areaOf(node);
+        const [, what, where] = itemFields(field);
+        const items = get(move, field) || [];
+        const adding = Boolean(now[field] && chosenIn(field, now[field]));
+        for (const cell of node.querySelectorAll("button[data-at]")) {
+          const at = cellOf(cell);
+          const item = items.find((it) => same(it[where], at));
+          cell.disabled = !(!item && adding && area.allows(at));
+          // A cell holding an item shows its value's face, and is named by it ("C4: The Sailor").
+          if (item) cell.dataset.holds = String(item[what]);
+          else delete cell.dataset.holds;
+          showFace(cell, item ? item[what] : undefined);
+          const label = cell.dataset.label || "";
+          const name = (node.dataset.name || "").replace("{label}", label);
+          if (item) cell.setAttribute("aria-label", `${label}: ${item[what]}`);
+          else if (name) cell.setAttribute("aria-label", name);
+        }
+        area.fit();
+      }
+    }
+
+    function labelOf(button) {
+      return button.dataset.label || button.textContent.trim();
+    }
+
+    function tapTurn(button) {
+      // A tap on a slot's value, a "take back", a choice or a cell: true when it was one.
+      if (button.dataset.push) {
+        const field = button.dataset.push;
+        const values = { ...(get(move, field) || {}) };
+        const value = valueOf(button);
+        const key = slotKeys[field].find((k) => same(values[k], value));
+        const free = slotKeys[field].find((k) => values[k] === undefined);
+        if (key !== undefined) {
+          delete values[key];
+          delete labels[`${field}.${key}`];
+        } else if (free !== undefined) {
+          values[free] = value;
+          labels[`${field}.${free}`] = labelOf(button);
+        }
+        inSlots(field, values);
+      } else if (button.dataset.slotClear) {
+        const field = button.dataset.slotClear;
+        const values = { ...(get(move, field) || {}) };
+        delete values[keyOf(button)];
+        delete labels[`${field}.${keyOf(button)}`];
+        inSlots(field, values);
+      } else if (button.dataset.choose) {
+        picks[button.dataset.choose] = [button.dataset.key, choiceValue(button)];
+      } else if (button.matches("[data-add] button[data-at]")) {
+        const field = button.closest("[data-add]").dataset.add;
+        const groups = groupSpecs[field] && groupsOf(field);
+        const pick = groups && chosenIn(field, groups);
+        if (!pick) return true;
+        const [by, what, where] = itemFields(field);
+        const items = get(move, field);
+        items.push({ [by]: pick[0], [what]: pick[1], [where]: cellOf(button) });
+        // How it reads in the outbox: the card's label (a required one, its slot's), the cell's.
+        const order = groupSpecs[field].dataset.order;
+        const choice = [...root.querySelectorAll("[data-choose]")].find(
+          (b) =>
+            b.dataset.choose === field &&
+            b.dataset.key === pick[0] &&
+            !b.hasAttribute("data-required") &&
+            same(choiceValue(b), pick[1]),
+        );
+        const said = choice ? labelOf(choice) : labels[`${order}.${pick[0]}`];
+        labels[`${field}.${items.length - 1}`] = [said, labelOf(button)].filter(Boolean).join(" ");
+        delete picks[field];
+      } else {
+        return false;
+      }
+      return true;
     }
 
     function draw() {
@@ -211,12 +574,14 @@
         node.hidden = found === undefined;
         node.textContent = found === null ? node.dataset.null || "" : found === undefined ? "" : String(found);
       }
+      drawTurn();
       root.dataset.building = Object.keys(labels).length ? "1" : "";
       keep();
     }
 
     function forget(field) {
-      put(move, field, undefined);
+      put(move, field, slotKeys[field] ? {} : groupSpecs[field] ? [] : undefined);
+      delete picks[field];
       for (const key of Object.keys(labels)) {
         if (key === field || key.startsWith(field + ".")) delete labels[key];
       }
@@ -236,7 +601,10 @@
     }
 
     root.addEventListener("click", (event) => {
-      const button = event.target.closest("[data-set], [data-toggle], [data-clear], [data-finish]");
+      const button = event.target.closest(
+        "[data-set], [data-toggle], [data-clear], [data-finish], " +
+          "[data-push], [data-slot-clear], [data-choose], [data-add] button[data-at]",
+      );
       if (!button || !root.contains(button)) return;
       // The form's own step (without a script) is not posted; a radio or a box is ticked.
       if (button.tagName !== "INPUT") event.preventDefault();
@@ -245,6 +613,11 @@
         return;
       }
       for (const field of (button.dataset.unset || "").split(/\s+/).filter(Boolean)) forget(field);
+      if (tapTurn(button)) {
+        draw();
+        if (finished()) send();
+        return;
+      }
       if (button.dataset.clear) {
         for (const field of button.dataset.clear.split(/\s+/)) forget(field);
         draw();

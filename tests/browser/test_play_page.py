@@ -73,7 +73,7 @@ def test_a_refused_reveal_is_said_next_to_it_and_the_picks_are_kept(page, table)
     for player in players[:-1]:
         in_view(page, f'#tw-deck button[name=pick][value="{reveal[player]}"]').click()
         expect(page.locator(f'#tw-slots .tw-slot[data-player="{player}"]')).to_have_attribute(
-            "data-card", reveal[player]
+            "data-holds", reveal[player]
         )
     page.click("#move-json-box summary")
     twice = {**reveal, players[1]: reveal[players[0]]}  # Ben repeats Ana
@@ -84,7 +84,7 @@ def test_a_refused_reveal_is_said_next_to_it_and_the_picks_are_kept(page, table)
     page.evaluate("window.scrollTo(0, 0)")
     for player in players[:-1]:
         expect(page.locator(f'#tw-slots .tw-slot[data-player="{player}"]')).to_have_attribute(
-            "data-card", reveal[player]
+            "data-holds", reveal[player]
         )
     taps = page.taps
     in_view(page, f'#tw-deck button[name=pick][value="{reveal[players[-1]]}"]').click()

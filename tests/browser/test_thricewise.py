@@ -1,13 +1,17 @@
 """Thricewise in a real browser: the starting grid and each turn tapped in on a card picker, on a
 phone in English and in French, every tap on the screen without scrolling; a refusal, a reload
-and undo; a desktop pass.
+and undo; a desktop pass. A turn is built on the phone (static/js/move-builder.js): its taps
+make no request, and the finished turn is sent once, through the outbox.
 
 Taps before this picker (main, November 2026, the same game thricewise-1 on a 390×844 phone, a
 dropdown counted as two taps): the setup 13; the turns 11, 11, 11, 14, 21, 17 (85 in all).
+Requests per turn before the turn was built on the phone: one per tap (6, 6, 6, 7, 12, 8);
+since, one.
 """
 
 import json
 import re
+from urllib.parse import parse_qs
 
 import pytest
 from playwright.sync_api import expect
@@ -47,21 +51,49 @@ def enter_setup(page, grid) -> int:
     return page.taps
 
 
-def enter_turn(page, players, move) -> int:
-    """The reveal (a card per player, in seat order), each placement (the card when it is not
-    the one ready, then its cell), then "Enter turn N"; the taps it took."""
-    page.taps = 0
+def slot(page, player: str):
+    """A player's place in the reveal: data-holds is the card given to them."""
+    return page.locator(f'#tw-slots .tw-slot[data-player="{player}"]')
+
+
+def choice(move, entry) -> str:
+    """Where the card of a placement is chosen: the placer's revealed card, or an older one."""
+    if entry["card"] == move["reveal"][entry["player"]]:
+        return f"#tw-place [data-choose][data-key='{entry['player']}'][data-required]"
+    return f"#tw-place [data-choose][data-value='{entry['card']}']"
+
+
+def place(page, move, entry) -> None:
+    """One placement: its card when it is not the one ready, then its cell, drawn there at
+    once."""
+    card = page.locator(choice(move, entry))
+    expect(card).to_have_attribute("data-player", entry["player"])
+    if card.get_attribute("aria-pressed") != "true":  # an older set-aside card
+        in_view(page, choice(move, entry)).click()
+        expect(card).to_have_attribute("aria-pressed", "true")
+    x, y = entry["at"]
+    in_view(page, f"#tw-grid button[data-at='{x},{y}']").click()
+    expect(page.locator(f"#tw-grid [data-at='{x},{y}']")).to_have_attribute(
+        "data-holds", entry["card"]
+    )
+
+
+def build_turn(page, players, move) -> None:
+    """The reveal (a card per player, in seat order), then each placement; no request."""
     for player in players:
-        next_slot = page.locator("#tw-slots .tw-slot-next")
-        assert next_slot.get_attribute("data-player") == player
-        tap(page, f'#tw-deck button[name=pick][value="{move["reveal"][player]}"]')
+        expect(page.locator("#tw-slots [aria-current=step]")).to_have_attribute(
+            "data-player", player
+        )
+        in_view(page, f'#tw-deck button[name=pick][value="{move["reveal"][player]}"]').click()
+        expect(slot(page, player)).to_have_attribute("data-holds", move["reveal"][player])
     for entry in move.get("place") or []:
-        choice = f"#tw-place label[data-card='{entry['card']}']"
-        assert page.locator(choice).get_attribute("data-player") == entry["player"]
-        if not page.locator(f"{choice} input").is_checked():  # an older set-aside card
-            in_view(page, choice).click()
-        x, y = entry["at"]
-        tap(page, f"button[name=at][value='{x},{y}']")
+        place(page, move, entry)
+
+
+def enter_turn(page, players, move) -> int:
+    """The turn built on the phone, then "Enter turn N" (the one request); the taps it took."""
+    page.taps = 0
+    build_turn(page, players, move)
     tap(page, "#enter-turn")
     return page.taps
 
@@ -136,14 +168,12 @@ def start_duel(page, table) -> None:
 
 def test_a_refused_move_and_a_reload_keep_the_turn_being_entered(page, table):
     start_duel(page, table)
-    tap(page, '#tw-deck button[name=pick][value="The Sailor"]')
-    expect(page.locator("#tw-slots .tw-slot-next")).to_have_attribute("data-player", "Ben")
+    in_view(page, '#tw-deck button[name=pick][value="The Sailor"]').click()
+    expect(page.locator("#tw-slots [aria-current=step]")).to_have_attribute("data-player", "Ben")
 
-    # A reload: the card given to Ana is still hers.
+    # A reload: the card given to Ana is still hers (kept on the phone).
     page.reload()
-    expect(page.locator('#tw-slots .tw-slot[data-player="Ana"]')).to_have_attribute(
-        "data-card", "The Sailor"
-    )
+    expect(slot(page, "Ana")).to_have_attribute("data-holds", "The Sailor")
 
     # A move the referee refuses (typed as JSON, the one way to enter one): its message is where
     # the player looks, and the card given to Ana is kept: Ben's card is the one tap left.
@@ -153,22 +183,24 @@ def test_a_refused_move_and_a_reload_keep_the_turn_being_entered(page, table):
     expect(page.locator("#move-error")).to_contain_text("Ana cannot reveal The Sea")
     expect(page.locator("#move-error")).to_be_in_viewport()
     page.evaluate("window.scrollTo(0, 0)")
-    expect(page.locator('#tw-slots .tw-slot[data-player="Ana"]')).to_have_attribute(
-        "data-card", "The Sailor"
-    )
+    expect(slot(page, "Ana")).to_have_attribute("data-holds", "The Sailor")
     page.taps = 0
-    tap(page, '#tw-deck button[name=pick][value="The Castle"]')
+    in_view(page, '#tw-deck button[name=pick][value="The Castle"]').click()
     assert page.taps == 1
     # A wrong card is taken back from the reveal in one tap, and given again in one.
-    tap(page, "#tw-reveals li[data-player='Ben'] button[name=unreveal]")
-    tap(page, '#tw-deck button[name=pick][value="The Mill"]')
-    expect(page.locator("#tw-reveals li.tw-current")).to_have_attribute("data-player", "Ana")
+    in_view(page, "#tw-reveals li[data-player='Ben'] [data-slot-clear]").click()
+    expect(slot(page, "Ben")).not_to_have_attribute("data-holds", "The Castle")
+    in_view(page, '#tw-deck button[name=pick][value="The Mill"]').click()
+    expect(page.locator("#tw-reveals li[data-state=current]")).to_have_attribute(
+        "data-player", "Ana"
+    )
+    expect(page.locator("#tw-reveals li[data-state=current]")).to_contain_text("placing now")
 
-    # Half the turn placed, then a reload: the pending card is still on the board.
-    tap(page, "button[name=at][value='2,0']")
+    # Half the turn placed, then a reload: the card placed is still on the board.
+    in_view(page, "#tw-grid button[data-at='2,0']").click()
     page.reload()
-    expect(page.locator("#tw-grid .tw-pending[data-card='The Sailor']")).to_have_count(1)
-    tap(page, "button[name=at][value='3,0']")
+    expect(page.locator("#tw-grid [data-holds='The Sailor']")).to_have_attribute("data-at", "2,0")
+    in_view(page, "#tw-grid button[data-at='3,0']").click()
     tap(page, "#enter-turn")
     assert Move.objects.get().data == {
         "reveal": {"Ana": "The Sailor", "Ben": "The Mill"},
@@ -203,6 +235,25 @@ def _fill_the_grid(play, turns: int, side: int) -> None:
                 draft.finish_group()
         services.record_move(play=play, move=draft.move())
         state.commit(state.plan(draft.move()))
+
+
+def state_of(play):
+    """The referee's game as the play stands."""
+    from referee.thricewise import Thricewise
+
+    names = [seat.player.name for seat in play.seats.order_by("position")]
+    state = Thricewise.from_setup(names, play.setup)
+    for move in play.moves.filter(undone_at__isnull=True).order_by("seq"):
+        state.commit(state.plan(move.data))
+    return state
+
+
+def offered_cells(page) -> list[tuple[int, int]]:
+    """The cells of the board a tap may place a card on now, by row then column."""
+    cells = page.eval_on_selector_all(
+        "#tw-grid button.tw-free:enabled", "cells => cells.map(cell => cell.dataset.at)"
+    )
+    return sorted((tuple(int(v) for v in at.split(",")) for at in cells), key=lambda c: c[::-1])
 
 
 def assert_names_whole(page, where: str = "#tw-grid") -> None:
@@ -240,26 +291,43 @@ def test_the_full_six_by_six_grid_fits_a_phone_with_whole_names(page, table, lan
     play = Play.objects.get()
     _fill_the_grid(play, 9, 2)  # 22 cards: 5 wide, 5 tall, so that the free cells ring it to 7
     page.reload()
-    tap(page, '#tw-deck button[name=pick][value="The Mountain"]')
-    tap(page, '#tw-deck button[name=pick][value="The Merchant"]')
-    columns = page.locator("#tw-grid .tw-column-label").count()
+    in_view(page, '#tw-deck button[name=pick][value="The Mountain"]').click()
+    in_view(page, '#tw-deck button[name=pick][value="The Merchant"]').click()
+    columns = page.locator("#tw-grid .tw-column-label:not([hidden])").count()
     assert columns == 7, columns
     RESULTS.mkdir(exist_ok=True)
     page.screenshot(path=str(RESULTS / f"thricewise-phone-{language}-seven-columns.png"))
     assert_no_horizontal_scroll(page)
     assert_names_whole(page)
-    for cell in page.locator("#tw-grid button.tw-free").all():
+    for cell in page.locator("#tw-grid button.tw-free:not([hidden])").all():
         box = cell.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844
-    tap(page, "#start-over")
+    # The cells the phone offers are the referee's, the grid at its 6 × 6 limit (a fifth
+    # column or row of the cards' box may be the last), before and after a card is placed.
+    state = state_of(play)
+    assert offered_cells(page) == state.legal_cells()
+    first = offered_cells(page)[0]
+    in_view(page, f"#tw-grid button[data-at='{first[0]},{first[1]}']").click()
+    assert offered_cells(page) == state.legal_cells([first])
+    in_view(page, "#start-over").click()
 
     _fill_the_grid(play, 16, 3)
     page.reload()
     assert page.locator("#tw-grid .tw-card").count() == 36
-    assert page.locator("#tw-grid .tw-column-label").count() == 6
+    assert page.locator("#tw-grid .tw-column-label:not([hidden])").count() == 6
     page.screenshot(path=str(RESULTS / f"thricewise-phone-{language}-full-grid.png"))
     assert_no_horizontal_scroll(page)
     assert_names_whole(page)
+
+
+def shown_board(page) -> list:
+    """What the board shows: each cell and label on the screen, its card and whether it can be
+    tapped."""
+    return page.eval_on_selector_all(
+        "#tw-grid > :not([hidden])",
+        """nodes => nodes.map(node => [node.dataset.at || node.textContent.trim(),
+            node.dataset.card || node.dataset.holds || "", node.matches(':enabled')])""",
+    )
 
 
 def test_a_turn_start_over_and_undo_on_a_desktop(desktop_page, table):
@@ -275,16 +343,18 @@ def test_a_turn_start_over_and_undo_on_a_desktop(desktop_page, table):
     }
     assert enter_turn(page, ["Ana", "Ben"], turn) == 5
     assert Move.objects.get().data == turn
-    board = page.locator("#tw-grid").inner_html()
+    board = shown_board(page)
 
     # Half a turn, then Start over: nothing stored, the board as it was.
-    tap(page, '#tw-deck button[name=pick][value="The Mill"]')
-    tap(page, '#tw-deck button[name=pick][value="The Pact"]')
-    tap(page, "button[name=at][value='3,0']")
-    assert page.locator("#tw-grid .tw-pending").count() == 1
-    tap(page, "#start-over")
-    assert page.locator("#tw-grid").inner_html() == board
-    assert page.locator("#tw-slots .tw-slot-next").get_attribute("data-player") == "Ana"
+    in_view(page, '#tw-deck button[name=pick][value="The Mill"]').click()
+    in_view(page, '#tw-deck button[name=pick][value="The Pact"]').click()
+    in_view(page, "#tw-grid button[data-at='3,0']").click()
+    assert page.locator("#tw-grid [data-holds]").count() == 1
+    assert shown_board(page) != board
+    in_view(page, "#start-over").click()
+    assert shown_board(page) == board
+    assert page.locator("#tw-slots [aria-current=step]").get_attribute("data-player") == "Ana"
+    assert Move.objects.count() == 1
 
     tap(page, "#undo")
     assert Move.objects.filter(undone_at__isnull=True).count() == 0
@@ -342,3 +412,69 @@ def test_a_turn_without_javascript(no_js_page, table):
         {"player": "Ana", "card": "The Sailor", "at": [2, 0]},
         {"player": "Ben", "card": "The Mill", "at": [3, 0]},
     ]
+
+
+# A turn built on the phone (issue 28) ----------------------------------------------------------
+
+#: thricewise-1's fifth turn: three players set aside, Dev places two older set-aside cards
+#: around the one he revealed, then Chloé hers
+TURN_5 = GAME["moves"][4]
+
+
+def turn_five(page, table):
+    """thricewise-1 with its first four turns entered, open on the phone."""
+    from .test_play_page import example_play
+
+    play, _log = example_play(table, "thricewise-1", 4)
+    log_in(page)
+    page.goto(f"/plays/{play.pk}/")
+    return play
+
+
+def test_a_whole_turn_is_built_with_no_request_and_sent_in_one(page, table):
+    turn_five(page, table)
+    # The requests a tap might make: the page's static files and its live stream (which may
+    # connect late) aside.
+    requests = []
+    page.on("request", lambda r: re.search("/static/|/events/", r.url) or requests.append(r))
+    build_turn(page, GAME["players"], TURN_5)
+    # Who places and what, said as the server said it, with no request.
+    expect(page.locator("#tw-reveals li[data-state=current]")).to_have_attribute(
+        "data-player", "Chloé"
+    )
+    expect(page.locator("#tw-reveals li[data-player=Dev]")).to_contain_text("placed")
+    expect(page.locator("#tw-reveals li[data-player=Ana]")).to_contain_text("set aside")
+    expect(page.locator("#tw-grid [data-holds]")).to_have_count(4)
+    assert requests == []
+
+    tap(page, "#enter-turn")
+    sent = [request for request in requests if request.url.endswith("/move/")]
+    assert len(sent) == 1 and len(requests) == 1, [r.url for r in requests]
+    assert json.loads(parse_qs(sent[0].post_data)["move_json"][0]) == TURN_5
+    assert [move.data for move in Move.objects.order_by("seq")] == GAME["moves"][:5]
+    expect(page.locator("#tw-grid [data-holds]")).to_have_count(0)
+    expect(page.locator("#tw-grid .tw-last")).to_have_count(4)
+    assert page.js_errors == []
+
+
+def test_a_turn_built_offline_waits_in_the_outbox_and_is_stored_once(page, table):
+    turn_five(page, table)
+    page.context.set_offline(True)
+    expect(page.locator("#connection")).to_be_visible()
+    page.taps = 0
+    build_turn(page, GAME["players"], TURN_5)  # every tap shows without the network
+    in_view(page, "#enter-turn").click()
+    assert page.taps == TURN_TAPS[4]
+    outbox = page.locator("#outbox")
+    expect(outbox).to_have_attribute("data-waiting", "1")
+    expect(outbox.locator("[data-outbox-text]")).to_have_text(
+        "No connection — 1 move waiting; it will be checked when the connection returns."
+    )
+    assert Move.objects.count() == 4
+
+    page.context.set_offline(False)
+    expect(page.locator("#move-log > li:not(.undone)")).to_have_count(5)
+    expect(outbox).to_have_attribute("data-waiting", "0")
+    assert [move.data for move in Move.objects.order_by("seq")] == GAME["moves"][:5]
+    expect(page.locator("#tw-slots [aria-current=step]")).to_have_attribute("data-player", "Ana")
+    assert page.js_errors == []

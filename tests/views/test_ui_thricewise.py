@@ -43,6 +43,10 @@ def tap(client, play, data, *, draft=None, htmx=True):
     return client.post(reverse("play-move", args=[play.pk]), body, headers=HTMX if htmx else {})
 
 
+def hidden(node) -> bool:
+    return "hidden" in dict(node.attributes)
+
+
 def draft_of(response) -> dict:
     """The draft the page carries in its hidden field."""
     raw = attr(find(find(dom(response), "form", id="move-form"), "input", name="draft"), "value")
@@ -162,7 +166,12 @@ def test_the_board_shows_the_grid_and_offers_only_unseen_cards(member_client, du
     picks = [attr(button, "value") for button in find_all(page, "button", name="pick")]
     assert picks == [c["name"] for c in unseen] and "The Sailor" in picks
     assert response.context["tw_reveal"]["next"] == "Ana"
-    assert not find_all(grid, "button")  # no cell to tap before the reveal
+    # No cell to tap before the reveal: the cells a card of this turn may reach (within 6 of
+    # the cards) are drawn for the phone to offer (games.ui.Builder), all disabled, and those
+    # beyond the cards hidden as before.
+    cells = find_all(grid, "button")
+    assert len(cells) == 10 * 10 - 4
+    assert cells == find_all(grid, "button", type="button", disabled=None, hidden=None)
 
 
 def test_a_tapped_card_goes_to_the_next_player_and_a_second_tap_takes_it_back(member_client, duel):
@@ -485,10 +494,14 @@ def test_the_board_labels_its_columns_and_rows_as_messages_name_cells(member_cli
     above it, so its cards are E5, F5, E6, F6 for the whole game."""
     response = member_client.get(reverse("play", args=[duel.pk]))
     grid = find(dom(response), "div", id="tw-grid")
-    assert response.context["tw_column_labels"] == ["E", "F"]
-    assert [row["label"] for row in response.context["tw_rows"]] == [5, 6]
-    columns = find_all(grid, "span", class_="tw-column-label")
-    rows = find_all(grid, "span", class_="tw-row-label")
+    heads = response.context["tw_column_heads"]
+    assert [head["letter"] for head in heads if not head["hidden"]] == ["E", "F"]
+    assert [row["label"] for row in response.context["tw_rows"] if not row["hidden"]] == [5, 6]
+    # the labels of the rows and columns the phone may show this turn are there, hidden
+    shown = [label for label in find_all(grid, "span", class_="tw-label") if not hidden(label)]
+    columns = [label for label in shown if "tw-column-label" in classes(label)]
+    rows = [label for label in shown if "tw-row-label" in classes(label)]
+    assert len(find_all(grid, "span", class_="tw-column-label", hidden=None)) == 10 - 2
     assert [text(label) for label in columns] == ["E", "F"]
     assert [text(label) for label in rows] == ["5", "6"]
     assert all(attr(label, "aria-hidden") == "true" for label in columns + rows)

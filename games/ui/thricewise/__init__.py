@@ -7,6 +7,10 @@ who place do so in the order the referee expects (``placing_order``): a tap on a
 the card ready to go (the placer's revealed card, then the next placer's), and a tap on one of the
 placer's set-aside cards readies it instead. Last, one tap enters the turn: it goes to the
 referee, which has the final word.
+
+On a phone with a script the same taps build the turn there (``builder``; issue 28): none of
+them makes a request, and only the finished turn is sent, once. Without one, each tap posts the
+form and the server keeps the turn as a draft (``parse_move``), as described above.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from referee import Game, Judgement
 from referee.thricewise import CARD_NAMES, KINDS, Thricewise, Turn, setup_size
 
 from .. import (
+    Builder,
     Draft,
     FormError,
     GameUI,
@@ -49,6 +54,11 @@ def grid_cells(players: list[str]) -> list[Cell]:
 
 
 class ThricewiseUI(GameUI):
+    # On the phone: a card per player from the deck, then the cards placed group by group in
+    # ascending rank of the cards revealed, each on a cell next to the cards, then "Enter turn"
+    # sends the turn (templates/plays/games/thricewise/move_form.html says how).
+    builder = Builder(complete="")
+
     # The referee's words ----------------------------------------------------------------------
 
     def word(self, kind: str, value: Any, state: Game | None) -> str | None:

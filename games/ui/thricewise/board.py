@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.decktet import BASIC_DECK
-from referee.thricewise import CARD_NAMES, Thricewise
+from referee.thricewise import CARD_NAMES, MAX_SIDE, Thricewise
 
 from .. import COLUMN_LETTERS, Draft, FormError, Reason, cell_label
 from .._decktet import SUIT_LABELS, SUIT_SYMBOLS, rank_label
@@ -69,16 +69,28 @@ def board_context(state: Thricewise, players: list[str], draft: Draft | None) ->
     everything = [*cells, *legal]
     min_x, max_x = min(x for x, _ in everything), max(x for x, _ in everything)
     min_y, max_y = min(y for _, y in everything), max(y for _, y in everything)
+    shown = (min_x, max_x, min_y, max_y)
+    reach = turn is None and not state.finished
+    if reach:
+        # A turn built on the phone (static/js/move-builder.js): every cell a card of this turn
+        # might reach, within MAX_SIDE of the cards, is drawn; those beyond the cards hidden,
+        # as the board shows them before the reveal, until the phone offers them.
+        min_x, max_x = max_x - MAX_SIDE + 1, min_x + MAX_SIDE - 1
+        min_y, max_y = max_y - MAX_SIDE + 1, min_y + MAX_SIDE - 1
     origin = label_origin(state.setup_cells)
+    hidden_x = [not shown[0] <= x <= shown[1] for x in range(min_x, max_x + 1)]
     rows = [
         {
+            "y": y,
             "label": y - origin[1] + 1,
+            "hidden": not shown[2] <= y <= shown[3],
             "cells": [
                 {
                     "x": x,
                     "y": y,
                     "label": cell_label((x, y), origin),
                     "legal": (x, y) in legal,
+                    "hidden": hidden_x[x - min_x] or not shown[2] <= y <= shown[3],
                     **cells.get((x, y), {}),
                 }
                 for x in range(min_x, max_x + 1)
@@ -88,8 +100,12 @@ def board_context(state: Thricewise, players: list[str], draft: Draft | None) ->
     ]
     context: dict[str, Any] = {
         "tw_rows": rows,
-        "tw_column_labels": [COLUMN_LETTERS[x - origin[0]] for x in range(min_x, max_x + 1)],
-        "tw_columns": max_x - min_x + 1,
+        "tw_column_heads": [
+            {"x": x, "letter": COLUMN_LETTERS[x - origin[0]], "hidden": hidden_x[x - min_x]}
+            for x in range(min_x, max_x + 1)
+        ],
+        "tw_columns": shown[1] - shown[0] + 1,
+        "tw_reach": reach,
         "tw_turn": state.turn,
         "tw_turns": state.turns_total,
         "tw_next_turn": state.turn + 1,
@@ -112,6 +128,8 @@ def board_context(state: Thricewise, players: list[str], draft: Draft | None) ->
                     "player": p,
                     "card": card_info(picked[str(n)]) if str(n) in picked else None,
                     "next": n == next_number,
+                    # what the player may add to their group, for a turn built on the phone
+                    "set_aside": [card_info(c) for c in state.set_aside_cards(p)],
                 }
                 for n, p in enumerate(players)
             ],
