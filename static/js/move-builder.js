@@ -77,7 +77,25 @@
      "done", "waiting" or "out". With data-state-when="state …" an element shows only while the
      key around it is in one of those states.
    - A value's face: a copy of the content of the [data-face] element in a button of that
-     value. */
+     value.
+
+   For a move laid out in several lists (Forget Venice's deal: 7 cards in 3 piles, then who took
+   which pile):
+   - ``{field}`` in a data-set or data-toggle path is the move's field when tapped
+     ("piles.{_pile}": the pile the cards go into now).
+   - A field whose name starts with "_" only guides the taps: it is never sent, nor shown in
+     the outbox ("_pile").
+   - data-start='{"field": value}' on an element: values the move holds whenever the field is
+     unset, at the start and after a data-clear (the one dealer the rotation allows, pile 1).
+   - [data-list="path"]: holds the [data-toggle] buttons whose value the list at ``path`` holds,
+     moved in, in the list's order (and back to their place once taken out): the pile as it
+     fills. A tap on a button it holds takes the value out of that list.
+   - In data-when and data-needs, "field#N": the move's field holds exactly N items (a list's
+     lists counted item by item), N a number or a path into the options ("piles#cards_per_deal");
+     "!" negates it too. data-when="a b|c": shown while one of the alternatives holds.
+   - data-when-value='{"field": value, "!field": value}': shown only while each field has (or,
+     with "!", has not) that value (a chooser's name, once the dealer is known).
+   - [data-count="path"]: shows how many items the move holds at ``path`` (as "#" counts). */
 (() => {
   "use strict";
 
@@ -119,6 +137,13 @@
       const value = get(move, field);
       return Array.isArray(value) ? value.join(",") : String(value);
     });
+  }
+
+  // How many items a value holds: a list's lists are counted item by item (a deal's 7 cards).
+  function count(value) {
+    if (value === undefined) return 0;
+    if (!Array.isArray(value)) return 1;
+    return value.reduce((sum, item) => sum + (Array.isArray(item) ? count(item) : 1), 0);
   }
 
   function holds(found, value) {
@@ -201,6 +226,18 @@
       const value = get(move, field);
       return value !== undefined && !(Array.isArray(value) && value.length === 0);
     };
+    // "field", "!field", "field#N" (exactly N items, N a number or a path into the options);
+    // "past": moves wait in the outbox.
+    const meets = (cond) => {
+      const negated = cond.startsWith("!");
+      const [field, wanted] = (negated ? cond.slice(1) : cond).split("#");
+      let met = field === "past" ? past() : has(field);
+      if (wanted !== undefined) {
+        const number = /^\d+$/.test(wanted) ? Number(wanted) : options && get(options, wanted);
+        met = count(get(move, field)) === number;
+      }
+      return negated ? !met : met;
+    };
     const finished = () =>
       Object.keys(base).every(has) && alternatives.some((set) => set.every(has));
     const finishable = (button) => {
@@ -211,15 +248,53 @@
         return has(field) && (!Array.isArray(value) || value.length >= least);
       });
     };
+    const valued = (node) =>
+      Object.entries(node.dataset.whenValue ? parse(node.dataset.whenValue) : {}).every(
+        ([field, value]) =>
+          field.startsWith("!") ? !same(get(move, field.slice(1)), value) : same(get(move, field), value),
+      );
     const shown = (node) =>
       (node.dataset.when || "")
-        .split(/\s+/)
-        .filter(Boolean)
-        .every((cond) => {
-          const not = cond.startsWith("!");
-          const field = not ? cond.slice(1) : cond;
-          return (field === "past" ? past() : has(field)) !== not;
-        });
+        .split("|")
+        .some((set) => set.split(/\s+/).filter(Boolean).every(meets)) && valued(node);
+
+    // The values every move holds whenever they are unset (data-start).
+    function started() {
+      for (const node of root.querySelectorAll("[data-start]")) {
+        for (const [field, value] of Object.entries(parse(node.dataset.start))) {
+          if (get(move, field) === undefined) put(move, field, value);
+        }
+      }
+    }
+
+    // Each [data-list] holds the buttons of the values its list holds, in order; the others
+    // go back to their place (a comment left where each stood). Which list holds each button.
+    const lists = [...root.querySelectorAll("[data-list]")];
+    const toggles = lists.length ? [...root.querySelectorAll("[data-toggle]")] : [];
+    const homes = new Map();
+    for (const button of toggles) {
+      const home = document.createComment("");
+      button.before(home);
+      homes.set(button, home);
+    }
+    let held = new Map();
+    function place() {
+      held = new Map();
+      for (const list of lists) {
+        const items = get(move, list.dataset.list);
+        let at = 0;
+        for (const item of Array.isArray(items) ? items : []) {
+          const button = toggles.find((b) => !held.has(b) && same(valueOf(b), item));
+          if (!button) continue;
+          held.set(button, list.dataset.list);
+          if (list.children[at] !== button) list.insertBefore(button, list.children[at] || null);
+          at += 1;
+        }
+      }
+      for (const [button, home] of homes) {
+        if (!held.has(button) && home.nextSibling !== button) home.after(button);
+      }
+    }
 
     function offered(button) {
       if (!button.dataset.offered || !fromOptions()) return true; // no hints: anything goes
@@ -543,20 +618,24 @@
     }
 
     function draw() {
-      for (const node of root.querySelectorAll("[data-when]")) node.hidden = !shown(node);
+      started();
+      place();
+      for (const node of root.querySelectorAll("[data-when], [data-when-value]")) {
+        node.hidden = !shown(node);
+      }
       for (const node of root.querySelectorAll("[data-players]")) {
         const whose = JSON.parse(node.dataset.players).includes(get(move, "player"));
         node.hidden = !whose || (node.hasAttribute("data-when") && !shown(node));
       }
       for (const button of root.querySelectorAll("[data-set], [data-toggle]")) {
-        const path = button.dataset.set || button.dataset.toggle;
+        const path = fill(button.dataset.set || button.dataset.toggle, move);
         const value = valueOf(button);
         const current = get(move, path);
         const chosen = button.dataset.toggle
-          ? Array.isArray(current) && current.some((item) => same(item, value))
+          ? held.has(button) || (Array.isArray(current) && current.some((item) => same(item, value)))
           : current !== undefined && same(current, value);
         const needs = (button.dataset.needs || "").split(/\s+/).filter(Boolean);
-        const available = chosen || (needs.every(has) && offered(button));
+        const available = chosen || (needs.every(meets) && offered(button));
         button.disabled = !available;
         if (button.hasAttribute("data-hide-unoffered")) button.hidden = !available || !shown(button);
         button.classList.toggle("chosen", chosen);
@@ -574,6 +653,9 @@
         node.hidden = found === undefined;
         node.textContent = found === null ? node.dataset.null || "" : found === undefined ? "" : String(found);
       }
+      for (const node of root.querySelectorAll("[data-count]")) {
+        node.textContent = String(count(get(move, node.dataset.count)));
+      }
       drawTurn();
       root.dataset.building = Object.keys(labels).length ? "1" : "";
       keep();
@@ -588,11 +670,14 @@
     }
 
     function send() {
-      // How it reads in the outbox: what each tap chose, in order ("red 7 · C4").
-      const label = Object.values(labels).join(" · ");
+      // How it reads in the outbox: what each tap chose, in order ("red 7 · C4"); "_" fields
+      // only guided the taps.
+      const mine = ([field]) => !field.startsWith("_");
+      const label = Object.entries(labels).filter(mine).map(([, text]) => text).join(" · ");
+      const sent = Object.fromEntries(Object.entries(move).filter(mine));
       const fields = [
         ["json", "1"],
-        ["move_json", JSON.stringify(move)],
+        ["move_json", JSON.stringify(sent)],
       ];
       window.playOutbox.send(root.dataset.url, fields, label);
       move = start();
@@ -623,7 +708,8 @@
         draw();
         return;
       }
-      const path = button.dataset.set || button.dataset.toggle;
+      // A button a [data-list] holds is taken out of that list.
+      const path = held.get(button) || fill(button.dataset.set || button.dataset.toggle, move);
       const value = valueOf(button);
       if (button.dataset.toggle) {
         const list = Array.isArray(get(move, path)) ? get(move, path) : [];
@@ -654,8 +740,11 @@
 
     for (const fallback of root.querySelectorAll(".builder-fallback")) fallback.hidden = true;
     root.classList.add("builder-on");
+    drawn.set(root, draw);
     draw();
   }
+
+  const drawn = new WeakMap(); // each form's draw
 
   function initAll() {
     for (const root of document.querySelectorAll("[data-builder]")) {
@@ -663,8 +752,18 @@
     }
   }
 
-  // Each answer swaps in a new form, with the options of the new position.
-  document.addEventListener("htmx:afterSettle", initAll);
+  // Each answer swaps in a new form, with the options of the new position: taken over as it is
+  // swapped in, since htmx only sets up the new form as it settles (20 ms later: a quick tap
+  // in between would post the form itself). Drawn again once settled, which puts back the
+  // classes of the elements the old page had too.
+  document.addEventListener("htmx:afterSwap", initAll);
+  document.addEventListener("htmx:afterSettle", () => {
+    initAll();
+    for (const root of document.querySelectorAll("[data-builder].builder-on")) {
+      const draw = drawn.get(root);
+      if (draw) draw();
+    }
+  });
   // The live refresh says which position a half-built move stands on (games.views.play_live):
   // the server keeps the page as it is if that position stands, or says why the move is gone.
   document.addEventListener("htmx:configRequest", (event) => {
