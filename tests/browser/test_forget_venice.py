@@ -3,15 +3,20 @@ a whole game on a phone in English and in French, every tap on the screen withou
 
 Taps before (main, November 2026, on a 390×844 phone): the default sheets 1 tap, but "Start the
 play" lay below 36 lists (the page 1,789 px tall: a scroll first); a custom sheet was edited in
-those lists (two taps per suit changed); a deal 11 taps."""
+those lists (two taps per suit changed); a deal 11 taps.
+
+A deal built on the phone (issue 28): the same 11 taps, each shown at once with no request, and
+one request for the whole deal (before: one request per tap, 11 a deal)."""
 
 import json
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
 
 from games.models import Play
+from referee.forget_venice import ForgetVenice
 from tests.examples import EXAMPLES
 
 from .conftest import RESULTS, assert_no_horizontal_scroll, in_view, log_in, start_play
@@ -20,27 +25,46 @@ GAME = json.loads((EXAMPLES / "forget-venice-1.json").read_text())
 SEATS = ["Ana", "Ben", "Chloé"]
 
 
+MOVE = re.compile(r".*/plays/\d+/move/$")
+
+
+def logged(page):
+    """The deals in the log, not undone ("No move yet." is no deal)."""
+    return page.locator("#move-log li:not(.undone) .move-text")
+
+
 def tap(page, selector: str) -> None:
-    """One tap of the move form: wait for the referee's answer to be swapped in."""
+    """One tap of the deal being built: shown at once, on the phone (no request)."""
     phone = page.viewport_size["width"] < 600
     target = in_view(page, selector) if phone else page.locator(selector)
-    with page.expect_response(re.compile(r".*/plays/\d+/(move|undo)/$")):
-        target.click()
+    target.click()
+
+
+def send(page, selector: str) -> None:
+    """A tap that sends a change (the deal's last, an undo): wait for its answer."""
+    with page.expect_response(MOVE if selector != "#undo" else re.compile(r".*/undo/$")):
+        tap(page, selector)
     page.wait_for_selector(".htmx-request, .htmx-swapping, .htmx-settling", state="detached")
 
 
-def enter_deal(page, deal: dict) -> None:
-    """Lay the dealer's cards out pile by pile, then tap the choosers' piles."""
-    if page.locator("button[name=dealer]").count():
-        tap(page, f'button[name=dealer][value="{deal["dealer"]}"]')  # when several may deal
-    before = getattr(page, "taps", 0)
+def lay_out(page, deal: dict) -> None:
+    """Lay the dealer's cards out pile by pile, then tap the First Chooser's pile."""
     for index, pile in enumerate(deal["piles"]):
         if page.locator(f"#fv-pile-{index + 1}[aria-pressed=true]").count() == 0:
             tap(page, f"#fv-pile-{index + 1}")
         for card in pile:
             tap(page, f'#fv-deck button[name=card][value="{card}"]')
     tap(page, f"#fv-first-{deal['first'] + 1}")
-    tap(page, f"#fv-second-{deal['second'] + 1}")
+
+
+def enter_deal(page, deal: dict) -> None:
+    """The dealer when several may deal, the cards pile by pile, then the choosers' piles: the
+    Second Chooser's sends the deal."""
+    if page.locator("#fv-dealer").is_visible():
+        tap(page, f'#fv-dealer button[name=dealer][value="{deal["dealer"]}"]')
+    before = getattr(page, "taps", 0)
+    lay_out(page, deal)
+    send(page, f"#fv-second-{deal['second'] + 1}")
     if page.viewport_size["width"] < 600:
         # piles 2 and 3, the 7 cards, the two choosers: 11 (the dealer, when several may deal,
         # is one more tap)
@@ -82,7 +106,7 @@ def test_a_whole_game_tapped_in_on_a_phone(page, table, language):
     for number, deal in enumerate(GAME["moves"], start=1):
         enter_deal(page, deal)
         assert page.locator("#move-error").count() == 0, page.inner_text("#move-error")
-        assert page.locator("#move-log li:not(.undone)").count() == number
+        expect(logged(page)).to_have_count(number)
         if number == 1:
             # Ben took pile 2 (The Author, The Desert): Moons, Knots, Suns and Wyrms once each.
             ben = page.locator('.fv-player[data-player="Ben"]')
@@ -119,18 +143,23 @@ def test_a_whole_game_tapped_in_on_a_phone(page, table, language):
 def laid(page) -> list[list[str]]:
     """The cards laid out so far, pile by pile."""
     return [
-        page.locator(f'.fv-pile[data-pile="{n}"] button[name=take_back]').evaluate_all(
+        page.locator(f'.fv-pile[data-pile="{n}"] button.fv-card').evaluate_all(
             "buttons => buttons.map(b => b.value)"
         )
         for n in (1, 2, 3)
     ]
 
 
+def taken_back(page, card: str) -> str:
+    """A card laid in a pile: a tap takes it back."""
+    return f'#fv-piles .fv-pile button.fv-card[value="{card}"]'
+
+
 def test_an_illegal_deal_is_refused_where_the_player_looks_and_the_cards_stay_laid(page, table):
     start_with_default_sheets(page, table)
     first = GAME["moves"][0]
     enter_deal(page, first)
-    assert page.locator("#move-log li:not(.undone)").count() == 1
+    expect(logged(page)).to_have_count(1)
 
     # Seven cards in two piles: said next to the piles, the cards stay laid out; moving one to
     # the empty pile is a take-back, the pile, the card again.
@@ -148,14 +177,17 @@ def test_an_illegal_deal_is_refused_where_the_player_looks_and_the_cards_stay_la
     assert laid(page) == [cards[:4], cards[4:], []]
     page.reload()  # a reload keeps the deal being laid out
     assert laid(page) == [cards[:4], cards[4:], []]
-    tap(page, f'#fv-piles button[name=take_back][value="{cards[6]}"]')
+    expect(message).to_be_visible()
+    tap(page, taken_back(page, cards[6]))
+    expect(message).to_be_hidden()
     tap(page, "#fv-pile-3")
     tap(page, f'#fv-deck button[name=card][value="{cards[6]}"]')
     assert laid(page) == [cards[:4], cards[4:6], cards[6:]]
     tap(page, "#fv-first-1")
-    tap(page, "#fv-second-2")
-    assert page.locator("#move-log li:not(.undone)").count() == 2
-    tap(page, "#undo")  # back to deal 2
+    send(page, "#fv-second-2")
+    expect(logged(page)).to_have_count(2)
+    send(page, "#undo")  # back to deal 2
+    expect(logged(page)).to_have_count(1)
 
     # A deal the referee refuses (typed as JSON, the one way to enter one): its message is next
     # to the box that caused it, and the cards tapped before it stay laid out.
@@ -163,20 +195,20 @@ def test_an_illegal_deal_is_refused_where_the_player_looks_and_the_cards_stay_la
     page.click("#move-json-box summary")
     wrong = {**second, "piles": [["The Author"], *second["piles"][1:]]}
     page.fill("#move-json", json.dumps(wrong))
-    with page.expect_response(re.compile(r".*/plays/\d+/move/$")):
+    with page.expect_response(MOVE):
         page.click("#enter-json")
     expect(page.locator("#move-error")).to_contain_text("already dealt in deal 1")
     expect(page.locator("#move-error")).to_be_in_viewport()
-    assert page.locator("#move-log li:not(.undone)").count() == 1
+    expect(logged(page)).to_have_count(1)
     assert laid(page) == [[cards[0]], [], []]  # the input kept
     page.evaluate("window.scrollTo(0, 0)")
     assert "Dealer: Ben" in page.inner_text("#fv-where")
 
     # The card taken back, then Undo: back to deal 1 with Ana dealing.
-    tap(page, f'#fv-piles button[name=take_back][value="{cards[0]}"]')
-    assert page.locator("button[name=take_back]").count() == 0
-    tap(page, "#undo")
-    assert page.locator("#move-log li.undone").count() == 2
+    tap(page, taken_back(page, cards[0]))
+    assert laid(page) == [[], [], []]
+    send(page, "#undo")
+    expect(page.locator("#move-log li.undone")).to_have_count(2)
     assert "Dealer: Ana" in page.inner_text("#fv-where")
     assert page.locator('#fv-deck button[name=card][value="The Author"]').count() == 1
     assert page.js_errors == []
@@ -239,7 +271,243 @@ def test_edited_sheets_on_a_desktop_in_french(desktop_page, table):
     }
     assert "Donne 1 sur 12" in page.inner_text("#fv-where")
     enter_deal(page, GAME["moves"][0])
-    assert page.locator("#move-log li:not(.undone)").count() == 1
+    expect(logged(page)).to_have_count(1)
     ana = page.locator('.fv-player[data-player="Ana"]')
     assert "Lunes" in ana.inner_text() and "Premier à choisir" in page.inner_text("#fv-board")
     assert page.js_errors == []
+
+
+# The deal built on the phone (issue 28) ---------------------------------------------------------
+
+
+def stored_deals() -> list:
+    from games.models import Move
+
+    return list(Move.objects.order_by("seq").values_list("data", flat=True))
+
+
+def move_posts(page) -> list[str]:
+    """Every request the page makes to enter a move, from now on."""
+    posts: list[str] = []
+    page.on("request", lambda request: MOVE.match(request.url) and posts.append(request.url))
+    return posts
+
+
+def test_a_deal_is_built_on_the_phone_and_sent_in_one_request(page, table):
+    start_with_default_sheets(page, table)
+    posts = move_posts(page)
+    deal = GAME["moves"][0]
+    legend = page.locator("#fv-piles legend")
+    choices = page.locator("#fv-choices")
+    expect(legend).to_have_text("Ana's 7 cards in 3 piles (0 of 7 laid out)")
+    expect(page.locator("#fv-pile-1")).to_have_attribute("aria-pressed", "true")
+
+    # A card tapped goes into the pile marked ◂ at once; tapped there, it goes back to the deck,
+    # where it was.
+    card = deal["piles"][0][0]
+    deck = page.locator("#fv-deck button.fv-card")
+    place = deck.evaluate_all(f"buttons => buttons.map(b => b.value).indexOf({json.dumps(card)})")
+    tap(page, f'#fv-deck button[name=card][value="{card}"]')
+    assert laid(page) == [[card], [], []]
+    expect(legend).to_have_text("Ana's 7 cards in 3 piles (1 of 7 laid out)")
+    expect(page.locator('.fv-pile[data-pile="1"] .fv-empty')).to_be_hidden()
+    expect(deck).to_have_count(41)
+    tap(page, taken_back(page, card))
+    assert laid(page) == [[], [], []]
+    expect(deck.nth(place)).to_have_attribute("value", card)
+    expect(legend).to_have_text("Ana's 7 cards in 3 piles (0 of 7 laid out)")
+
+    # Pile 2, its cards: the pile marked moves with the tap
+    tap(page, "#fv-pile-2")
+    expect(page.locator("#fv-pile-2")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#fv-pile-1")).to_have_attribute("aria-pressed", "false")
+    tap(page, "#fv-pile-1")
+    expect(choices).to_be_hidden()
+    lay_out(page, deal)
+    assert laid(page) == deal["piles"]
+    expect(legend).to_have_text("Ana's 7 cards in 3 piles (7 of 7 laid out)")
+    expect(page.locator("#fv-deck")).to_be_hidden()  # the 7 are laid: no more cards
+    expect(choices).to_be_visible()
+    expect(choices).to_contain_text("Ben (First Chooser) took:")
+    expect(choices).to_contain_text("Chloé (Second Chooser) took:")
+    first = page.locator(f"#fv-first-{deal['first'] + 1}")
+    expect(first).to_have_attribute("aria-pressed", "true")
+    # the First Chooser's pile is not offered to the Second
+    expect(page.locator(f"#fv-second-{deal['first'] + 1}")).to_be_hidden()
+    assert posts == []  # nothing sent yet: every tap was the phone's
+
+    send(page, f"#fv-second-{deal['second'] + 1}")
+    expect(logged(page)).to_have_count(1)
+    assert len(posts) == 1
+    assert stored_deals() == [deal]
+    # the next deal, from the referee's options: Ben deals, The Author is not offered any more
+    expect(legend).to_have_text("Ben's 7 cards in 3 piles (0 of 7 laid out)")
+    expect(page.locator('#fv-deck button[value="The Author"]')).to_have_count(0)
+    assert page.js_errors == []
+
+
+FAST_3G = {
+    "offline": False,
+    "latency": 150,
+    "downloadThroughput": 1.6 * 1024 * 1024 / 8,
+    "uploadThroughput": 750 * 1024 / 8,
+}
+
+
+def test_seven_cards_tapped_150_ms_apart_on_fast_3g_all_land_every_time(page, table):
+    """Before (issue 28): on Fast 3G, 7 cards tapped 250 ms apart laid 4 (3 silently lost),
+    150 ms apart 2 of 4. Every tap is the phone's now: all land, deal after deal, and each deal
+    is one request."""
+    start_with_default_sheets(page, table)
+    client = page.context.new_cdp_session(page)
+    client.send("Network.enable")
+    client.send("Network.emulateNetworkConditions", FAST_3G)
+    posts = move_posts(page)
+    waited = []
+    deals = GAME["moves"][:6]  # the first half
+    for number, deal in enumerate(deals, start=1):
+        for index, pile in enumerate(deal["piles"]):
+            if index:
+                tap(page, f"#fv-pile-{index + 1}")
+                page.wait_for_timeout(150)
+            for card in pile:
+                tap(page, f'#fv-deck button[name=card][value="{card}"]')
+                page.wait_for_timeout(150)
+        assert laid(page) == deal["piles"], f"deal {number}"
+        tap(page, f"#fv-first-{deal['first'] + 1}")
+        page.wait_for_timeout(150)
+        sent = time.monotonic()
+        tap(page, f"#fv-second-{deal['second'] + 1}")
+        expect(logged(page)).to_have_count(number)
+        waited.append(time.monotonic() - sent)
+        assert len(posts) == number
+    assert stored_deals() == deals
+    assert page.js_errors == []
+    print(f"Fast 3G, waiting per deal: {', '.join(f'{w:.2f}' for w in waited)} s")
+
+
+def test_a_deal_without_network_waits_on_the_phone_and_is_stored_once_when_it_returns(page, table):
+    start_with_default_sheets(page, table)
+    posts = move_posts(page)
+    deal = GAME["moves"][0]
+    page.context.set_offline(True)
+    expect(page.locator("#connection")).to_be_visible()
+    lay_out(page, deal)  # every tap shows, with no network
+    assert laid(page) == deal["piles"]
+    tap(page, f"#fv-second-{deal['second'] + 1}")
+    outbox = page.locator("#outbox")
+    expect(outbox).to_have_attribute("data-waiting", "1")
+    expect(outbox.locator("[data-outbox-text]")).to_have_text(
+        "No connection — 1 move waiting; it will be checked when the connection returns."
+    )
+    assert stored_deals() == []
+    page.context.set_offline(False)
+    expect(logged(page)).to_have_count(1)
+    expect(outbox).to_have_attribute("data-waiting", "0")
+    expect(outbox).to_be_hidden()
+    assert stored_deals() == [deal]
+    assert len(posts) == 1  # once it could be
+    assert page.js_errors == []
+
+
+def test_a_tap_as_another_phones_deal_comes_in_is_the_phones_own(page, table):
+    """Another phone's deal swaps in the next one: a card tapped at once is laid on this phone,
+    not posted as the form of a step (htmx sets up a new form only as it settles)."""
+    from games import services
+
+    start_with_default_sheets(page, table)
+    posts = move_posts(page)
+    page.evaluate("htmx.config.defaultSettleDelay = 1500")  # that moment, made long
+    services.record_move(play=Play.objects.get(), move=GAME["moves"][0])
+    legend = page.locator("#fv-piles legend")
+    expect(legend).to_have_text("Ben's 7 cards in 3 piles (0 of 7 laid out)")
+    page.click('#fv-deck button[name=card][value="The Sea"]')
+    assert laid(page) == [["The Sea"], [], []]
+    expect(legend).to_have_text("Ben's 7 cards in 3 piles (1 of 7 laid out)")
+    page.wait_for_timeout(1600)  # settled: still laid, and nothing was sent
+    assert laid(page) == [["The Sea"], [], []]
+    expect(page.locator("#fv-pile-1")).to_have_attribute("aria-pressed", "true")
+    assert posts == []
+    assert page.js_errors == []
+
+
+def test_when_several_may_deal_the_dealer_is_tapped_first(page, table):
+    """Deal 7 after a tied first half: the dealer tapped names the choosers at once, on the
+    board and in the form, and may be changed; the deal is still one request."""
+    from games import services
+    from tests.views.test_ui_forget_venice import _tied_first_half
+
+    start_with_default_sheets(page, table)
+    play = Play.objects.get()
+    moves, tied = _tied_first_half()
+    for seq, move in enumerate(moves):
+        services.record_move(play=play, move=move, version=seq)
+    page.reload()
+    posts = move_posts(page)
+    where = page.locator("#fv-where")
+    expect(where).to_contain_text("Tied for the most first-half points")
+    expect(page.locator("#fv-piles")).to_be_hidden()
+    expect(page.locator(".fv-role")).to_have_count(len(tied) * 3)  # one per dealer and role
+    expect(page.locator(".fv-role:visible")).to_have_count(0)
+
+    dealer, other = tied[-1], tied[0]
+    first, second = ForgetVenice.start(SEATS, None).choosers(dealer)
+    tap(page, f'#fv-dealer button[value="{dealer}"]')
+    expect(page.locator("#fv-dealer")).to_be_hidden()
+    expect(where).not_to_contain_text("Tied", use_inner_text=True)
+    expect(where).to_contain_text(
+        f"Dealer: {dealer} · First Chooser: {first} · Second Chooser: {second}",
+        use_inner_text=True,
+    )
+    roles = page.locator(f'.fv-player[data-player="{first}"] .fv-role:visible')
+    expect(roles).to_have_text("First Chooser")
+    legend = page.locator("#fv-piles legend")
+    expect(legend).to_have_text(
+        f"{dealer}'s 7 cards in 3 piles (0 of 7 laid out)", use_inner_text=True
+    )
+    deal = {**GAME["moves"][6], "dealer": other}
+    tap(page, f'#fv-deck button[name=card][value="{deal["piles"][0][0]}"]')
+    # Another dealer: the cards stay laid, the choosers are the other dealer's
+    tap(page, f'#fv-piles .fv-hint:visible button[name=dealer][value="{other}"]')
+    expect(legend).to_have_text(
+        f"{other}'s 7 cards in 3 piles (1 of 7 laid out)", use_inner_text=True
+    )
+    first, second = ForgetVenice.start(SEATS, None).choosers(other)
+    expect(where).to_contain_text(f"Dealer: {other} · First Chooser: {first}", use_inner_text=True)
+    tap(page, taken_back(page, deal["piles"][0][0]))
+    lay_out(page, deal)
+    expect(page.locator("#fv-choices")).to_contain_text(
+        f"{first} (First Chooser) took:", use_inner_text=True
+    )
+    expect(page.locator("#fv-choices p:visible")).to_have_count(3)  # this dealer's words only
+    assert posts == []
+    send(page, f"#fv-second-{deal['second'] + 1}")
+    expect(logged(page)).to_have_count(7)
+    assert len(posts) == 1
+    assert stored_deals()[6] == deal
+    assert page.js_errors == []
+
+
+def test_a_deal_without_javascript_is_tapped_in_step_by_step_as_before(no_js_page, table):
+    """Without a script the server builds the deal: each tap a request (11 a deal), the parts
+    drawn for the phone's builder hidden."""
+    page = no_js_page
+    start_with_default_sheets(page, table)
+    posts = move_posts(page)
+    deal = GAME["moves"][0]
+    expect(page.locator("#fv-choices")).to_be_hidden()
+    expect(page.locator("#fv-piles .error")).to_be_hidden()
+    page.taps = 0
+    for index, pile in enumerate(deal["piles"]):
+        if index:
+            in_view(page, f"#fv-pile-{index + 1}").click()
+        for card in pile:
+            in_view(page, f'#fv-deck button[name=card][value="{card}"]').click()
+    assert laid(page) == deal["piles"]
+    expect(page.locator("#fv-deck")).to_have_count(0)
+    in_view(page, f"#fv-first-{deal['first'] + 1}").click()
+    expect(page.locator(f"#fv-second-{deal['first'] + 1}")).to_have_count(0)
+    in_view(page, f"#fv-second-{deal['second'] + 1}").click()
+    expect(logged(page)).to_have_count(1)
+    assert page.taps == 11 and len(posts) == 11
+    assert stored_deals() == [deal]

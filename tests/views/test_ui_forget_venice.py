@@ -9,7 +9,7 @@ from games import services
 from games.models import Move, Play, Seat
 from games.ui import ui_for
 from referee.forget_venice import CRITERIA, DEFAULT_SHEETS
-from tests.dom import attr, chosen, dom, find, find_all, text
+from tests.dom import ANY, attr, chosen, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
 GAME = json.loads((EXAMPLES / "forget-venice-1.json").read_text())
@@ -185,6 +185,78 @@ def test_play_page_offers_every_card_and_names_the_dealer(member_client, venice)
     assert find_all(find(page, "form", id="move-form"), "textarea", name="move_json")
 
 
+def test_the_first_step_carries_the_whole_deal_for_the_phones_builder(member_client, venice):
+    """With a script the deal is built on the phone (static/js/move-builder.js) from the first
+    step's markup and the referee's options; the parts not called for yet are hidden."""
+    page = dom(member_client.get(reverse("play", args=[venice.pk])))
+    root = find(page, "div", data_builder=ANY)
+    assert attr(root, "data-complete") == "dealer piles first second"
+    options = json.loads(text(find(root, "script", id="play-options")))
+    assert options["dealers"] == [
+        {"dealer": "Ana", "first_chooser": "Ben", "second_chooser": "Chloé"}
+    ]
+    # Before any tap: the one dealer the rotation allows, the cards into pile 1
+    start = json.loads(attr(find(page, "div", id="fv-form"), "data-start"))
+    assert start == {"_pile": 0, "piles": [[], [], []], "dealer": "Ana"}
+    heads = [find(page, "button", id=f"fv-pile-{n}") for n in (1, 2, 3)]
+    assert [
+        (attr(h, "data-set"), attr(h, "data-value"), attr(h, "aria-pressed")) for h in heads
+    ] == [
+        ("_pile", "0", "true"),
+        ("_pile", "1", "false"),
+        ("_pile", "2", "false"),
+    ]
+    # Each card offered as the referee's options offer it, tapped into the pile marked; the
+    # piles hold the cards tapped into them, and say "empty" until then.
+    cards = find_all(find(page, "div", id="fv-deck"), "button", name="card")
+    assert [attr(card, "data-value") for card in cards] == options["cards"]
+    assert {
+        (attr(c, "data-toggle"), attr(c, "data-offered"), attr(c, "data-unset")) for c in cards
+    } == {("piles.{_pile}", "cards", "first")}
+    assert [attr(pile, "data-list") for pile in find_all(page, "div", data_list=ANY)] == [
+        "piles.0",
+        "piles.1",
+        "piles.2",
+    ]
+    assert attr(find(page, "div", id="fv-deck"), "data-when") == "!piles#cards_per_deal"
+    uneven = find(find(page, "fieldset", id="fv-piles"), "p", class_="error", hidden=None)
+    assert attr(uneven, "data-when") == (
+        "piles#cards_per_deal !piles.0|piles#cards_per_deal !piles.1|piles#cards_per_deal !piles.2"
+    )
+    assert "0 of 7 laid out" in text(find(page, "fieldset", id="fv-piles"))
+    assert text(find(page, "span", data_count="piles")) == "0"
+    # Who took which, once the 7 cards lie in 3 piles; the First Chooser's pile is not offered
+    # to the Second.
+    choices = find(page, "fieldset", id="fv-choices", hidden=None)
+    assert attr(choices, "data-when") == "dealer piles#cards_per_deal piles.0 piles.1 piles.2"
+    assert "Ben (First Chooser) took:" in [text(said) for said in find_all(choices, "p")]
+    first = find_all(choices, "button", name="first")
+    assert [(attr(b, "data-set"), attr(b, "data-value")) for b in first] == [
+        ("first", "0"),
+        ("first", "1"),
+        ("first", "2"),
+    ]
+    second = find_all(choices, "button", name="second")
+    assert [(attr(b, "data-set"), json.loads(attr(b, "data-when-value"))) for b in second] == [
+        ("second", {"!first": 0}),
+        ("second", {"!first": 1}),
+        ("second", {"!first": 2}),
+    ]
+    assert attr(find(page, "button", id="fv-reset"), "data-clear") == (
+        "dealer piles first second _pile"
+    )
+
+
+def test_a_step_the_server_draws_carries_nothing_for_the_builder(member_client, venice):
+    """After a tap without a script, the server draws the steps as ever: no choice of its
+    form is the builder's."""
+    page = dom(tap(member_client, venice, None, card="The Author"))
+    form = find(page, "div", id="fv-form")
+    for name in ("data_set", "data_toggle", "data_list", "data_when", "data_start", "data_clear"):
+        assert not find_all(form, None, **{name: ANY}), name
+    assert not find_all(form, None, hidden=None)
+
+
 def test_a_card_tap_lays_it_in_the_active_pile_and_returns_the_fragment(member_client, venice):
     response = tap(member_client, venice, None, card="The Author")
     page = dom(response)
@@ -288,9 +360,26 @@ def test_half_time_tie_lets_the_table_choose_the_dealer(member_client, venice):
     for seq, move in enumerate(moves):
         services.record_move(play=venice, move=move, version=seq)
     page = dom(member_client.get(reverse("play", args=[venice.pk])))
-    dealers = find_all(find(page, "div", id="fv-form"), "button", name="dealer")
+    dealers = find_all(find(page, "fieldset", id="fv-dealer"), "button", name="dealer")
     assert [attr(button, "value") for button in dealers] == tied
-    assert not find_all(page, None, name="card")
+    # The cards come once a dealer is chosen: the step of the piles, drawn for the phone's
+    # builder, is hidden until then (without a script, the server draws it after the tap).
+    piles = find(page, "fieldset", id="fv-piles", hidden=None, data_when="dealer")
+    assert len(find_all(piles, "button", name="card")) == 42
+    assert find_all(page, None, name="card") == find_all(piles, None, name="card")
+    # Once a dealer is tapped on the phone: who is who, said for that dealer only.
+    dealt = {
+        json.loads(attr(said, "data-when-value"))["dealer"]: text(said)
+        for said in find_all(find(page, "p", id="fv-where"), "span", hidden=None)
+    }
+    assert list(dealt) == tied
+    assert all(
+        said.startswith(f"Dealer: {dealer} · First Chooser:") for dealer, said in dealt.items()
+    )
+    legends = find_all(find(piles, "legend"), "span", data_when_value=ANY)
+    assert [text(legend) for legend in legends] == [
+        f"{dealer}'s 7 cards in 3 piles ( 0 of 7 laid out)" for dealer in tied
+    ]
     response = tap(member_client, venice, None, seq=6, dealer=tied[-1])
     assert draft_of(response)["dealer"] == tied[-1]
     page = dom(response)

@@ -4,6 +4,10 @@ A deal is entered as the table plays it: the dealer lays 7 cards out in 3 piles 
 the cards that go in it; tap a laid card to take it back), then the First Chooser's pile and the
 Second Chooser's pile are tapped; the dealer keeps the last one. Only cards not yet dealt this
 half are offered, and only the dealers the rotation allows; the referee judges the complete deal.
+
+With a script the deal is built on the phone (``builder``; issue 28): the same taps, each shown
+at once, and the finished deal sent once. Without, each tap posts the form and ``parse_move``
+builds the deal in the page's draft.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from referee.forget_venice import (
     ForgetVenice,
 )
 
-from .. import Draft, FormError, GameUI, clauses, damaged_form, read_draft
+from .. import Builder, Draft, FormError, GameUI, clauses, damaged_form, read_draft
 from .._decktet import SUIT_LABELS
 from .board import CRITERION_RULES, board_context, deal_complete, suit_info
 
@@ -46,6 +50,10 @@ def _criterion_of(pairs: Any) -> dict[str, str]:
 
 
 class ForgetVeniceUI(GameUI):
+    # On the phone: the dealer (when several may deal), the 7 cards into the 3 piles, then the
+    # First Chooser's pile and the Second Chooser's, which sends the deal (move_form.html).
+    builder = Builder(complete="dealer piles first second")
+
     # The referee's words ----------------------------------------------------------------------
 
     def word(self, kind: str, value: Any, state: Game | None) -> str | None:

@@ -3,6 +3,7 @@ deal being laid out, and the paper score sheet with why each criterion gave its 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -100,19 +101,60 @@ def player_board(state: ForgetVenice, player: str, role: str | None) -> dict[str
     }
 
 
+def when_dealer(dealer: str) -> str:
+    """What shows a part of the page only once ``dealer`` is the one tapped, for the phone's
+    builder (data-when-value, static/js/move-builder.js)."""
+    return json.dumps({"dealer": dealer}, ensure_ascii=False)
+
+
+def dealings(
+    offered: list[dict[str, str]], dealer: str | None, building: bool
+) -> list[dict[str, Any]]:
+    """Who deals, with the First and Second Chooser of each, from the referee's options
+    (``offered``, ``ForgetVenice.options``): the one dealer known, or, when several may deal and
+    the phone builds the deal, each of them with ``when``, which shows what names the choosers
+    once that dealer is tapped, and the ``others`` it may change to."""
+    if dealer is not None:
+        offered = [d for d in offered if d["dealer"] == dealer]
+    elif not building:
+        return []
+    several = len(offered) > 1
+    return [
+        {
+            **d,
+            "when": when_dealer(d["dealer"]) if several else "",
+            "others": [o["dealer"] for o in offered if o is not d],
+        }
+        for d in offered
+    ]
+
+
 def deal_form(
     state: ForgetVenice,
     data: dict[str, Any],
     dealers: list[str],
     dealer: str | None,
     choosers: tuple[str | None, str | None],
+    deals: list[dict[str, Any]],
 ) -> dict[str, Any]:
+    """The deal being entered: as the server's draft has it (a step without a script), or, with
+    no step taken yet, the whole of it for the phone to build (``building``): every card not
+    dealt yet, the piles, who took which, hidden until the taps call for them."""
+    building = not data
     piles = data.get("piles") or [[] for _ in range(PILES)]
     active = data.get("active", 0)
     first = data.get("first")
     laid = [card for pile in piles for card in pile]
     complete = deal_complete(piles)
+    # What the phone's move holds before any tap: pile 1 takes the cards, and the dealer when
+    # the rotation allows one only ("_pile" guides the taps and is never sent).
+    start: dict[str, Any] = {"_pile": 0, "piles": [[] for _ in range(PILES)]}
+    if dealer:
+        start["dealer"] = dealer
     return {
+        "building": building,
+        "start": json.dumps(start, ensure_ascii=False),
+        "deals": deals,
         "dealers": dealers,
         "dealer": dealer,
         "first_chooser": choosers[0],
@@ -130,7 +172,7 @@ def deal_form(
         ],
         "undealt": (
             [card_info(c) for c in state.undealt() if c not in laid]
-            if dealer and len(laid) < CARDS_PER_DEAL
+            if (dealer or building) and len(laid) < CARDS_PER_DEAL
             else []
         ),
         "complete": complete,
@@ -175,6 +217,15 @@ def sheet(details: dict[str, Any], players: list[str], state: Game | None) -> di
     }
 
 
+def _roles(dealer: str, first: str | None, second: str | None) -> dict[str | None, str]:
+    """Each player's part in the deal, as the board names it beside the player."""
+    return {dealer: _("Dealer"), first: _("First Chooser"), second: _("Second Chooser")}
+
+
+def _choosers(deal: dict[str, Any]) -> tuple[str, str]:
+    return deal["first_chooser"], deal["second_chooser"]
+
+
 def board_context(judgement: Judgement, players: list[str], draft: Draft | None) -> dict:
     """What board.html, move_form.html and sheet.html draw of the game and the deal being
     entered."""
@@ -186,13 +237,17 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
     dealers = state.next_dealers()
     dealer = data.get("dealer") or (dealers[0] if len(dealers) == 1 else None)
     choosers = state.choosers(dealer) if dealer else (None, None)
-    roles = {}
-    if dealer:
-        roles = {
-            dealer: _("Dealer"),
-            choosers[0]: _("First Chooser"),
-            choosers[1]: _("Second Chooser"),
-        }
+    roles = _roles(dealer, *choosers) if dealer else {}
+    players = [player_board(state, p, roles.get(p)) for p in state.players]
+    deals = [] if state.finished else dealings(state.options()["dealers"], dealer, not data)
+    if not dealer:
+        # Several may deal and the phone builds the deal: who is who, once a dealer is tapped.
+        for player in players:
+            player["roles_if"] = [
+                {"when": deal["when"], "role": role}
+                for deal in deals
+                if (role := _roles(deal["dealer"], *_choosers(deal)).get(player["name"]))
+            ]
     context["fv_board"] = {
         "deal": state.deal,
         "deals": DEALS,
@@ -202,8 +257,10 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
         "first_chooser": choosers[0],
         "second_chooser": choosers[1],
         "ranks": [RANK_SHORT.get(rank, rank) for rank in RANKS_IN_ORDER],
-        "players": [player_board(state, p, roles.get(p)) for p in state.players],
+        "players": players,
+        # what the board says of each dealer the phone may tap (several may deal)
+        "dealings": deals if not dealer else [],
     }
     if not state.finished:
-        context["fv_form"] = deal_form(state, data, dealers, dealer, choosers)
+        context["fv_form"] = deal_form(state, data, dealers, dealer, choosers, deals)
     return context
