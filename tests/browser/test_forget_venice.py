@@ -11,6 +11,7 @@ one request for the whole deal (before: one request per tap, 11 a deal)."""
 import json
 import re
 import time
+from urllib.parse import parse_qs
 
 import pytest
 from playwright.sync_api import expect
@@ -165,24 +166,24 @@ def test_an_illegal_deal_is_refused_where_the_player_looks_and_the_cards_stay_la
     # the empty pile is a take-back, the pile, the card again.
     second = GAME["moves"][1]
     cards = [card for pile in second["piles"] for card in pile]
-    tap(page, "#fv-pile-1")
+    tap(page, "#fv-pile-2")
     for card in cards[:4]:
         tap(page, f'#fv-deck button[name=card][value="{card}"]')
-    tap(page, "#fv-pile-2")
+    tap(page, "#fv-pile-3")
     for card in cards[4:]:
         tap(page, f'#fv-deck button[name=card][value="{card}"]')
     message = page.locator("#fv-piles .error")
     expect(message).to_contain_text("Each of the 3 piles needs a card")
     expect(message).to_be_in_viewport()
-    assert laid(page) == [cards[:4], cards[4:], []]
+    assert laid(page) == [[], cards[:4], cards[4:]]
     page.reload()  # a reload keeps the deal being laid out
-    assert laid(page) == [cards[:4], cards[4:], []]
+    assert laid(page) == [[], cards[:4], cards[4:]]
     expect(message).to_be_visible()
-    tap(page, taken_back(page, cards[6]))
+    tap(page, taken_back(page, cards[3]))
     expect(message).to_be_hidden()
-    tap(page, "#fv-pile-3")
-    tap(page, f'#fv-deck button[name=card][value="{cards[6]}"]')
-    assert laid(page) == [cards[:4], cards[4:6], cards[6:]]
+    tap(page, "#fv-pile-1")
+    tap(page, f'#fv-deck button[name=card][value="{cards[3]}"]')
+    assert laid(page) == [cards[3:4], cards[:3], cards[4:]]
     tap(page, "#fv-first-1")
     send(page, "#fv-second-2")
     expect(logged(page)).to_have_count(2)
@@ -286,10 +287,15 @@ def stored_deals() -> list:
     return list(Move.objects.order_by("seq").values_list("data", flat=True))
 
 
-def move_posts(page) -> list[str]:
-    """Every request the page makes to enter a move, from now on."""
-    posts: list[str] = []
-    page.on("request", lambda request: MOVE.match(request.url) and posts.append(request.url))
+def move_posts(page) -> list[dict]:
+    """Every request the page makes to enter a move, from now on: what it posts."""
+    posts: list[dict] = []
+
+    def heard(request):
+        if MOVE.match(request.url):
+            posts.append({name: values[0] for name, values in parse_qs(request.post_data).items()})
+
+    page.on("request", heard)
     return posts
 
 
@@ -317,10 +323,14 @@ def test_a_deal_is_built_on_the_phone_and_sent_in_one_request(page, table):
     expect(deck.nth(place)).to_have_attribute("value", card)
     expect(legend).to_have_text("Ana's 7 cards in 3 piles (0 of 7 laid out)")
 
-    # Pile 2, its cards: the pile marked moves with the tap
+    # The pile marked moves with a tap; a card laid in another pile is still taken back
+    tap(page, f'#fv-deck button[name=card][value="{card}"]')
     tap(page, "#fv-pile-2")
     expect(page.locator("#fv-pile-2")).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#fv-pile-1")).to_have_attribute("aria-pressed", "false")
+    tap(page, taken_back(page, card))
+    assert laid(page) == [[], [], []]
+    expect(deck.nth(place)).to_have_attribute("value", card)
     tap(page, "#fv-pile-1")
     expect(choices).to_be_hidden()
     lay_out(page, deal)
@@ -334,11 +344,22 @@ def test_a_deal_is_built_on_the_phone_and_sent_in_one_request(page, table):
     expect(first).to_have_attribute("aria-pressed", "true")
     # the First Chooser's pile is not offered to the Second
     expect(page.locator(f"#fv-second-{deal['first'] + 1}")).to_be_hidden()
+    # A card taken back and laid again: who took which is asked again, as by the server
+    last = deal["piles"][2][-1]
+    tap(page, taken_back(page, last))
+    expect(choices).to_be_hidden()
+    expect(page.locator("#fv-deck")).to_be_visible()
+    tap(page, f'#fv-deck button[name=card][value="{last}"]')
+    expect(choices).to_be_visible()
+    expect(page.locator(".fv-first[aria-pressed=true]")).to_have_count(0)
+    expect(page.locator(".fv-second")).to_be_hidden()
+    tap(page, f"#fv-first-{deal['first'] + 1}")
     assert posts == []  # nothing sent yet: every tap was the phone's
 
     send(page, f"#fv-second-{deal['second'] + 1}")
     expect(logged(page)).to_have_count(1)
-    assert len(posts) == 1
+    ((posted,),) = [posts]
+    assert json.loads(posted["move_json"]) == deal  # the deal alone, as the log has it
     assert stored_deals() == [deal]
     # the next deal, from the referee's options: Ben deals, The Author is not offered any more
     expect(legend).to_have_text("Ben's 7 cards in 3 piles (0 of 7 laid out)")
@@ -384,6 +405,8 @@ def test_seven_cards_tapped_150_ms_apart_on_fast_3g_all_land_every_time(page, ta
     assert stored_deals() == deals
     assert page.js_errors == []
     print(f"Fast 3G, waiting per deal: {', '.join(f'{w:.2f}' for w in waited)} s")
+    # issue 28: a deal ≤ 1.5 s of waiting in all on Fast 3G (before: 5.9 s, 11 round trips)
+    assert max(waited) < 1.5, waited
 
 
 def test_a_deal_without_network_waits_on_the_phone_and_is_stored_once_when_it_returns(page, table):
@@ -427,6 +450,7 @@ def test_a_tap_as_another_phones_deal_comes_in_is_the_phones_own(page, table):
     page.wait_for_timeout(1600)  # settled: still laid, and nothing was sent
     assert laid(page) == [["The Sea"], [], []]
     expect(page.locator("#fv-pile-1")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#fv-pile-1")).to_have_class(re.compile(r"\bchosen\b"))
     assert posts == []
     assert page.js_errors == []
 
@@ -466,19 +490,21 @@ def test_when_several_may_deal_the_dealer_is_tapped_first(page, table):
         f"{dealer}'s 7 cards in 3 piles (0 of 7 laid out)", use_inner_text=True
     )
     deal = {**GAME["moves"][6], "dealer": other}
-    tap(page, f'#fv-deck button[name=card][value="{deal["piles"][0][0]}"]')
-    # Another dealer: the cards stay laid, the choosers are the other dealer's
+    lay_out(page, deal)
+    choices = page.locator("#fv-choices")
+    expect(choices).to_contain_text(f"{first} (First Chooser) took:", use_inner_text=True)
+    # Another dealer: the cards stay laid, who took which is asked again, of its choosers
     tap(page, f'#fv-piles .fv-hint:visible button[name=dealer][value="{other}"]')
     expect(legend).to_have_text(
-        f"{other}'s 7 cards in 3 piles (1 of 7 laid out)", use_inner_text=True
+        f"{other}'s 7 cards in 3 piles (7 of 7 laid out)", use_inner_text=True
     )
     first, second = ForgetVenice.start(SEATS, None).choosers(other)
     expect(where).to_contain_text(f"Dealer: {other} · First Chooser: {first}", use_inner_text=True)
-    tap(page, taken_back(page, deal["piles"][0][0]))
-    lay_out(page, deal)
-    expect(page.locator("#fv-choices")).to_contain_text(
-        f"{first} (First Chooser) took:", use_inner_text=True
-    )
+    expect(choices).to_contain_text(f"{first} (First Chooser) took:", use_inner_text=True)
+    expect(page.locator(".fv-first[aria-pressed=true]")).to_have_count(0)
+    expect(page.locator(".fv-second")).to_be_hidden()
+    tap(page, f"#fv-first-{deal['first'] + 1}")
+    expect(choices).to_contain_text(f"{second} (Second Chooser) took:", use_inner_text=True)
     expect(page.locator("#fv-choices p:visible")).to_have_count(3)  # this dealer's words only
     assert posts == []
     send(page, f"#fv-second-{deal['second'] + 1}")
@@ -511,3 +537,36 @@ def test_a_deal_without_javascript_is_tapped_in_step_by_step_as_before(no_js_pag
     expect(logged(page)).to_have_count(1)
     assert page.taps == 11 and len(posts) == 11
     assert stored_deals() == [deal]
+
+
+def test_a_queued_deal_refused_stops_the_queue_and_says_which_deal_it_was(page, table):
+    """Two deals entered offline while another phone entered deal 1: back online, the first is
+    refused (the play changed meanwhile) and the queue stops there, saying that deal as it was
+    tapped; the one behind it waits, then goes when the first is dropped."""
+    from games import services
+
+    start_with_default_sheets(page, table)
+    page.context.set_offline(True)
+    services.record_move(play=Play.objects.get(), move=GAME["moves"][0])  # another phone's
+    deal = GAME["moves"][0]
+    lay_out(page, deal)
+    tap(page, f"#fv-second-{deal['second'] + 1}")
+    # the next deal, built on the options the phone last had: Ana deals again
+    again = {**GAME["moves"][1], "dealer": "Ana"}
+    lay_out(page, again)
+    tap(page, f"#fv-second-{again['second'] + 1}")
+    outbox = page.locator("#outbox")
+    expect(outbox).to_have_attribute("data-waiting", "2")
+
+    page.context.set_offline(False)
+    expect(outbox.locator("[data-outbox-text]")).to_have_text(
+        "Not entered: Ace of Moons, The Huntress · The Author, The Desert · The Lunatic, "
+        "The Penitent, The Market · First Chooser: pile 2 · Second Chooser: pile 3. Send it "
+        "again at the play as it stands, or drop it. 1 more move waits behind it."
+    )
+    expect(page.locator("#move-error")).to_contain_text("Someone else changed this play")
+    tap(page, "#outbox-drop")
+    expect(page.locator("#move-error")).to_contain_text("Ana cannot be the dealer of deal 2")
+    expect(outbox).to_have_attribute("data-waiting", "0")
+    assert stored_deals() == [deal]
+    assert page.js_errors == []
