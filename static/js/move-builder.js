@@ -10,7 +10,10 @@
 
    Markup, inside the [data-builder] element (the move form):
    - script#play-options: the options (JSON). data-base on [data-builder]: the fields every
-     move starts with, each a path into the options ({"player": "player"}: options.player).
+     move starts with, each a path into the options ({"player": "player"}: options.player),
+     given back from them when a data-clear takes them. "*" in a path goes through each item
+     of a list ("dealers.*.dealer": every dealer offered); a base field from such a path is its
+     one item, or chosen by hand when it holds several.
    - [data-set="path"] buttons: a tap sets the move's field at ``path`` (dots nest: "call.player")
      to data-value (JSON; with data-string, the text as written). [data-toggle="path"]: adds the value to the list at
      ``path``, or takes it back. [data-clear="path path"]: takes fields back ("Change the card").
@@ -86,7 +89,7 @@
    - A field whose name starts with "_" only guides the taps: it is never sent, nor shown in
      the outbox ("_pile").
    - data-start='{"field": value}' on an element: values the move holds whenever the field is
-     unset, at the start and after a data-clear (the one dealer the rotation allows, pile 1).
+     unset, at the start and after a data-clear (pile 1 takes the cards).
    - [data-list="path"]: holds the [data-toggle] buttons whose value the list at ``path`` holds,
      moved in, in the list's order (and back to their place once taken out): the pile as it
      fills. A tap on a button it holds takes the value out of that list.
@@ -113,7 +116,14 @@
 
   function get(object, path) {
     let here = object;
-    for (const part of path.split(".")) {
+    const parts = path.split(".");
+    for (const [at, part] of parts.entries()) {
+      if (part === "*") {
+        // Through each item of a list ("dealers.*.dealer": every dealer offered).
+        if (!Array.isArray(here)) return undefined;
+        const rest = parts.slice(at + 1).join(".");
+        return here.map((item) => (rest ? get(item, rest) : item));
+      }
       if (here === null || typeof here !== "object" || !(part in here)) return undefined;
       here = here[part];
     }
@@ -187,11 +197,16 @@
     for (const node of root.querySelectorAll("[data-groups]")) {
       groupSpecs[node.dataset.groups] = node;
     }
+    // A base field from a path through a list (*) is its one item, or chosen by hand when the
+    // list holds several (the players tied for the deal).
+    const based = (from) => {
+      const value = fromOptions() ? get(options, from) : undefined;
+      if (!from.split(".").includes("*")) return value;
+      return Array.isArray(value) && value.length === 1 ? value[0] : undefined;
+    };
     const start = () => {
       const move = {};
-      for (const [field, from] of Object.entries(base)) {
-        put(move, field, fromOptions() ? get(options, from) : undefined);
-      }
+      for (const [field, from] of Object.entries(base)) put(move, field, based(from));
       for (const field of Object.keys(slotKeys)) put(move, field, {});
       for (const field of Object.keys(groupSpecs)) put(move, field, []);
       return move;
@@ -258,8 +273,12 @@
         .split("|")
         .some((set) => set.split(/\s+/).filter(Boolean).every(meets)) && valued(node);
 
-    // The values every move holds whenever they are unset (data-start).
+    // The values every move holds whenever they are unset (data-start), and the base fields a
+    // data-clear took back, from the options again.
     function started() {
+      for (const [field, from] of Object.entries(base)) {
+        if (!has(field)) put(move, field, based(from));
+      }
       for (const node of root.querySelectorAll("[data-start]")) {
         for (const [field, value] of Object.entries(parse(node.dataset.start))) {
           if (get(move, field) === undefined) put(move, field, value);
@@ -732,7 +751,7 @@
       if (!root.isConnected) return;
       if (fromOptions()) {
         for (const [field, from] of Object.entries(base)) {
-          if (!has(field)) put(move, field, get(options, from));
+          if (!has(field)) put(move, field, based(from));
         }
       }
       draw();
