@@ -58,6 +58,10 @@ def error_of(response) -> str:
     return text(find(find(dom(response), "div", id="verdict"), "p", id="move-error"))
 
 
+def is_hidden(element) -> bool:
+    return "hidden" in dict(element.attributes)
+
+
 def is_open(details) -> bool:
     return "open" in dict(details.attributes)
 
@@ -195,9 +199,25 @@ def test_the_first_step_carries_the_whole_deal_for_the_phones_builder(member_cli
     assert options["dealers"] == [
         {"dealer": "Ana", "first_chooser": "Ben", "second_chooser": "Chloé"}
     ]
-    # Before any tap: the one dealer the rotation allows, the cards into pile 1
+    # Before any tap: the one dealer the rotation allows (tapped when several may deal, or
+    # anyone while deals wait to be sent), no card laid, pile 1 takes them
+    assert json.loads(attr(root, "data-base")) == {"dealer": "dealers.*.dealer"}
     start = json.loads(attr(find(page, "div", id="fv-form"), "data-start"))
-    assert start == {"_pile": 0, "piles": [[], [], []], "dealer": "Ana"}
+    assert start == {"_pile": 0, "piles": [[], [], []]}
+    who = find(page, "fieldset", id="fv-dealer", hidden=None, data_when="!dealer")
+    dealers = find_all(who, "button", name="dealer")
+    assert [(attr(b, "data-value"), attr(b, "data-offered")) for b in dealers] == [
+        ("Ana", "dealers.*.dealer"),
+        ("Ben", "dealers.*.dealer"),
+        ("Chloé", "dealers.*.dealer"),
+    ]
+    # what names the choosers, for each dealer: Ana's shown
+    legends = find_all(find(page, "fieldset", id="fv-piles"), "span", data_when_value=ANY)
+    assert [(json.loads(attr(span, "data-when-value")), is_hidden(span)) for span in legends] == [
+        ({"dealer": "Ana"}, False),
+        ({"dealer": "Ben"}, True),
+        ({"dealer": "Chloé"}, True),
+    ]
     heads = [find(page, "button", id=f"fv-pile-{n}") for n in (1, 2, 3)]
     assert [
         (attr(h, "data-set"), attr(h, "data-value"), attr(h, "aria-pressed")) for h in heads
@@ -224,7 +244,7 @@ def test_the_first_step_carries_the_whole_deal_for_the_phones_builder(member_cli
         "piles#cards_per_deal !piles.0|piles#cards_per_deal !piles.1|piles#cards_per_deal !piles.2"
     )
     assert "0 of 7 laid out" in text(find(page, "fieldset", id="fv-piles"))
-    assert text(find(page, "span", data_count="piles")) == "0"
+    assert {text(count) for count in find_all(page, "span", data_count="piles")} == {"0"}
     # Who took which, once the 7 cards lie in 3 piles; the First Chooser's pile is not offered
     # to the Second.
     choices = find(page, "fieldset", id="fv-choices", hidden=None)
@@ -361,7 +381,7 @@ def test_half_time_tie_lets_the_table_choose_the_dealer(member_client, venice):
         services.record_move(play=venice, move=move, version=seq)
     page = dom(member_client.get(reverse("play", args=[venice.pk])))
     dealers = find_all(find(page, "fieldset", id="fv-dealer"), "button", name="dealer")
-    assert [attr(button, "value") for button in dealers] == tied
+    assert [attr(button, "value") for button in dealers if not is_hidden(button)] == tied
     # The cards come once a dealer is chosen: the step of the piles, drawn for the phone's
     # builder, is hidden until then (without a script, the server draws it after the tap).
     piles = find(page, "fieldset", id="fv-piles", hidden=None, data_when="dealer")
@@ -376,9 +396,11 @@ def test_half_time_tie_lets_the_table_choose_the_dealer(member_client, venice):
     assert all(
         said.startswith(f"Dealer: {dealer} · First Chooser:") for dealer, said in dealt.items()
     )
-    legends = find_all(find(piles, "legend"), "span", data_when_value=ANY)
+    # and the form names them for every player (anyone may be tapped while deals wait to be
+    # sent), all hidden until a dealer is tapped
+    legends = find_all(find(piles, "legend"), "span", data_when_value=ANY, hidden=None)
     assert [text(legend) for legend in legends] == [
-        f"{dealer}'s 7 cards in 3 piles ( 0 of 7 laid out)" for dealer in tied
+        f"{dealer}'s 7 cards in 3 piles ( 0 of 7 laid out)" for dealer in ["Ana", "Ben", "Chloé"]
     ]
     response = tap(member_client, venice, None, seq=6, dealer=tied[-1])
     assert draft_of(response)["dealer"] == tied[-1]

@@ -50,9 +50,10 @@ def _criterion_of(pairs: Any) -> dict[str, str]:
 
 
 class ForgetVeniceUI(GameUI):
-    # On the phone: the dealer (when several may deal), the 7 cards into the 3 piles, then the
-    # First Chooser's pile and the Second Chooser's, which sends the deal (move_form.html).
-    builder = Builder(complete="dealer piles first second")
+    # On the phone: the dealer (the one the rotation allows, else tapped), the 7 cards into the
+    # 3 piles, then the First Chooser's pile and the Second Chooser's, which sends the deal
+    # (move_form.html).
+    builder = Builder(complete="dealer piles first second", base={"dealer": "dealers.*.dealer"})
 
     # The referee's words ----------------------------------------------------------------------
 

@@ -107,26 +107,33 @@ def when_dealer(dealer: str) -> str:
     return json.dumps({"dealer": dealer}, ensure_ascii=False)
 
 
-def dealings(
-    offered: list[dict[str, str]], dealer: str | None, building: bool
-) -> list[dict[str, Any]]:
-    """Who deals, with the First and Second Chooser of each, from the referee's options
-    (``offered``, ``ForgetVenice.options``): the one dealer known, or, when several may deal and
-    the phone builds the deal, each of them with ``when``, which shows what names the choosers
-    once that dealer is tapped, and the ``others`` it may change to."""
-    if dealer is not None:
-        offered = [d for d in offered if d["dealer"] == dealer]
-    elif not building:
+def dealings(state: ForgetVenice, dealer: str | None, building: bool) -> list[dict[str, Any]]:
+    """Who deals, with the First and Second Chooser of each: the dealer known (a step drawn by
+    the server), or, for the phone to build the deal, every player, each with ``when``, which
+    shows what names that dealer's choosers once that dealer is tapped (the one dealer the
+    rotation allows is set at once; a player tied for the deal, or anyone once deals wait in the
+    outbox, is tapped), and ``may``: whether the referee's options offer that dealer now."""
+    offered = [d["dealer"] for d in state.options()["dealers"]]
+    if building:
+        names = state.players
+    elif dealer is not None:
+        names = [dealer]
+    else:
         return []
-    several = len(offered) > 1
-    return [
-        {
-            **d,
-            "when": when_dealer(d["dealer"]) if several else "",
-            "others": [o["dealer"] for o in offered if o is not d],
-        }
-        for d in offered
-    ]
+    deals = []
+    for name in names:
+        first, second = state.choosers(name)
+        deals.append(
+            {
+                "dealer": name,
+                "first_chooser": first,
+                "second_chooser": second,
+                "when": when_dealer(name) if building else "",
+                "may": name in offered,
+                "shown": name == dealer,
+            }
+        )
+    return deals
 
 
 def deal_form(
@@ -146,11 +153,9 @@ def deal_form(
     first = data.get("first")
     laid = [card for pile in piles for card in pile]
     complete = deal_complete(piles)
-    # What the phone's move holds before any tap: pile 1 takes the cards, and the dealer when
-    # the rotation allows one only ("_pile" guides the taps and is never sent).
+    # What the phone's move holds before any tap: no card laid, pile 1 takes them ("_pile"
+    # guides the taps and is never sent). The dealer is the builder's base (ForgetVeniceUI).
     start: dict[str, Any] = {"_pile": 0, "piles": [[] for _ in range(PILES)]}
-    if dealer:
-        start["dealer"] = dealer
     return {
         "building": building,
         "start": json.dumps(start, ensure_ascii=False),
@@ -239,13 +244,15 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
     choosers = state.choosers(dealer) if dealer else (None, None)
     roles = _roles(dealer, *choosers) if dealer else {}
     players = [player_board(state, p, roles.get(p)) for p in state.players]
-    deals = [] if state.finished else dealings(state.options()["dealers"], dealer, not data)
+    deals = [] if state.finished else dealings(state, dealer, not data)
+    tied = []
     if not dealer:
-        # Several may deal and the phone builds the deal: who is who, once a dealer is tapped.
+        # Several may deal and the phone builds the deal: who is who, once one is tapped.
+        tied = [deal for deal in deals if deal["may"]]
         for player in players:
             player["roles_if"] = [
                 {"when": deal["when"], "role": role}
-                for deal in deals
+                for deal in tied
                 if (role := _roles(deal["dealer"], *_choosers(deal)).get(player["name"]))
             ]
     context["fv_board"] = {
@@ -259,7 +266,7 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
         "ranks": [RANK_SHORT.get(rank, rank) for rank in RANKS_IN_ORDER],
         "players": players,
         # what the board says of each dealer the phone may tap (several may deal)
-        "dealings": deals if not dealer else [],
+        "dealings": tied,
     }
     if not state.finished:
         context["fv_form"] = deal_form(state, data, dealers, dealer, choosers, deals)
