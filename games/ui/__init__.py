@@ -181,7 +181,8 @@ class Builder:
     #: is sent as soon as one set is complete, unless the form has a button to finish it;
     #: empty: only that button sends it (Thricewise's "Enter turn")
     complete: str
-    #: the fields every move starts with, each from a path into the options ({"player": "player"})
+    #: the fields every move starts with, each from a path into the options ({"player": "player"};
+    #: through a list, {"dealer": "dealers.*.dealer"}: its one item, else tapped)
     base: dict[str, str] = field(default_factory=dict)
 
     def attributes(self) -> dict[str, str]:
