@@ -66,7 +66,7 @@ AREAS = {
     "live": Area(("games/live.py", "games/views/live.py"), ("tests/live",)),
     "ui": Area(("games/ui/*.py",), ("tests/views", "tests/test_movelog.py")),
     "views": Area(
-        ("games/views/*.py",),
+        ("games/views/*.py", "games/compression.py"),
         # the live fragment and table screen are tested in tests/live, the CSV in tests/stats
         ("tests/views", "tests/accounts", "tests/security", "tests/live", "tests/stats"),
         excluded=("games/views/live.py",),

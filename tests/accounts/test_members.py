@@ -207,6 +207,15 @@ def test_the_last_owner_cannot_be_removed(owner_client, club, owner):
         services.remove_member(membership=club.memberships.get(user=owner), by=owner)
 
 
+def test_the_last_owner_is_refused_before_asking_while_other_clubs_have_owners(
+    owner_client, club, owner, outsider
+):
+    services.create_club(name="Other club", owner=outsider)
+    page = owner_client.get(reverse("member-remove", args=[club.memberships.get(user=owner).pk]))
+    assert page.status_code == 409
+    assert "The club's last owner cannot be removed." in text(find(dom(page), "main"))
+
+
 def test_an_owner_can_leave_when_another_owner_remains(owner_client, club, owner, member):
     club.memberships.filter(user=member).update(role="owner")
     response = owner_client.post(

@@ -93,6 +93,12 @@ def test_python_m_referee_help_says_a_dash_reads_standard_input(capsys):
     assert 'log files; "-" reads stdin' in capsys.readouterr().out
 
 
+def test_python_m_referee_help_says_what_it_does(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    assert "Judge gamelog/1 files and print one JSON line per file." in capsys.readouterr().out
+
+
 def test_dash_reads_one_log_from_standard_input():
     code, lines, _ = run_referee("-", stdin=CASES[0].read_bytes())
     assert code == 0 and lines[0]["file"] == "-" and lines[0]["status"] == "finished"

@@ -291,6 +291,17 @@ def test_wrong_colour_is_illegal():
     assert_refused(result, "punto.not_own_colour", move=0, colours=["red"], colour="orange")
 
 
+def test_with_three_players_a_colour_neither_own_nor_neutral_is_illegal():
+    result = judge3([mv("Ana", "blue-3", 0, 0)])
+    assert_refused(
+        result, "punto.not_own_colour_neutral", move=0, player="Ana", colours=["red"],
+        colour_neutral="orange", colour="blue", card="blue-3",
+    )  # fmt: skip
+    assert result.message == (
+        "move 0: Ana plays red (or the neutral orange), not blue: blue-3 is not theirs"
+    )
+
+
 def test_anyone_may_play_the_neutral_colour():
     moves = [
         mv("Ana", "orange-3", 0, 0),
@@ -350,6 +361,13 @@ def test_covering_a_lower_value_is_legal_whatever_its_colour():
     result = judge2(moves)
     assert result.status == "in_progress"
     assert result.details["board"] == {"0,0": "red-3"}
+
+
+def test_details_board_lists_the_cells_by_row_then_column():
+    moves = [mv("Ana", "red-1", 0, 0), mv("Ben", "green-2", -1, 1), mv("Ana", "red-3", 1, 0)]
+    moves += [mv("Ben", "green-4", 0, -1)]
+    board = judge2(moves).details["board"]
+    assert list(board) == ["0,-1", "0,0", "1,0", "-1,1"]
 
 
 def test_covering_an_equal_value_is_illegal():
@@ -807,6 +825,11 @@ def test_partners_list_the_same_two_colours_in_any_order():
     assert judge_teams([], colours=COLOURS_TEAMS | {"Chloé": ["Red ", "BLUE"]}).status == (
         "in_progress"
     )
+
+
+def test_partners_colours_that_are_not_a_list_are_refused_with_what_was_given():
+    result = judge_teams([], colours=COLOURS_TEAMS | {"Chloé": "red"})
+    assert_refused(result, "punto.setup_team_colours_value", move=None, player="Chloé", value="red")
 
 
 def test_the_teams_colours_are_distinct():

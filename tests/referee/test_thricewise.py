@@ -193,6 +193,18 @@ def test_setup_rectangle_must_be_full():
         assert_refused(judge(gamelog([], grid=grid)), message_id, move=None)
 
 
+def test_setup_two_cards_on_one_cell_name_both_cards_and_the_cell():
+    same_cell = grid_of(
+        ("The Author", (0, 0)), ("The Journey", (0, 0)), ("Ace of Suns", (0, 1)),
+        ("The Bard", (1, 1)),
+    )  # fmt: skip
+    result = judge(gamelog([], grid=same_cell))
+    assert_refused(
+        result, "thricewise.setup_same_cell", move=None,
+        card="The Journey", card_other="The Author", cell=(0, 0),
+    )  # fmt: skip
+
+
 def test_setup_cells_are_any_integers():
     grid = grid_of(*[(g["card"], (g["at"][0] - 100, g["at"][1] + 7)) for g in GRID2])
     moves = [

@@ -152,6 +152,9 @@ def test_a_username_that_looks_like_an_existing_one_is_refused(client, db, first
     other = "m\u0430hmoud" if first == "mahmoud" else "MAHMOUD"
     response = _sign_up(client, other)
     assert "would look just like an existing one" in response.content.decode()
+    assert response.context["form"].errors["username"] == [
+        "This username would look just like an existing one: choose another."
+    ]
     assert get_user_model().objects.count() == 1
 
 

@@ -9,6 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Play
+from tests.dom import dom, find, find_all
+from tests.dom import text as words
 from tests.examples import EXAMPLES
 
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
@@ -77,8 +79,9 @@ def test_an_oversize_log_upload_is_refused_before_its_body_is_read(
     response = post_body(member_client, reverse("log-upload", args=[night.pk]), body)
     assert response.status_code == 302 and response["Location"] == reverse("night", args=[night.pk])
     assert body.position == 0  # not one byte of the 300 MB was read
-    page = member_client.get(response["Location"]).content.decode()
-    assert "That file is too big for a game log (at most 1024 KB)." in page
+    page = dom(member_client.get(response["Location"]))
+    said = [words(item) for item in find_all(find(page, "ul", class_="messages"), "li")]
+    assert said == ["That file is too big for a game log (at most 1024 KB)."]
     assert Play.objects.count() == 0 and os.listdir(tmp_path) == []
 
 

@@ -4,6 +4,7 @@ are the referee's."""
 import json
 
 import pytest
+from django.utils import timezone
 
 from games import live, services
 from games.models import Play
@@ -36,6 +37,33 @@ def test_finished_play_ranks_and_winners_are_derived_from_the_log(club, night):
     seats = {s.player.name: s for s in play.seats.select_related("player")}
     assert seats["Ana"].is_winner and seats["Ana"].rank == 1
     assert [seats[n].rank for n in ("Dev", "Eli", "Ben", "Chloé")] == [2, 2, 4, 4]
+
+
+@pytest.mark.django_db
+def test_an_imported_finished_play_ends_when_it_started_its_night_not_today(club, night):
+    log = json.loads((EXAMPLES / "buntherum-1.json").read_text())
+    play = services.import_log(club=club, log=log, night_date=night.date)
+    play.refresh_from_db()
+    assert play.ended_at == play.started_at
+
+
+@pytest.mark.django_db
+def test_a_play_ends_when_its_last_move_is_entered_and_keeps_that_end_when_judged_again(
+    club, night
+):
+    log = json.loads((EXAMPLES / "buntherum-1.json").read_text())
+    *moves, last = log["moves"]
+    play = services.import_log(club=club, log=log | {"moves": moves}, night_date=night.date)
+    assert play.status == Play.Status.IN_PROGRESS and play.ended_at is None
+    before = timezone.now()
+    services.record_move(play=play, move=last)
+    play.refresh_from_db()
+    assert play.status == Play.Status.FINISHED
+    assert before <= play.ended_at <= timezone.now()
+    ended = play.ended_at
+    services.rejudge(play)
+    play.refresh_from_db()
+    assert play.ended_at == ended
 
 
 @pytest.mark.django_db

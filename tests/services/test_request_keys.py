@@ -2,6 +2,7 @@
 is done once however often the request is sent; the same key asking something else is refused,
 nothing stored."""
 
+import hashlib
 import threading
 
 import pytest
@@ -71,6 +72,25 @@ def test_the_same_key_with_another_move_is_refused_and_stores_nothing(play):
     with pytest.raises(services.KeyReusedError):
         enter(play, TIE, version=0)
     assert stored() == before
+
+
+@pytest.mark.django_db
+def test_a_reused_key_is_refused_with_a_message_that_says_to_reload(play):
+    enter(play, GOOD, version=0)
+    with pytest.raises(services.KeyReusedError) as refused:
+        enter(play, TIE, version=1)
+    assert refused.value.message == (
+        "This request's key was already used for another change of this play: nothing was"
+        " changed. Reload the page."
+    )
+
+
+def test_what_a_request_asked_is_the_digest_of_its_body_as_compact_sorted_json():
+    # Stored with the move (Move.asked), it must come out the same in the next release: a
+    # request sent again across a deploy is the same request.
+    asked = services.Keyed.of(KEY, {"b": [1, "é"], "a": None}).asked
+    text = '{"a":null,"b":[1,"é"]}'
+    assert asked == hashlib.blake2s(text.encode(), digest_size=16).hexdigest()
 
 
 @pytest.mark.django_db

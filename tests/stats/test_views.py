@@ -164,6 +164,24 @@ def test_csv_has_one_row_per_player_per_play(history, member_client):
     assert float(ana_fv["mu_after"]) > float(ana_fv["mu_before"])
 
 
+def test_csv_ranks_the_seats_of_finished_plays_only(history, member_client, night):
+    log = json.loads((EXAMPLES / "buntherum-1.json").read_text())
+    services.import_log(club=history, log=log | {"moves": log["moves"][:-1]}, night=night)
+    response = member_client.get(reverse("export-csv", args=[history.pk]))
+    content = b"".join(response.streaming_content).decode("utf-8-sig")
+    rows = list(csv.DictReader(io.StringIO(content)))
+    ranks = {
+        (seat.play_id, seat.player.name): seat.rank
+        for play in history.plays.all()
+        for seat in play.seats.select_related("player")
+    }
+    for row in rows:
+        rank = ranks[(int(row["play"]), row["player"])]
+        assert row["rank"] == ("" if row["status"] != "finished" else str(rank)), row
+    assert {row["status"] for row in rows} == {"finished", "in_progress"}
+    assert any(row["rank"] == "1" for row in rows)
+
+
 def test_zip_holds_one_gamelog_per_play(history, member_client):
     response = member_client.get(reverse("export-logs", args=[history.pk]))
     archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))

@@ -23,6 +23,22 @@ def punto(night, players):
     return services.start_play(night=night, game="punto", players=players[:2], setup=PUNTO["setup"])
 
 
+def test_the_score_table_lists_each_seat_in_order_with_its_score_and_the_winner(
+    member_client, club, night
+):
+    log = json.loads((EXAMPLES / "buntherum-1.json").read_text())
+    play = services.import_log(club=club, log=log, night=night)
+    seats = list(play.seats.select_related("player").order_by("position"))
+    table = find(dom(member_client.get(reverse("play", args=[play.pk]))), "table", id="scores")
+    rows = find_all(find(table, "tbody"), "tr")
+    assert [attr(row, "data-player") for row in rows] == log["players"]
+    assert [text(find(row, "td", class_="score")) for row in rows] == [
+        str(seat.score) for seat in seats
+    ]
+    winners = [attr(row, "data-player") for row in rows if attr(row, "class") == "winner"]
+    assert winners == ["Ana"] and text(find_all(rows[0], "td")[0]) == "★ Ana"
+
+
 def tap(client, play, data):
     """One tap of the move form, with the draft the page shows now (as the browser sends it)."""
     play.refresh_from_db()

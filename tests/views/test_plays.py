@@ -255,6 +255,17 @@ def test_start_a_play_with_the_wrong_number_of_players_says_so(member_client, ni
     assert "played by 3 players" in response.content.decode()
 
 
+def test_start_a_play_with_too_few_players_for_a_range_says_the_range(
+    member_client, night, players
+):
+    response = member_client.post(
+        reverse("play-start", args=[night.pk]), {"game": "punto", "seat": [players[0].pk]}
+    )
+    assert response.status_code == 422
+    error = text(find(dom(response), "p", class_="error"))
+    assert error == "Punto is played by 2–4 players; you chose 1."
+
+
 def test_start_a_play_adds_a_guest_on_the_spot(member_client, night, players):
     response = member_client.post(
         reverse("play-start", args=[night.pk]),

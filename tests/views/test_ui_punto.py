@@ -5,12 +5,13 @@ import json
 import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 
 from games import services
 from games.models import Move, Play, Seat
 from games.ui import cell_label, ui_for
 from games.ui.punto.board import _board, _card, _hand_card, _span
-from games.ui.punto.words import label_origin
+from games.ui.punto.words import colour_names, label_origin
 from referee import judge
 from tests.dom import ANY, attr, chosen, classes, dom, find, find_all, text
 from tests.examples import EXAMPLES
@@ -372,6 +373,18 @@ def test_tampered_or_missing_input_gets_a_message_and_stores_nothing(
     assert response.status_code == 200
     assert text(find(find(dom(response), "div", id="verdict"), "p", id="move-error"))
     assert punto.moves.count() == 0
+
+
+def test_a_cell_that_is_no_cell_is_refused_saying_what_to_tap(member_client, punto):
+    response = tap(member_client, punto, {"at": "zero"}, draft={"player": "Ana", "card": "red-1"})
+    error = find(find(dom(response), "div", id="verdict"), "p", id="move-error")
+    assert text(error) == "Tap one of the highlighted cells on the board."
+
+
+def test_the_colours_are_named_in_the_language_of_each_page_in_turn():
+    for language, red in (("en", "red"), ("fr", "rouge"), ("en", "red"), ("fr", "rouge")):
+        with translation.override(language):
+            assert colour_names()["red"] == red
 
 
 def test_a_damaged_draft_gets_a_message(member_client, punto):

@@ -4,11 +4,12 @@ form composed tap by tap (card, side, piece, confirm), through the Django client
 import json
 
 import pytest
+from django.http import QueryDict
 from django.urls import reverse
 
-from games import services
+from games import services, verdicts
 from games.models import Move, Play
-from games.ui import Draft, ui_for
+from games.ui import Draft, FormError, ui_for
 from games.ui.three_high import DEFAULT_SQUARES
 from referee import Judgement, judge
 from referee.three_high import ThreeHigh
@@ -75,6 +76,7 @@ def test_setup_page_lists_the_15_pieces_large_first_with_distinct_default_square
     assert response.status_code == 200
     rows = [attr(row, "data-piece") for row in find_all(page, "div", class_="th-setup-row")]
     assert rows[:5] == ["red-3", "yellow-3", "green-3", "blue-3", "black-3"]
+    assert find(page, "textarea", id="setup-json").children == []  # nothing typed yet
     assert rows[-1] == "black-1" and len(rows) == 15
     assert len(set(DEFAULT_SQUARES.values())) == 15
     # the squares come from the cards drawn: none is proposed that would have to be undone
@@ -315,6 +317,31 @@ def test_a_board_drawn_from_the_details_of_a_won_game_says_it_is_won():
     details = Judgement(game="three-high", status="finished", details=judgement.details)
     context = ui_for("three-high").move_context(details, ["Ana", "Ben"], None)
     assert context["th_outcome"] == "won" and context["th_tree_count"] == 5
+
+
+def test_a_board_drawn_from_the_referees_details_alone_counts_the_pile_and_says_why_it_ended():
+    state = ThreeHigh.start(["Ana", "Ben"], GAME["setup"])
+    details = Judgement(game="three-high", status="in_progress", details=state.details())
+    context = ui_for("three-high").move_context(details, ["Ana", "Ben"], None)
+    assert context["th_pile"] == state.details()["pile"] and context["th_pile"] > 0
+    won = judge({"format": "gamelog/1", **GAME})
+    details = Judgement(game="three-high", status="finished", details=won.details)
+    context = ui_for("three-high").move_context(details, ["Ana", "Ben"], None)
+    assert context["th_reason"] == "All five trees stand."
+
+
+def test_no_move_is_read_once_the_game_is_over():
+    won = judge({"format": "gamelog/1", **GAME})
+    with pytest.raises(FormError) as refused:
+        ui_for("three-high").parse_move(QueryDict("card=6S"), won, ["Ana", "Ben"])
+    assert refused.value.message == "No move can be entered: the game is over."
+
+
+def test_a_card_in_a_refusal_is_said_as_the_card_shows():
+    first = GAME["moves"][0]
+    log = {"format": "gamelog/1", **GAME, "moves": [first, {**GAME["moves"][1], "card": "6s"}]}
+    said = verdicts.explain(judge(log), where=False)
+    assert said == "6♠ has already been played: no card is played twice."
 
 
 def test_a_refused_move_keeps_the_card_side_and_piece(member_client, three_high):

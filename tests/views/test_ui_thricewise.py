@@ -218,6 +218,17 @@ def test_a_bad_pick_gets_a_message_and_stores_nothing(member_client, duel, draft
     assert not Move.objects.exists()
 
 
+def test_the_board_says_what_each_player_scored_in_the_last_turn(member_client, night, players):
+    play = services.start_play(
+        night=night, game="thricewise", players=players[:2], setup=GAME_2["setup"]
+    )
+    services.record_move(play=play, move=GAME_2["moves"][0])
+    gained = judge({**GAME_2, "moves": GAME_2["moves"][:1]}).state.turn_points[-1]
+    page = dom(member_client.get(reverse("play", args=[play.pk])))
+    said = [text(span) for span in find_all(find(page, "p", id="tw-last-turn"), "span")]
+    assert said == [f"{player} +{points}" for player, points in gained.items()]
+
+
 # --- A turn, tap by tap ---------------------------------------------------------------------
 
 
@@ -388,6 +399,11 @@ def test_a_bad_placement_gets_a_message_and_stores_nothing(member_client, duel, 
         {"reveal": {"Ana": "The Sea", "Ben": "The Author"}, "place": []},
         {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": "nope"},
         {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": [{"player": "Zoé"}]},
+        {"reveal": {"Ana": "The Sailor", "Ben": "The Author"}, "place": ["The Sailor"]},
+        {
+            "reveal": {"Ana": "The Sailor", "Ben": "The Author"},
+            "place": [{"player": "Zoé", "card": "The Sailor", "at": [2, 0]}],
+        },
         {"reveal": ["The Sailor"]},
     ],
 )
