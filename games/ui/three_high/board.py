@@ -109,7 +109,6 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
     ]
     return {
         "th_ranks": ranks,
-        "th_files": list(FILES),
         "th_trees": [
             {"colour": c, "name": colour_name(c), "standing": c in trees} for c in COLOURS
         ],
