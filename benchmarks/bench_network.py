@@ -141,17 +141,28 @@ def three_high_taps(page, move, players):
 def thricewise_taps(page, move, players):
     for player in players:  # a card per player, in seat order
         yield f'#tw-deck button[name=pick][value="{move["reveal"][player]}"]'
+    builder = page.locator("#tw-grid button[data-at]").count() > 0  # built on the phone
     for entry in move.get("place") or []:
+        x, y = entry["at"]
+        if builder:
+            # its card (tests/browser/test_thricewise.py's choice): the revealed one is ready
+            if entry["card"] == move["reveal"][entry["player"]]:
+                choice = f"#tw-place [data-choose][data-key='{entry['player']}'][data-required]"
+            else:
+                choice = f"#tw-place [data-choose][data-value='{entry['card']}']"
+            if page.locator(choice).get_attribute("aria-pressed") != "true":  # an older one
+                yield choice
+            yield f"#tw-grid button[data-at='{x},{y}']"
+            continue
         choice = f"#tw-place label[data-card='{entry['card']}']"
         if not page.locator(f"{choice} input").is_checked():  # an older set-aside card
             yield choice
-        x, y = entry["at"]
         yield f"button[name=at][value='{x},{y}']"
     yield "#enter-turn"
 
 
 def forget_venice_taps(page, move, players):
-    if page.locator("button[name=dealer]").count():  # when several may deal
+    if page.locator("button[name=dealer]:visible").count():  # when several may deal
         yield f'button[name=dealer][value="{move["dealer"]}"]'
     for index, pile in enumerate(move["piles"]):
         if page.locator(f"#fv-pile-{index + 1}[aria-pressed=true]").count() == 0:
