@@ -942,3 +942,11 @@ SAYS = [
     ("cell", (0, 0), "F6", "F6"),  # the round's first card
     ("cell", (-5, 5), "A11", "A11"),
 ]
+
+
+def test_or_list_joins_the_last_with_or_in_the_readers_language():
+    from games.ui import or_list
+
+    assert or_list(["Ana", "Ben", "Chloé"]) == "Ana, Ben or Chloé"
+    assert or_list(iter(["Ana", "Ben"])) == "Ana or Ben"
+    assert (or_list(["Ana"]), or_list([])) == ("Ana", "")

@@ -386,3 +386,34 @@ SAYS = [
     ("piece", "black-3", "the large black piece", "la grande pièce noire"),
     ("card", "AS", "A♠", "A♠"),
 ]
+
+
+def test_a_piece_that_is_no_piece_is_refused_saying_so(member_client, three_high):
+    response = tap(member_client, three_high, piece="zebra-9")
+    assert text(find(dom(response), "p", id="move-error")) == "That is not a piece."
+    assert not Move.objects.exists()
+
+
+def test_a_move_off_the_board_is_told_as_leaving_it(three_high):
+    """Where the referee's options say a piece would leave the board (null), the move log says
+    it leaves the board, by the side named as the board names it."""
+    log = {"format": "gamelog/1", "game": "three-high", "players": ["Ana", "Ben"]}
+    state = judge({**log, "setup": three_high.setup, "moves": []}).state
+    card, sides = next(
+        (card, sides)
+        for card, sides in state.options()["cards"].items()
+        if any(None in pieces.values() for pieces in sides.values())
+    )
+    side, piece = next(
+        (side, piece)
+        for side, pieces in sides.items()
+        for piece, to in pieces.items()
+        if to is None
+    )
+    ui = ui_for("three-high")
+    plan = state.check({"player": "Ana", "card": card, "side": side, "piece": piece})
+    told = ui.describe_move(state, plan)
+    assert (
+        told.endswith("leaves the board") and f"by the {ui.word('side', side, state)} side" in told
+    )
+    assert ui.word("side", side, state) == side  # in English the side's own name
