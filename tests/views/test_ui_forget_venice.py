@@ -567,3 +567,15 @@ def test_the_deals_are_named_up_to_the_last_and_a_move_after_it_by_its_number():
     ui = ui_for("forget-venice")
     assert ui.move_name(None, 11) == "Deal 12 of 12"
     assert ui.move_name(None, 12) == "Move 13"
+
+
+def test_a_criterion_left_with_no_suit_says_so_with_a_dash(member_client, night, players):
+    data = default_form(players)
+    for suit in ("Waves", "Leaves"):  # Chloé's second half: criterion I emptied into III
+        data[f"sheet-2-2-{suit}"] = "III"
+    response = member_client.post(setup_url(night, players), data)
+    assert response.status_code == 422
+    assert text(find(dom(response), "p", id="setup-error")) == (
+        "Chloé's sheet, half 2: criterion I has 0 suits (—); each criterion takes two."
+    )
+    assert Play.objects.count() == 0

@@ -128,6 +128,8 @@ def test_a_refused_setup_keeps_what_was_chosen(member_client, night, duo):
     page = dom(member_client.post(reverse("play-setup", args=[night.pk]), form))
     assert text(find(page, "p", id="setup-error"))
     assert chosen(page, "square-red-3") == ["h1"] and chosen(page, "red-green-2") == ["5H"]
+    # the JSON box was not used: it comes back empty, as it was
+    assert text(find(page, "textarea", name="setup_json")) == ""
 
 
 # Moves ------------------------------------------------------------------------------------------
