@@ -11,7 +11,6 @@ described (legal ⇒ offered); asking changes nothing; a finished game offers no
 from __future__ import annotations
 
 import copy
-import json
 import random
 from collections.abc import Iterator
 from itertools import combinations
@@ -23,6 +22,7 @@ from hypothesis import strategies as st
 from referee import IllegalMove, judge
 from referee.buntherum import ALL_CARDS, GAME, Buntherum
 from tests.examples import example_cases, example_paths
+from tests.referee.options import asked_twice
 from tests.referee.test_buntherum import _random_game, fits
 
 #: every ``series`` a call may name, and one it may not
@@ -175,11 +175,7 @@ def assert_fits_are_the_series_without_its_colour_or_object(state: Buntherum) ->
 
 
 def assert_options_change_nothing(state: Buntherum) -> None:
-    before = copy.deepcopy(vars(state))
-    first = state.options()
-    assert vars(state) == before
-    assert state.options() == first
-    assert json.loads(json.dumps(first)) == first  # plain JSON, as the page receives it
+    asked_twice(state)
 
 
 # ---------------------------------------------------------------- the public examples
