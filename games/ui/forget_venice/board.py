@@ -113,13 +113,15 @@ def dealings(state: ForgetVenice, dealer: str | None, building: bool) -> list[di
     shows what names that dealer's choosers once that dealer is tapped (the one dealer the
     rotation allows is set at once; a player tied for the deal, or anyone once deals wait in the
     outbox, is tapped), and ``may``: whether the referee's options offer that dealer now."""
-    offered = [d["dealer"] for d in state.options()["dealers"]]
     if building:
         names = state.players
     elif dealer is not None:
         names = [dealer]
     else:
         return []
+    # The dealers the referee's options offer (ForgetVenice.options reads the same rotation),
+    # without working out the rest of the options a second time for this page.
+    offered = state.next_dealers()
     deals = []
     for name in names:
         first, second = state.choosers(name)
