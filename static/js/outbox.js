@@ -180,26 +180,26 @@
     if (outcome === "done") pump();
   }
 
+  function madeAt(change, version) {
+    // The version the change is sent at, in its fields as a form would post it.
+    change.fields = change.fields.filter(([name]) => name !== "version");
+    change.fields.push(["version", String(version)]);
+  }
+
   function send(url, fields, label, typed = "") {
     const list = load();
+    const posted = fields.filter(([name]) => name !== "csrfmiddlewaretoken");
+    const change = { key: newKey(), url, fields: posted, label, typed };
     // The version the play will be at when this change arrives: one more per change ahead.
-    const version = pageVersion() + list.length;
-    const posted = fields.filter(([name]) => name !== "version" && name !== "csrfmiddlewaretoken");
-    posted.push(["version", String(version)]);
-    list.push({ key: newKey(), url, fields: posted, label, version, typed });
+    madeAt(change, pageVersion() + list.length);
+    list.push(change);
     save(list);
     pump();
   }
 
-  function rebase(list, from) {
-    // The changes from ``from`` on are sent at the play as it stands now.
-    let version = pageVersion();
-    for (const change of list.slice(from)) {
-      change.version = version;
-      change.fields = change.fields.filter(([name]) => name !== "version");
-      change.fields.push(["version", String(version)]);
-      version += 1;
-    }
+  function rebase(list) {
+    // Every change waiting is sent at the play as it stands now, one version per change ahead.
+    list.forEach((change, ahead) => madeAt(change, pageVersion() + ahead));
   }
 
   box.addEventListener("click", (event) => {
@@ -211,10 +211,10 @@
       // Sent again on purpose, at the play as it stands: a new request, so a new key.
       delete list[0].refused;
       list[0].key = newKey();
-      rebase(list, 0);
+      rebase(list);
     } else if (button.dataset.outbox === "drop") {
       const dropped = list.shift();
-      rebase(list, 0);
+      rebase(list);
       // A typed move goes back into its box, to be put right and entered again.
       if (dropped.typed) {
         toPutRight = dropped.typed;
