@@ -157,7 +157,7 @@ def _enter_move(
     keyed: Keyed | None,
 ) -> PlayState:
     # A request sent again carries the version of before its own move: its key is read first.
-    play, seats = lock_seated(play_id, version if keyed is None else None)
+    play, seats = lock_seated(play_id)
     repeated = keyed is not None and _asked_before(play_id, keyed, undo=False)
     if not repeated and version is not None and play.version != version:
         raise stale_error()
@@ -228,7 +228,7 @@ UNDO = "undo"
 def _undo_last_move(
     *, play: Play, by: AbstractBaseUser | None, version: int | None, key: str | None
 ) -> Move | None:
-    play = lock_play(play, version if key is None else None)
+    play = lock_play(play)  # the version is checked below, once the key is read
     if key is not None and _asked_before(play.pk, Keyed.of(key, UNDO), undo=True):
         return None
     if version is not None and play.version != version:

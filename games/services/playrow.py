@@ -52,9 +52,10 @@ def _seated_sql(vendor: str) -> tuple[str, Columns, Columns, Columns]:
     return sql, seat, player, play
 
 
-def lock_seated(play_id: int, version: int | None) -> tuple[Play, list[Seat]]:
-    """lock_play, reading the play's seats (and their players) in the same query. On SQLite the
-    transaction itself holds the lock (it begins IMMEDIATE: config/settings.py)."""
+def lock_seated(play_id: int) -> tuple[Play, list[Seat]]:
+    """lock_play, reading the play's seats (and their players) in the same query, with no
+    version check: a move entry reads its request's key before the version (services.moves).
+    On SQLite the transaction itself holds the lock (it begins IMMEDIATE: config/settings.py)."""
     sql, seat_columns, player_columns, play_columns = _seated_sql(connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(sql, [play_id])
@@ -62,8 +63,6 @@ def lock_seated(play_id: int, version: int | None) -> tuple[Play, list[Seat]]:
     if not rows:  # a play always has its seats: none means it is gone
         raise gone_error()
     (play,) = instances(Play, play_columns, rows[:1], start=len(seat_columns) + len(player_columns))
-    if version is not None and play.version != version:
-        raise stale_error()
     seats = instances(Seat, seat_columns, rows)
     players = instances(Player, player_columns, rows, start=len(seat_columns))
     for seat, player in zip(seats, players, strict=True):
