@@ -14,14 +14,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from referee import Judgement
 
-from .. import movelog, selectors, services, stats, verdicts
+from .. import movelog, parts, selectors, services, stats, verdicts
 from ..access import get_play, is_owner, require_owner
 from ..models import Play, Seat
 from ..ui import Draft, FormError, ui_for
@@ -131,7 +133,17 @@ def render_play(
     if not request.htmx or play.status == Play.Status.ABANDONED:
         context["is_owner"] = is_owner(request, play.club)
     template = "plays/play.html#main" if request.htmx else "plays/play.html"
-    response = render(request, template, context, status=_status(request, shown))
+    context["drawing"] = drawing = parts.Drawing()
+    html = render_to_string(template, context, request)
+    # A page that says which parts it shows gets only those that changed (games.parts); the
+    # log it keeps, and the move's line is appended.
+    have = parts.shown(request.headers.get(parts.HEADER)) if request.htmx else None
+    kept = frozenset({"move-log"}) if context["log_appended"] else frozenset()
+    answer = parts.answer(drawing, html, have, kept) if have is not None else None
+    response = HttpResponse(answer or html, status=_status(request, shown))
+    patch_vary_headers(response, [parts.HEADER])
+    if answer is not None:
+        response[parts.HEADER] = "1"
     if request.method == "POST":
         response[CHANGE_HEADER] = _change(shown)
     return response

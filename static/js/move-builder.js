@@ -220,13 +220,17 @@
         kept = null;
       }
     }
-    if (kept && kept.position === position()) {
+    // The position this form was drawn for: a form still on the page while the answer that
+    // replaces it is put in place piece by piece (static/js/play-parts.js) keeps its move for
+    // its own position, not for the new one.
+    const builtOn = position();
+    if (kept && kept.position === builtOn) {
       move = kept.move;
       Object.assign(labels, kept.labels);
     }
     kept = null;
     const keep = () => {
-      kept = Object.keys(labels).length ? { position: position(), move, labels } : null;
+      kept = Object.keys(labels).length ? { position: builtOn, move, labels } : null;
       if (kept) localStorage.setItem(stored(root), JSON.stringify(kept));
       else localStorage.removeItem(stored(root));
     };
@@ -698,7 +702,9 @@
         ["json", "1"],
         ["move_json", JSON.stringify(sent)],
       ];
-      window.playOutbox.send(root.dataset.url, fields, label);
+      // The move as built goes with it: refused, it comes back here to be put right.
+      const built = JSON.parse(JSON.stringify({ move, labels }));
+      window.playOutbox.send(root.dataset.url, fields, label, "", built);
       move = start();
       for (const field of Object.keys(labels)) delete labels[field];
       draw();
@@ -754,6 +760,17 @@
           if (!has(field)) put(move, field, based(from));
         }
       }
+      draw();
+    });
+
+    // A move of this phone the referee refused comes back, tap for tap, to be put right
+    // (static/js/outbox.js): the refusal is said next to it.
+    document.addEventListener("outbox:putback", (event) => {
+      if (!root.isConnected) return;
+      move = event.detail.move;
+      for (const field of Object.keys(labels)) delete labels[field];
+      for (const field of Object.keys(picks)) delete picks[field];
+      Object.assign(labels, event.detail.labels);
       draw();
     });
 

@@ -13,12 +13,15 @@
      the answer, which says why, is shown, and #outbox offers to send it again at the play as it
      stands now, or to drop it; the changes behind it keep waiting.
 
-   What is sent: the fields of the form, as a form would post them, with the HX-Request header,
-   so that the answer is the play's main fragment (swapped in as htmx would) and the server's
-   X-Play-Change header says what became of it (games.views.play_page).
+   What is sent: the fields of the form, as a form would post them, with the HX-Request header
+   and the parts the page shows, so that the answer is what changed of the play's main fragment
+   (static/js/play-parts.js puts it in place) and the server's X-Play-Change header says what
+   became of it (games.views.play_page).
 
-   Other scripts call window.playOutbox.send(url, fields, label): fields is a list of [name,
-   value] pairs, label how the change reads in the outbox ("Ana: red 7 at C4"). */
+   Other scripts call window.playOutbox.send(url, fields, label, typed, built): fields is a list
+   of [name, value] pairs, label how the change reads in the outbox ("Ana: red 7 at C4"), typed
+   the JSON typed for it or built the move builder's state ({move, labels}), where a refused
+   change goes back to be put right. */
 (() => {
   "use strict";
 
@@ -37,6 +40,17 @@
     if (!toPutRight || !typed) return;
     typed.value = toPutRight;
     document.getElementById("move-json-box").open = true;
+  }
+
+  // A refused move goes back where it was made, to be put right: a typed one into its box,
+  // one built by tapping into the move builder (static/js/move-builder.js), tap for tap.
+  function putBack(change) {
+    if (change.typed) {
+      toPutRight = change.typed;
+      putRight();
+    } else if (change.built) {
+      document.dispatchEvent(new CustomEvent("outbox:putback", { detail: change.built }));
+    }
   }
 
   function load() {
@@ -101,7 +115,10 @@
   }
 
   function swap(html) {
-    htmx.swap(document.getElementById("play-main"), html, { swapStyle: "outerHTML" });
+    // Only what changed (static/js/play-parts.js), or the whole fragment.
+    if (!window.playParts.put(html)) {
+      htmx.swap(document.getElementById("play-main"), html, { swapStyle: "outerHTML" });
+    }
     putRight();
   }
 
@@ -138,6 +155,7 @@
           "X-CSRFToken": csrfToken(),
           "HX-Request": "true",
           "HX-Current-URL": location.href,
+          [window.playParts.HEADER]: window.playParts.shown(),
         },
       });
     } catch (error) {
@@ -162,14 +180,16 @@
     }
     const html = await answer.text();
     const now = load();
+    let over = null; // a refused change with nothing behind it
     if (outcome === "done") {
       now.shift();
     } else if (now.length && now[0].key === change.key) {
       if (now.length === 1) {
         // Nothing waits behind it: it is over, as for a form sent at once; the answer says
-        // why next to the controls. (Put back into the JSON box, it would be sent again with
-        // the next tap: the box wins over the taps.)
-        now.shift();
+        // why next to the controls, and a move built by tapping is put back in the builder.
+        // (A typed one is not put back into the JSON box: it would be sent again with the
+        // next tap, the box winning over the taps.)
+        over = now.shift();
       } else {
         now[0].refused = outcome; // the queue stops here until it is sent again or dropped
       }
@@ -177,6 +197,7 @@
     save(now);
     sending = false; // before the swap: what was announced meanwhile is fetched as it settles
     swap(html);
+    if (over && over.built && outcome === "refused") putBack(over);
     if (outcome === "done") pump();
   }
 
@@ -186,10 +207,10 @@
     change.fields.push(["version", String(version)]);
   }
 
-  function send(url, fields, label, typed = "") {
+  function send(url, fields, label, typed = "", built = null) {
     const list = load();
     const posted = fields.filter(([name]) => name !== "csrfmiddlewaretoken");
-    const change = { key: newKey(), url, fields: posted, label, typed };
+    const change = { key: newKey(), url, fields: posted, label, typed, built };
     // The version the play will be at when this change arrives: one more per change ahead.
     madeAt(change, pageVersion() + list.length);
     list.push(change);
@@ -207,21 +228,19 @@
     if (!button) return;
     const list = load();
     if (!list.length) return;
+    let dropped = null;
     if (button.dataset.outbox === "again") {
       // Sent again on purpose, at the play as it stands: a new request, so a new key.
       delete list[0].refused;
       list[0].key = newKey();
       rebase(list);
     } else if (button.dataset.outbox === "drop") {
-      const dropped = list.shift();
+      dropped = list.shift();
       rebase(list);
-      // A typed move goes back into its box, to be put right and entered again.
-      if (dropped.typed) {
-        toPutRight = dropped.typed;
-        putRight();
-      }
     }
     save(list);
+    // A move dropped goes back where it was made, to be put right and entered again.
+    if (dropped) putBack(dropped);
     pump();
   });
 

@@ -604,3 +604,43 @@ def test_a_queued_deal_refused_stops_the_queue_and_says_which_deal_it_was(page, 
     expect(outbox).to_have_attribute("data-waiting", "0")
     assert stored_deals() == [deal, then]
     assert page.js_errors == []
+
+
+def test_a_whole_game_with_the_network_cut_for_part_of_it(page, table):
+    """Forget Venice on a phone that loses its network twice: deals 3 and 4, then deal 8, are
+    built and wait in the outbox (who deals is tapped once the page is past its options); each
+    is stored once, in order, when the network returns, and the game ends as tapped online."""
+    from games.models import Move
+
+    start_with_default_sheets(page, table)
+    posts = move_posts(page)
+    outbox = page.locator("#outbox")
+    moves = GAME["moves"]
+    cut = False
+    for number, deal in enumerate(moves, start=1):
+        offline = number in (3, 4, 8)
+        if offline != cut:
+            cut = offline
+            page.context.set_offline(cut)
+            if cut:
+                expect(page.locator("#connection")).to_be_visible()
+            else:  # what waited is stored, in order, before the next deal is tapped
+                expect(outbox).to_have_attribute("data-waiting", "0")
+                expect(logged(page)).to_have_count(number - 1)
+                assert stored_deals() == moves[: number - 1]
+        if offline:
+            waiting = int(outbox.get_attribute("data-waiting"))
+            if waiting:  # past the options: who deals is asked
+                tap(page, f'#fv-dealer button[value="{deal["dealer"]}"]')
+            lay_out(page, deal)
+            tap(page, f"#fv-second-{deal['second'] + 1}")
+            expect(outbox).to_have_attribute("data-waiting", str(waiting + 1))
+        else:
+            enter_deal(page, deal)
+        expect(page.locator("#move-error")).to_have_count(0)
+    expect(page.locator("#result")).to_have_text("Winners: Ana")
+    assert stored_deals() == moves
+    assert len(posts) == len(moves)  # once each
+    assert len(set(Move.objects.values_list("key", flat=True))) == len(moves)
+    assert page.locator("#fv-totals .fv-grand-total td").all_inner_texts() == ["16"] * 3
+    assert page.js_errors == []

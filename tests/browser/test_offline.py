@@ -163,3 +163,32 @@ def test_a_three_high_game_with_the_network_cut_for_part_of_it(page, table):
     enter(page, moves[4], expect_moves=5)
     assert [m.data for m in Move.objects.order_by("seq")] == moves
     assert page.js_errors == []
+
+
+def test_a_tapped_move_the_referee_refuses_comes_back_to_be_put_right_with_one_tap(page, table):
+    """Two moves tapped offline, the second wrong (the board shown was behind: Ben covers
+    Ana's 1 with a 1). Back online the first is stored; the second, refused with nothing
+    behind it, comes back into the builder with the refusal next to it, and one tap on the
+    right cell enters it."""
+    from games.models import Move
+
+    start_punto(page, table, ["Ana", "Ben"])
+    page.context.set_offline(True)
+    tap_move(page, MOVES[0], 0, sent=False)
+    tap_offline(page, {**MOVES[1], "at": MOVES[0]["at"]})
+    expect(page.locator("#outbox")).to_have_attribute("data-waiting", "2")
+    page.context.set_offline(False)
+    expect(logged_moves(page)).to_have_count(1)
+    expect(page.locator("#outbox")).to_have_attribute("data-waiting", "0")
+    expect(page.locator("#move-error")).to_be_visible()
+    expect(page.locator("#move-error")).to_be_in_viewport()
+    # The refused move is back, tap for tap: Ben's card is chosen, its cell is tapped again.
+    expect(page.locator("#punto-tapped")).to_be_visible()
+    expect(page.locator("#punto-tapped strong")).not_to_be_empty()
+    page.taps = 0
+    x, y = MOVES[1]["at"]
+    in_view(page, f'button[name=at][value="{x},{y}"]').click()
+    expect(logged_moves(page)).to_have_count(2)
+    assert page.taps == 1
+    assert [m.data for m in Move.objects.order_by("seq")] == MOVES[:2]
+    assert page.js_errors == []

@@ -29,11 +29,12 @@ TURN_TAPS = [6, 6, 6, 7, 12, 8]
 
 
 def swap(page, action) -> None:
-    """Do ``action`` and wait until htmx has swapped in the new play fragment."""
-    old = page.locator("#play-main").element_handle()
+    """Do ``action`` and wait until its answer is in place: the table (board and move panel),
+    which every answer draws anew, replaced."""
+    old = page.locator("#play-table").element_handle()
     action()
     old.wait_for_element_state("hidden")
-    page.wait_for_selector("#play-main")
+    page.wait_for_selector("#play-table")
 
 
 def tap(page, selector: str) -> None:
@@ -477,4 +478,41 @@ def test_a_turn_built_offline_waits_in_the_outbox_and_is_stored_once(page, table
     expect(outbox).to_have_attribute("data-waiting", "0")
     assert [move.data for move in Move.objects.order_by("seq")] == GAME["moves"][:5]
     expect(page.locator("#tw-slots [aria-current=step]")).to_have_attribute("data-player", "Ana")
+    assert page.js_errors == []
+
+
+def test_a_whole_game_with_the_network_cut_for_part_of_it(page, table):
+    """The five-player game on a phone that loses its network for turns 3 and 5: each turn is
+    built as ever, waits in the outbox, and is stored once, in order, when the network returns;
+    the game ends with the scores of the one tapped online."""
+    log_in(page)
+    start_play(page, table["night"], "thricewise", GAME["players"])
+    enter_setup(page, GAME["setup"]["grid"])
+    outbox = page.locator("#outbox")
+    keys = []
+    page.on(
+        "request",
+        lambda r: r.url.endswith("/move/") and keys.append(r.headers.get("idempotency-key")),
+    )
+    for number, move in enumerate(GAME["moves"], start=1):
+        if number in (3, 5):
+            page.context.set_offline(True)
+            expect(page.locator("#connection")).to_be_visible()
+            build_turn(page, GAME["players"], move)
+            in_view(page, "#enter-turn").click()
+            expect(outbox).to_have_attribute("data-waiting", "1")
+            assert Move.objects.count() == number - 1
+            page.context.set_offline(False)
+            expect(outbox).to_have_attribute("data-waiting", "0")
+            expect(page.locator("#move-log > li:not(.undone)")).to_have_count(number)
+        else:
+            enter_turn(page, GAME["players"], move)
+        assert [m.data for m in Move.objects.order_by("seq")] == GAME["moves"][:number]
+    page.wait_for_selector("#result")
+    scores = {
+        row.get_attribute("data-player"): int(row.locator(".score").inner_text())
+        for row in page.locator("#scores tbody tr").all()
+    }
+    assert scores == EXPECTED["scores"]
+    assert len(keys) == len(set(keys)) == len(GAME["moves"])  # a request each, sent once
     assert page.js_errors == []
