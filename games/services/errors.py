@@ -41,9 +41,7 @@ class LaterMoveRefusedError(ServiceError):
     the corrected log."""
 
     def __init__(self, judgement: Judgement, where: str):
-        super().__init__(
-            _("Not corrected: %(refusal)s") % {"refusal": verdicts.explain(judgement)}
-        )
+        super().__init__(_("Not corrected: %(refusal)s") % {"refusal": verdicts.explain(judgement)})
         self.judgement = judgement
         self.index: int = judgement.error["move"] if judgement.error else 0
         self.where = where
