@@ -76,9 +76,10 @@ def test_the_correction_page_shows_the_board_before_the_move(member_client, fini
     # The log and the board as they stood: the first five moves, nothing after.
     assert len(find_all(find(page, "ol", id="move-log"), "li")) == index
     options = json.loads(text(find(page, "script", id="play-options")))
-    assert options["player"] == judge({**PUNTO, "moves": PUNTO["moves"][:index]}).state.options()[
-        "player"
-    ]
+    assert (
+        options["player"]
+        == judge({**PUNTO, "moves": PUNTO["moves"][:index]}).state.options()["player"]
+    )
     # No undo, no live refresh, no abandon while correcting.
     assert not find_all(page, "button", id="undo")
     assert not find_all(page, "div", id="play-live")
@@ -100,9 +101,7 @@ def test_a_correction_that_keeps_the_rest(member_client, night):
     assert again.status_code == 302 and play.moves.count() == count
 
 
-def test_a_correction_that_breaks_a_later_move_says_which_and_offers_to_drop(
-    member_client, night
-):
+def test_a_correction_that_breaks_a_later_move_says_which_and_offers_to_drop(member_client, night):
     name, index, move, broken = BREAKS["punto"]
     play = services.import_log(club=night.club, log=log_of(name), night=night)
     before = list(Move.objects.values_list("seq", "undone_at"))
@@ -157,9 +156,7 @@ def test_a_correction_tap_by_tap_without_a_script(member_client, finished):
     page = dom(response)
     assert find(page, "div", id="correction")
     draft = attr(find(page, "input", name="draft"), "value")
-    response = member_client.post(
-        url, {"version": finished.version, "draft": draft, "at": "-1,-1"}
-    )
+    response = member_client.post(url, {"version": finished.version, "draft": draft, "at": "-1,-1"})
     assert response.status_code == 302, text(dom(response))
     assert Play.objects.get(pk=finished.pk).moves.filter(struck="replaced").count() == 1
 
@@ -189,9 +186,7 @@ def test_a_replay_step_is_the_play_page_of_the_log_cut_there(member_client, fini
         assert attr(find(bar, "a", id="replay-forward"), "href").endswith(f"?at={step + 1}")
 
 
-def test_a_replay_step_past_either_end_is_that_end_and_garbage_is_refused(
-    member_client, finished
-):
+def test_a_replay_step_past_either_end_is_that_end_and_garbage_is_refused(member_client, finished):
     url = reverse("play", args=[finished.pk])
     page = dom(member_client.get(url, {"at": 999}))
     assert text(find(page, "p", id="replay-step")) == (
