@@ -240,7 +240,7 @@ def test_cannot_play_loses_the_game_on_a_second_tap(member_client, three_high):
     assert not find_all(page, "button", id="cannot-play")
     confirm = find(page, "button", id="cannot-play-confirm")
     assert (attr(confirm, "name"), attr(confirm, "value")) == ("cannot_play", "confirm")
-    assert text(confirm) == "Tap again to confirm: Ana cannot play, the game is lost"
+    assert text(confirm) == "Tap again: Ana cannot play — game lost"
     assert find(page, "button", id="cannot-play-cancel")
     response = tap(member_client, three_high, draft=draft_of(response), cannot_play="confirm")
     assert Move.objects.get().data == {"player": "Ana", "cannot_play": True}
