@@ -6,7 +6,6 @@ checked against the referee's state of the log cut there."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -172,7 +171,8 @@ def board_of(page, game: str):
         return dict(
             page.eval_on_selector_all(
                 "#th-board [data-square]",
-                "cells => cells.filter(c => c.dataset.stack).map(c => [c.dataset.square, c.dataset.stack])",
+                """cells => cells.filter(c => c.dataset.stack)
+                    .map(c => [c.dataset.square, c.dataset.stack])""",
             )
         )
     if game in ("punto", "thricewise"):
