@@ -245,7 +245,9 @@ class MoveQuerySet(models.QuerySet):
 
 
 class Move(models.Model):
-    """One entry of a play's move log. Never deleted nor edited in place: undo marks it undone."""
+    """One entry of a play's move log. Never deleted nor edited in place: undo marks it undone, a
+    correction marks the entry it replaces (and any it drops) and takes the next place in the
+    log (``seq``: its place, the later entries moved one on; games.services.corrections)."""
 
     play = models.ForeignKey(Play, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField(_("sequence number"))
@@ -271,6 +273,20 @@ class Move(models.Model):
     asked = models.CharField(_("request fingerprint"), max_length=32, blank=True, default="")
     undo_key = models.CharField(  # noqa: DJ001
         _("undo request key"), max_length=64, null=True, blank=True
+    )
+
+    class Struck(models.TextChoices):
+        """Why an entry left the log (issue 30): undone ("" — the last move taken back), replaced
+        by a correction (its replacement is the next entry), or dropped by a correction that
+        made it illegal and was applied all the same, from it on."""
+
+        UNDONE = "", _("undone")
+        REPLACED = "replaced", _("replaced")
+        DROPPED = "dropped", _("dropped by a correction")
+
+    #: with ``undone_at``/``undone_by`` (when and who): why the entry left the log
+    struck = models.CharField(
+        _("struck as"), max_length=10, choices=Struck.choices, blank=True, default=""
     )
 
     objects = MoveQuerySet.as_manager()
@@ -563,6 +579,7 @@ class AuditEntry(models.Model):
         PLAY_START = "play.start", _("started a play")
         MOVE_ENTER = "move.enter", _("entered a move")
         MOVE_UNDO = "move.undo", _("undid a move")
+        MOVE_REPLACE = "move.replace", _("corrected a move")
         PLAY_IMPORT = "play.import", _("imported a play")
         PLAY_ABANDON = "play.abandon", _("abandoned a play")
         PLAY_RESUME = "play.resume", _("resumed an abandoned play")

@@ -38,6 +38,11 @@ class LogLine:
     undone_at: datetime.datetime | None
     #: why the move scored what it did (``games.ui.Reason``s), folded under the line
     why: tuple[Reason, ...] = ()
+    #: its place among the moves still in the log (from 0; None once out of it), for
+    #: "Correct this move"
+    index: int | None = None
+    #: why it is out of the log: "" undone, "replaced", "dropped" (games.models.Move.Struck)
+    struck: str = ""
 
     @property
     def entered_time(self) -> str:
@@ -71,9 +76,10 @@ def move_log(
     active = 0  # entries still in the log so far: the position of the next one
     for entry in entries:
         name = ui.move_name(state, active) if ui is not None else str(active + 1)
-        text, outcome, why = entry.text, "", ()
+        text, outcome, why, index = entry.text, "", (), None
         if entry.undone_at is None:
             plan = next(plans, None)
+            index = active
             active += 1
             if ui is not None and state is not None and plan is not None:
                 try:
@@ -82,7 +88,7 @@ def move_log(
                     state = None
         elif ui is not None and state is not None:
             text = _tell_undone(ui, state, entry)
-        lines.append(_line(entry, name, text, outcome, why, zone))
+        lines.append(_line(entry, name, text, outcome, why, zone, index))
     return lines
 
 
@@ -101,7 +107,7 @@ def last_line(
         # As move_log: should telling it fail, the line is its JSON rather than no page.
         with contextlib.suppress(Exception):
             text, outcome, why = _told(ui, state, judgement.plans[-1])
-    return _line(entry, name, text, outcome, why, zone)
+    return _line(entry, name, text, outcome, why, zone, active)
 
 
 def _told(ui: GameUI, state: Game, plan: object) -> tuple[str, str, tuple[Reason, ...]]:
@@ -119,6 +125,7 @@ def _line(
     outcome: str,
     why: tuple[Reason, ...],
     zone: datetime.tzinfo,
+    index: int | None = None,
 ) -> LogLine:
     return LogLine(
         seq=entry.seq,
@@ -131,6 +138,8 @@ def _line(
         undone_by=entry.undone_by,
         undone_at=entry.undone_at.astimezone(zone) if entry.undone_at else None,
         why=why,
+        index=index,
+        struck=entry.struck,
     )
 
 

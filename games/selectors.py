@@ -29,6 +29,8 @@ class LogEntry(NamedTuple):
     entered_at: datetime.datetime
     undone_by: str | None
     undone_at: datetime.datetime | None
+    #: why it left the log, once undone (Move.Struck: "" undone, "replaced", "dropped")
+    struck: str = ""
 
     @property
     def is_undone(self) -> bool:
@@ -64,7 +66,8 @@ def _log_sql() -> tuple[str, Columns]:
     moves = Move._meta.db_table
     username = user._meta.get_field(user.USERNAME_FIELD).column
     # The joined users' usernames are read as the move's own columns would be: plain text.
-    fields = [Move._meta.get_field(name) for name in ("seq", "data", "entered_at", "undone_at")]
+    names = ("seq", "data", "entered_at", "undone_at", "struck")
+    fields = [Move._meta.get_field(name) for name in names]
     columns = Columns(moves, fields)
     sql = (
         f"SELECT {columns.sql}, {column('entered', username)}, {column('undone', username)}"
@@ -85,8 +88,8 @@ def log_moves(play: Play) -> list[LogEntry]:
     converters = columns.converters()
     entries = []
     for row in rows:
-        seq, data, entered_at, undone_at = columns.values(row, 0, converters)
-        entries.append(LogEntry(seq, data, row[4], entered_at, row[5], undone_at))
+        seq, data, entered_at, undone_at, struck = columns.values(row, 0, converters)
+        entries.append(LogEntry(seq, data, row[5], entered_at, row[6], undone_at, struck))
     return entries
 
 

@@ -76,7 +76,13 @@ def test_the_move_log_is_read_as_the_orm_reads_it(punto, owner, member):
         Move.objects.filter(play=punto)
         .order_by("seq")
         .values_list(
-            "seq", "data", "entered_by__username", "entered_at", "undone_by__username", "undone_at"
+            "seq",
+            "data",
+            "entered_by__username",
+            "entered_at",
+            "undone_by__username",
+            "undone_at",
+            "struck",
         )
     )
     log = selectors.log_moves(punto)

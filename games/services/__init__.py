@@ -12,6 +12,7 @@ One room per job; ``from games import services`` gives every service and refusal
 - plays: game nights and their read-only links; plays started, abandoned, resumed, deleted;
 - playrow: a play's row changed one change at a time (lock, version, derived results);
 - moves: a move entered at the table, or the last one undone;
+- corrections: a past move replaced, the whole log judged again;
 - imports: a play created whole from a game log.
 """
 
@@ -26,9 +27,11 @@ from .clubs import (
     revoke_invite,
     update_club_settings,
 )
+from .corrections import Correction, replace_move
 from .errors import (
     IllegalMoveError,
     KeyReusedError,
+    LaterMoveRefusedError,
     PlayGoneError,
     ServiceError,
     StalePlayError,
@@ -59,8 +62,10 @@ from .plays import (
 __all__ = [
     "KEY_LENGTH",
     "NOT_COMPLETE",
+    "Correction",
     "IllegalMoveError",
     "KeyReusedError",
+    "LaterMoveRefusedError",
     "Keyed",
     "PlayGoneError",
     "PlayState",
@@ -81,6 +86,7 @@ __all__ = [
     "refresh_results",
     "rejudge",
     "remove_member",
+    "replace_move",
     "resume_play",
     "revoke_invite",
     "revoke_share",

@@ -34,6 +34,19 @@ class IllegalMoveError(ServiceError):
         self.judgement = judgement
 
 
+class LaterMoveRefusedError(ServiceError):
+    """A correction of a past move (services.replace_move) that would make a later move illegal:
+    nothing was changed. ``index`` is that later move's place among the active moves (from 0),
+    ``where`` its name as the players count ("Turn 8"), ``judgement`` the referee's verdict on
+    the corrected log."""
+
+    def __init__(self, judgement: Judgement, where: str):
+        super().__init__(_("Not corrected: %(refusal)s") % {"refusal": verdicts.explain(judgement)})
+        self.judgement = judgement
+        self.index: int = judgement.error["move"] if judgement.error else 0
+        self.where = where
+
+
 class StalePlayError(ServiceError):
     """Someone else changed the play (a move, an undo, abandoning it) since the form was made
     at its ``version``: nothing was changed."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -29,6 +29,7 @@ from ..models import Play, Seat
 from ..ui import Draft, FormError, ui_for
 from .changes import DamagedKey, keyed_request, posted_version, request_key
 from .drafts import forget_draft, keep_draft, position_of, saved_draft, signed_draft
+from .lookback import BadStep, Correcting, Replay, judged_seats, replay_step
 
 
 def play_context(
@@ -72,6 +73,9 @@ class Shown:
     live_notice: str | None = None  # why a change on another phone cleared the draft
     undone: bool = False  # the last move was just undone
     appended: bool = False  # only the log's new entry is sent, for the page to append (htmx)
+    # Looking back (issue 30: games.views.lookback), the page drawn from its log cut there:
+    replay: Replay | None = None  # a step of the replay: nothing is entered
+    correcting: Correcting | None = None  # a past move corrected: its form replaces it
 
 
 def render_play(
@@ -92,8 +96,17 @@ def render_play(
         moves = selectors.log_moves(play)
     context = play_context(play, moves, judgement, shown.draft, seats)
     judgement = context["judgement"]
-    can_enter = play.status == Play.Status.IN_PROGRESS and judgement.legal
-    keep_draft(request, play, shown.draft if can_enter else None)
+    looking_back = shown.replay is not None or shown.correcting is not None
+    if looking_back:  # the scores as the log cut there makes them
+        context["seats"] = judged_seats(context["seats"], judgement)
+    # A correction enters its move on the board as it stood, a finished play's too.
+    can_enter = (
+        (play.status == Play.Status.IN_PROGRESS or shown.correcting is not None)
+        and judgement.legal
+        and shown.replay is None
+    )
+    if not looking_back:  # the live page's half-built move is kept while looking back
+        keep_draft(request, play, shown.draft if can_enter else None)
     active_moves = sum(1 for m in moves if m.undone_at is None)
     ui = ui_for(play.game)
     context |= {
@@ -118,7 +131,9 @@ def render_play(
         "can_enter": can_enter,
         # Only finished plays are rated: each player's rating after it, in its game and overall.
         "rating_changes": (
-            stats.play_rating_changes(play) if play.status == Play.Status.FINISHED else []
+            stats.play_rating_changes(play)
+            if play.status == Play.Status.FINISHED and not looking_back
+            else []
         ),
         "board_template": ui.template("board"),
         "move_form_template": ui.template("move_form"),
@@ -129,6 +144,17 @@ def render_play(
         # done once (services.Keyed).
         "move_key": secrets.token_hex(16),
         "undo_key": secrets.token_hex(16),
+        # issue 30: where the move form posts (a correction's own), the replay or correction
+        # shown, and whether each move of the log offers "Correct this move"
+        "move_url": shown.correcting.url
+        if shown.correcting
+        else reverse("play-move", args=[play.pk]),
+        "replay": shown.replay,
+        "correcting": shown.correcting,
+        "looking_back": looking_back,
+        "can_correct": (
+            not looking_back and play.status != Play.Status.ABANDONED and judgement.legal
+        ),
     }
     if not request.htmx or play.status == Play.Status.ABANDONED:
         context["is_owner"] = is_owner(request, play.club)
@@ -199,6 +225,14 @@ def _status(request: HttpRequest, shown: Shown) -> int:
 @require_GET
 def play_detail(request: HttpRequest, play_id: int) -> HttpResponse:
     play = get_play(request, play_id)
+    try:
+        step = replay_step(request)
+    except BadStep:
+        return HttpResponseBadRequest(_("A step of the replay is a number of moves."))
+    if step is not None:  # ?at=k: the play after its first k moves (issue 30)
+        moves = selectors.log_moves(play)
+        replay = Replay.at(step, moves, reverse("play", args=[play.pk]))
+        return render_play(request, play, Shown(replay=replay), moves=replay.cut(moves))
     return render_play(request, play, Shown(draft=saved_draft(request, play)))
 
 

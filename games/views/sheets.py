@@ -6,15 +6,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from .. import movelog, selectors
 from ..access import get_play
 from ..models import Play
 from ..ui import ui_for
+from .lookback import BadStep, Replay, judged_seats, replay_step
 from .play_page import play_context
 
 
@@ -49,7 +51,11 @@ def table_screen(
     play is over and the night has a newer play in progress, it moves on to that play's screen
     (``screen_url`` of its id)."""
     night = play.night
-    if play.status != Play.Status.IN_PROGRESS:
+    try:
+        step = replay_step(request)  # ?at=k: the replay's step (issue 30), the same screen
+    except BadStep:
+        return HttpResponseBadRequest(_("A step of the replay is a number of moves."))
+    if play.status != Play.Status.IN_PROGRESS and step is None:
         following = (
             night.plays.filter(status=Play.Status.IN_PROGRESS, started_at__gte=play.started_at)
             .exclude(pk=play.pk)
@@ -64,7 +70,13 @@ def table_screen(
                 return response
             return redirect(url)
     moves = selectors.log_moves(play)
+    replay = None
+    if step is not None:
+        replay = Replay.at(step, moves, screen_url(play.pk))
+        moves = replay.cut(moves)
     context = play_context(play, moves, None, None)
+    if replay is not None:  # the scores as the log cut there makes them
+        context["seats"] = judged_seats(context["seats"], context["judgement"])
     told = movelog.move_log(context["judgement"], moves, play.club.zone)
     told = [line for line in told if not line.undone]
     versions = list(night.plays.values_list("version", flat=True))
@@ -73,6 +85,7 @@ def table_screen(
         "last_move": told[-1] if told else None,
         "board_template": ui_for(play.game).template("board"),
         "screen_url": screen_url(play.pk),
+        "replay": replay,
         "events_url": events_url,
         # what the night's stream counts (games.access.watched_night): the page is at this one
         "live_version": sum(versions) + len(versions),

@@ -45,6 +45,8 @@
      move as its choices in order ("red 7 · C4").
    - data-hide-unoffered on a button: hidden, not only disabled, while it is not offered.
    - .builder-fallback elements are hidden once the script works (the server's own steps).
+   - data-post on [data-builder]: the finished move is posted by the move form itself, its
+     answer a page, instead of going through the outbox (a correction of a past move).
 
    A turn of several players (Thricewise: a card revealed per player, then groups of cards
    placed in the order of their ranks, each on a cell next to the cards):
@@ -702,6 +704,19 @@
         ["json", "1"],
         ["move_json", JSON.stringify(sent)],
       ];
+      if (root.hasAttribute("data-post")) {
+        // A correction of a past move (issue 30) is posted as its form, not through the
+        // outbox: its answer is a whole page (the play, or why a later move breaks).
+        const form = root.querySelector("form.move-form");
+        for (const [name, value] of fields) {
+          const input = document.createElement("input");
+          Object.assign(input, { type: "hidden", name, value });
+          form.append(input);
+        }
+        localStorage.removeItem(stored(root));
+        form.submit();
+        return;
+      }
       // The move as built goes with it: refused, it comes back here to be put right.
       const built = JSON.parse(JSON.stringify({ move, labels }));
       window.playOutbox.send(root.dataset.url, fields, label, "", built);

@@ -253,6 +253,7 @@
       const form = event.target;
       const submitter = event.submitter;
       const typed = form.id === "move-form" && submitter && submitter.name === "json";
+      if (form.hasAttribute("data-plain")) return; // a correction's form posts itself (issue 30)
       if (!typed && !form.matches("[data-outbox-form]")) return;
       event.preventDefault();
       event.stopImmediatePropagation(); // htmx would post it itself

@@ -227,6 +227,7 @@ def test_a_whole_game_and_cannot_play_on_a_desktop(desktop_page, table):
     assert sheet["x"] > board["x"] + board["width"]  # side by side
     page.screenshot(path=str(RESULTS / "three-high-desktop-mid-game.png"))
     page.click("#cannot-play")
+    page.click("#cannot-play-confirm")  # a second tap on the changed button (issue 30)
     expect(page.locator("#th-outcome")).to_contain_text("Lost — Ben could not play a card.")
     expect(page.locator("#result")).to_be_visible()
     expect(page.locator("#th-sheet-trees")).to_contain_text("3 trees standing")
@@ -250,6 +251,7 @@ def test_cannot_play_on_a_desktop_in_french(desktop_page, table):
     expect(page.locator("#th-board [data-square=g3]")).to_have_attribute("data-stack", "red-1")
 
     page.click("#cannot-play")
+    page.click("#cannot-play-confirm")  # a second tap on the changed button (issue 30)
     expect(page.locator("#th-outcome")).to_contain_text("Perdue — Chloé n’a pas pu jouer de carte.")
     expect(page.locator("#result")).to_be_visible()
     expect(page.locator("#scores tr[data-player=Chloé] .score")).to_have_text("0")

@@ -11,7 +11,7 @@ from games import services, verdicts
 from games.models import Move, Play
 from games.ui import Draft, FormError, ui_for
 from games.ui.three_high import DEFAULT_SQUARES
-from referee import Judgement, judge
+from referee import IllegalMove, Judgement, judge
 from referee.three_high import ThreeHigh
 from tests.dom import ANY, attr, chosen, classes, dom, find, find_all, text
 from tests.examples import EXAMPLES
@@ -232,8 +232,17 @@ def test_tampered_taps_get_a_message(member_client, three_high, fields, message)
     assert Move.objects.count() == 0
 
 
-def test_cannot_play_loses_the_game(member_client, three_high):
-    response = tap(member_client, three_high, cannot_play="1")
+def test_cannot_play_loses_the_game_on_a_second_tap(member_client, three_high):
+    # The first tap stores nothing: the button changes, and asks for a second (issue 30).
+    response = tap(member_client, three_high, cannot_play="ask")
+    assert not Move.objects.exists()
+    page = dom(response)
+    assert not find_all(page, "button", id="cannot-play")
+    confirm = find(page, "button", id="cannot-play-confirm")
+    assert (attr(confirm, "name"), attr(confirm, "value")) == ("cannot_play", "confirm")
+    assert text(confirm) == "Tap again: Ana cannot play — game lost"
+    assert find(page, "button", id="cannot-play-cancel")
+    response = tap(member_client, three_high, draft=draft_of(response), cannot_play="confirm")
     assert Move.objects.get().data == {"player": "Ana", "cannot_play": True}
     outcome = find(find(dom(response), "dl", id="th-facts"), "div", id="th-outcome")
     assert classes(outcome) == {"th-outcome", "th-outcome-lost"}
@@ -419,3 +428,34 @@ def test_a_move_off_the_board_is_told_as_leaving_it(three_high):
         told.endswith("leaves the board") and f"by the {ui.word('side', side, state)} side" in told
     )
     assert ui.word("side", side, state) == side  # in English the side's own name
+
+
+def test_taking_back_cannot_play_keeps_playing(member_client, three_high):
+    asked = tap(member_client, three_high, cannot_play="ask")
+    response = tap(member_client, three_high, draft=draft_of(asked), reset="1")
+    assert find(dom(response), "button", id="cannot-play") and not Move.objects.exists()
+
+
+def a_blocked_move(state: ThreeHigh) -> dict:
+    """The first card, side and top piece that would stop the piece on one it may not."""
+    for card in state.options()["cards"]:
+        for side in ("north", "south", "east", "west"):
+            for piece in state.top_pieces().values():
+                try:
+                    state.check({"player": "Ana", "card": card, "side": side, "piece": piece})
+                except IllegalMove as exc:
+                    if exc.verdict.id == "three-high.cannot_stop":
+                        return {"card": card, "side": side, "piece": piece}
+    raise LookupError("no blocked move")
+
+
+def test_the_preview_says_illegal_when_the_referee_would_refuse(member_client, three_high):
+    """The issue's case: a piece that would stop on a piece it may not stop on is previewed as
+    illegal, with the referee's reason, and offers nothing to enter (issue 30)."""
+    draft = a_blocked_move(judge({**GAME, "moves": []}).state)
+    for language, word in (("en", "Illegal:"), ("fr", "Illégal :")):
+        member_client.cookies["django_language"] = language
+        preview = find(dom(tap(member_client, three_high, draft=draft)), "div", id="th-preview")
+        assert text(preview).startswith(word), text(preview)
+        assert "cannot stop" in text(preview) or "ne peut pas" in text(preview)
+        assert not find_all(preview, "button", id="confirm-move")

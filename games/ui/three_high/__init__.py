@@ -31,7 +31,7 @@ from referee.three_high import (
 )
 
 from .. import Builder, Draft, FormError, GameUI, damaged_form, read_draft, turn_name
-from .board import board_context
+from .board import ASKED, board_context
 from .words import (
     card_info,
     cards_of,
@@ -219,8 +219,11 @@ class ThreeHighUI(GameUI):
         if state is None or state.to_play is None:
             raise FormError(_("No move can be entered: the game is over."))
         player = state.to_play
-        if "cannot_play" in post:
+        # One tap cannot lose the game by mistake (issue 30): the first asks for a second.
+        if post.get("cannot_play") == "confirm":
             return {"player": player, "cannot_play": True}
+        if "cannot_play" in post:
+            return Draft({"cannot_play": ASKED})
         draft = read_draft(post)
         move = {
             "card": self._read(draft.get("card"), "card", damaged=True),

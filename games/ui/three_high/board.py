@@ -48,6 +48,7 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
 
     landing: str | None = None
     off_board = False
+    illegal = ""  # why the referee would refuse the move chosen, said in the preview
     if state is not None and card and side and piece:
         try:
             landing = state.destination(card, side, piece)
@@ -55,6 +56,10 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
             landing = None
         else:
             off_board = landing is None
+        if to_play is not None:
+            illegal = _refusal(
+                state, {"player": to_play, "card": card, "side": side, "piece": piece}
+            )
 
     top_choices = []
     for square, top in tops.items():
@@ -129,9 +134,27 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
         "th_tops": top_choices,
         "th_landing": landing,
         "th_off_board": off_board,
+        "th_illegal": illegal,
+        # "cannot play" tapped once: the button asks for a second tap (issue 30)
+        "th_giving_up": data.get("cannot_play") == ASKED,
         "th_ready": bool(card and side and piece),
         "th_empty_hand": bool(to_play) and hands.get(to_play) == 0,
     }
+
+
+#: A draft's "cannot_play" after the first tap: the second confirms it.
+ASKED = "asked"
+
+
+def _refusal(state: ThreeHigh, move: dict) -> str:
+    """Why the referee would refuse ``move`` here, in the reader's words ("" if it would not)."""
+    from ... import verdicts  # the words of the referee, which themselves read the game UIs
+
+    try:
+        state.check(move)
+    except IllegalMove as exc:
+        return verdicts.say(exc.verdict, state.name, state)
+    return ""
 
 
 def _tree_in(stack: list[str], trees: list[str]) -> bool:
