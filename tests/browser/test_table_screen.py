@@ -1,0 +1,70 @@
+"""The table screen on a laptop and a TV (issue 33): each game's board, scores and last move on
+one screen at 1920 × 1080, 1366 × 768 and 1280 × 720, never scrolled, in large type; the score
+sheet scrolls in its own box."""
+
+import json
+
+import pytest
+
+from tests.examples import EXAMPLES
+
+from .conftest import RESULTS, log_in
+from .test_play_page import example_play
+
+SIZES = [(1920, 1080), (1366, 768), (1280, 720)]
+GAMES = ["punto-1", "buntherum-1", "three-high-1", "thricewise-1", "forget-venice-1"]
+
+MEASURE = """() => {
+  const box = (selector) => document.querySelector(selector).getBoundingClientRect().toJSON();
+  const size = (selector) =>
+    parseFloat(getComputedStyle(document.querySelector(selector)).fontSize);
+  return {
+    width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight,
+    board: box(".board-frame"), fit: box(".board-fit"),
+    scores: box("#scores"), last: box("#last-move"),
+    scoreFont: size("#scores td"), lastFont: size("#last-move"),
+  };
+}"""
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_table_screen_fits_a_laptop_and_a_tv_unscrolled(desktop_page, table, name):
+    page = desktop_page
+    moves = len(json.loads((EXAMPLES / f"{name}.json").read_text())["moves"])
+    play, _log = example_play(table, name, moves // 2)
+    log_in(page)
+    RESULTS.mkdir(exist_ok=True)
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"/plays/{play.pk}/table/", wait_until="networkidle")
+        page.screenshot(path=str(RESULTS / f"table-screen-{name}-{width}x{height}.png"))
+        shown = page.evaluate(MEASURE)
+        where = f"{name} at {width}×{height}: {shown}"
+        assert shown["width"] <= width and shown["height"] <= height, where  # no scroll at all
+        for part in ("board", "scores", "last"):
+            assert shown[part]["right"] <= width and shown[part]["bottom"] <= height, where
+        # the board as large as its frame allows, and within it
+        assert shown["fit"]["bottom"] <= shown["board"]["bottom"] + 1, where
+        assert shown["fit"]["right"] <= shown["board"]["right"] + 1, where
+        assert shown["scoreFont"] >= 20 and shown["lastFont"] >= 20, where
+    assert page.js_errors == []
+
+
+def test_the_table_screen_scales_its_board_again_after_a_move(desktop_page, table):
+    """Live: the screen is fetched again after a move, and its board fitted again."""
+    from games import services
+
+    page = desktop_page
+    play, log = example_play(table, "three-high-1", 2)
+    log_in(page)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"/plays/{play.pk}/table/", wait_until="networkidle")
+    before = page.inner_text("#last-move")
+    services.record_move(play=play, move=log["moves"][2])
+    page.wait_for_function(
+        "before => document.querySelector('#last-move').innerText !== before", arg=before
+    )
+    page.wait_for_timeout(100)  # settled
+    # fitted again: the fresh board has its zoom and width set by table-fit.js
+    assert page.evaluate("document.querySelector('.board-fit').style.width").endswith("px")
+    assert page.evaluate("document.documentElement.scrollHeight") <= 720
