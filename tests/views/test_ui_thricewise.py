@@ -222,8 +222,9 @@ def test_the_board_says_what_each_player_scored_in_the_last_turn(member_client, 
     play = services.start_play(
         night=night, game="thricewise", players=players[:2], setup=GAME_2["setup"]
     )
-    services.record_move(play=play, move=GAME_2["moves"][0])
-    gained = judge({**GAME_2, "moves": GAME_2["moves"][:1]}).state.turn_points[-1]
+    for move in GAME_2["moves"][:2]:  # the second turn places cards (the first: all tied)
+        services.record_move(play=play, move=move)
+    gained = judge({**GAME_2, "moves": GAME_2["moves"][:2]}).state.turn_points[-1]
     page = dom(member_client.get(reverse("play", args=[play.pk])))
     said = [text(span) for span in find_all(find(page, "p", id="tw-last-turn"), "span")]
     assert said == [f"{player} +{points}" for player, points in gained.items()]
@@ -576,3 +577,27 @@ def first_tap(log: dict) -> dict:
     """The reveal: every player's card."""
     reveal = log["moves"][0]["reveal"]
     return {**{f"reveal_{n}": reveal[p] for n, p in enumerate(log["players"])}, "reveal": "1"}
+
+
+def test_a_turn_whose_cards_all_tied_is_said_as_such_not_as_plus_zero(
+    member_client, club, night, players
+):
+    """thricewise-1's turn 3: the five revealed cards all tie, all are set aside."""
+    game = json.loads((EXAMPLES / "thricewise-1.json").read_text())
+    five = players + [services.add_player(club=club, name=name) for name in ["Dev", "Eli"]]
+    play = services.start_play(night=night, game="thricewise", players=five, setup=game["setup"])
+    for move in game["moves"][:2]:
+        services.record_move(play=play, move=move)
+    answer = member_client.post(
+        reverse("play-move", args=[play.pk]),
+        {"json": "1", "move_json": json.dumps(game["moves"][2]), "version": play.version},
+        HTTP_HX_REQUEST="true",
+    )
+    said = "Turn 3: every card tied and was set aside — nobody scores."
+    assert said in [text(p) for p in find_all(dom(answer), "p", class_="event")]
+    page = dom(member_client.get(reverse("play", args=[play.pk])))
+    assert text(find(page, "p", id="tw-last-turn")) == said
+    # a turn that placed cards is still told player by player
+    services.record_move(play=play, move=game["moves"][3])
+    page = dom(member_client.get(reverse("play", args=[play.pk])))
+    assert "+" in text(find(page, "p", id="tw-last-turn"))

@@ -40,7 +40,7 @@ from .. import (
     turn_name,
 )
 from .._decktet import rank_label
-from .board import board_context, card_info
+from .board import all_tied, board_context, card_info
 from .draft import TurnDraft, picked_cards
 from .why import card_reason
 from .words import KIND_LABELS, Cell, cell_namer, label_origin
@@ -175,6 +175,9 @@ class ThricewiseUI(GameUI):
         turns = after.details.get("turn_points", [])
         if len(turns) <= len(before.details.get("turn_points", [])):
             return []
+        tied = all_tied(after.state) if isinstance(after.state, Thricewise) else None
+        if tied:
+            return [tied]
         gains = ", ".join(f"{player} +{points}" for player, points in turns[-1].items())
         return [_("Turn %(turn)s scored: %(gains)s.") % {"turn": len(turns), "gains": gains}]
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from referee.decktet import BASIC_DECK
 from referee.thricewise import CARD_NAMES, MAX_SIDE, Thricewise
 
@@ -115,6 +117,7 @@ def board_context(state: Thricewise, players: list[str], draft: Draft | None) ->
         ],
         "tw_sheet": sheet(state),
         "tw_last_turn": last_turn(state),
+        "tw_all_tied": all_tied(state),  # what to say instead, or None
     }
     if turn is None:
         picked = picked_cards(draft.data if draft else {}, state, players) or {}
@@ -206,6 +209,17 @@ def sheet(state: Thricewise) -> dict[str, Any]:
 
 
 @staticmethod
+def all_tied(state: Thricewise) -> str | None:
+    """When the last turn's cards all tied (every one set aside, none placed, nobody scored),
+    that, said as such rather than as "+0" for everyone; else None."""
+    last = state.turn - 1
+    if not state.turn_points or any(t == last for t, *_ in state.placements):
+        return None
+    return _("Turn %(turn)s: every card tied and was set aside — nobody scores.") % {
+        "turn": state.turn
+    }
+
+
 def last_turn(state: Thricewise) -> list[dict[str, Any]]:
     if not state.turn_points:
         return []
