@@ -47,6 +47,13 @@ from .. import userjson
 TEMPLATES = ("setup", "board", "move_form", "sheet")
 
 
+class BadNews(str):
+    """Something a move did that is bad news for the table ("The game is lost."): said next to
+    the controls in the colours of a refusal, not in the green of good news."""
+
+    bad_news = True  # what the play page asks (a plain str has no such attribute)
+
+
 class FormError(Exception):
     """What the user typed or tapped cannot make a setup or a move: say what is wrong."""
 

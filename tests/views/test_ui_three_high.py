@@ -247,6 +247,9 @@ def test_cannot_play_loses_the_game_on_a_second_tap(member_client, three_high):
     outcome = find(find(dom(response), "dl", id="th-facts"), "div", id="th-outcome")
     assert classes(outcome) == {"th-outcome", "th-outcome-lost"}
     assert text(find(outcome, "dd")) == "Lost — Ana could not play a card."
+    # said as bad news, not in the green of good news (issue 33)
+    (said,) = find_all(dom(response), "p", class_="event")
+    assert text(said) == "The game is lost." and "bad-news" in classes(said)
 
 
 def test_the_move_json_fallback_still_works(member_client, three_high):

@@ -30,7 +30,7 @@ from referee.three_high import (
     square_from_cards,
 )
 
-from .. import Builder, Draft, FormError, GameUI, damaged_form, read_draft, turn_name
+from .. import BadNews, Builder, Draft, FormError, GameUI, damaged_form, read_draft, turn_name
 from .board import ASKED, board_context
 from .words import (
     card_info,
@@ -211,7 +211,7 @@ class ThreeHighUI(GameUI):
         if after.details.get("outcome") == "won":
             said.append(_("Every tree stands: the table wins!"))
         elif after.details.get("outcome") == "lost":
-            said.append(_("The game is lost."))
+            said.append(BadNews(_("The game is lost.")))
         return said
 
     def parse_move(self, post: QueryDict, judgement: Judgement, players: list[str]) -> Any:
