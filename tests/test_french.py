@@ -116,3 +116,33 @@ def test_a_label_and_its_value_are_spaced_as_french_does(member_client, club, ni
     french = labels(member_client.get(reverse("play", args=[play.pk]), headers=FRENCH))
     assert french == [["Ana :"], ["Ben :"]]
     assert labels(member_client.get(reverse("play", args=[play.pk]))) == [["Ana:"], ["Ben:"]]
+
+
+@pytest.mark.parametrize(
+    "name, said",
+    [
+        ("Ana", "d'Ana"),
+        ("Éloïse", "d'Éloïse"),
+        ("Hugo", "d'Hugo"),
+        ("Ben", "de Ben"),
+        ("Chloé", "de Chloé"),
+    ],
+)
+def test_whose_elides_de_before_a_vowel_as_french_does(name, said):
+    from django.utils import translation
+
+    from games.ui import whose
+
+    with translation.override("fr"):
+        assert whose(name) == said
+    with translation.override("en"):
+        assert whose(name) == f"{name}'s"
+
+
+def test_forget_venice_says_the_cards_d_ana_not_de_ana(member_client, club, night, players):
+    play = services.start_play(night=night, game="forget-venice", players=players, setup={})
+    member_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    page = dom(member_client.get(reverse("play", args=[play.pk])))
+    legends = " ".join(visible(legend) for legend in find_all(page, "legend"))
+    assert "Les 7 cartes d'Ana en 3 paquets" in legends, legends
+    assert "de Ana" not in legends

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -102,6 +103,15 @@ def read_json_field(post: QueryDict, name: str) -> Any:
         return userjson.parse(raw)
     except userjson.UserJSONError as exc:
         raise FormError(exc.message)
+
+
+#: French elides "de" before a vowel or a mute h: "les cartes d'Ana", not "de Ana".
+_ELIDED = re.compile(r"\bde (?=[AEIOUYHÀÂÄÉÈÊËÎÏÔÖÙÛÜaeiouyhàâäéèêëîïôöùûü])")
+
+
+def whose(name: str) -> str:
+    """``name``'s, in the reader's language: "Ana's", « d'Ana », « de Ben »."""
+    return _ELIDED.sub("d'", _("%(name)s's") % {"name": name})
 
 
 def and_list(items: Iterable[str]) -> str:

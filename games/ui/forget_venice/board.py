@@ -21,7 +21,7 @@ from referee.forget_venice import (
     ForgetVenice,
 )
 
-from .. import Draft
+from .. import Draft, whose
 from .._decktet import SUIT_LABELS, rank_label
 from .why import criterion_reason
 
@@ -128,6 +128,7 @@ def dealings(state: ForgetVenice, dealer: str | None, building: bool) -> list[di
         deals.append(
             {
                 "dealer": name,
+                "whose": whose(name),
                 "first_chooser": first,
                 "second_chooser": second,
                 "when": when_dealer(name) if building else "",
