@@ -12,7 +12,8 @@ One room per job; ``from games import services`` gives every service and refusal
 - plays: game nights and their read-only links; plays started, abandoned, resumed, deleted;
 - playrow: a play's row changed one change at a time (lock, version, derived results);
 - moves: a move entered at the table, or the last one undone;
-- imports: a play created whole from a game log.
+- imports: a play created whole from a game log;
+- results: the club's catalogue of other games, and a play entered as its result.
 """
 
 from .audit import record_audit
@@ -55,6 +56,7 @@ from .plays import (
     start_play,
     update_game_night,
 )
+from .results import SeatResult, add_catalogue_game, enter_result
 
 __all__ = [
     "KEY_LENGTH",
@@ -64,9 +66,11 @@ __all__ = [
     "Keyed",
     "PlayGoneError",
     "PlayState",
+    "SeatResult",
     "ServiceError",
     "StalePlayError",
     "abandon_play",
+    "add_catalogue_game",
     "add_player",
     "create_club",
     "create_game_night",
@@ -74,6 +78,7 @@ __all__ = [
     "delete_play",
     "delete_player",
     "enter_move",
+    "enter_result",
     "import_log",
     "join_club",
     "record_audit",
