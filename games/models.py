@@ -174,6 +174,15 @@ class GameNight(models.Model):
         return f"{self.club} — {self.date}" + (f" ({self.place})" if self.place else "")
 
 
+def duration_text(minutes: int | None) -> str:
+    """Minutes as people say them: "45 min", "1 h 05"; "" when unknown."""
+    if minutes is None:
+        return ""
+    if minutes < 60:
+        return _("%(minutes)d min") % {"minutes": minutes}
+    return _("%(hours)d h %(minutes)02d") % {"hours": minutes // 60, "minutes": minutes % 60}
+
+
 GAME_NAME_MAX = 100
 #: The most seats a result play may have (BG Stats' own screens stop well before).
 RESULT_MAX_PLAYERS = 30
@@ -235,6 +244,17 @@ class CatalogueGame(models.Model):
         return self.scored or self.result != self.Result.COOPERATIVE
 
 
+class PlayQuerySet(models.QuerySet):
+    def with_durations(self) -> PlayQuerySet:
+        """Each play with the times of its first and last move still in the log, from which a
+        refereed play's duration is told (Play.duration)."""
+        kept = Q(moves__undone_at__isnull=True)
+        return self.annotate(
+            first_move_at=models.Min("moves__entered_at", filter=kept),
+            last_move_at=models.Max("moves__entered_at", filter=kept),
+        )
+
+
 class Play(models.Model):
     """One game played during a game night. A refereed play's move log (``moves``) is the
     source of truth of its results; a result play (``kind``) has no move log, and its entered
@@ -286,6 +306,8 @@ class Play(models.Model):
     #: position its sender never saw
     version = models.PositiveIntegerField(_("version"), default=0, editable=False)
 
+    objects = PlayQuerySet.as_manager()
+
     class Meta:
         ordering = ["-started_at", "-id"]
         indexes = [
@@ -310,6 +332,23 @@ class Play(models.Model):
     @property
     def is_result(self) -> bool:
         return self.kind == self.Kind.RESULT
+
+    @property
+    def duration(self) -> int | None:
+        """How long it lasted, in minutes: as entered (a result play, or a corrected refereed
+        play); else, for a finished refereed play read with_durations(), from its first to its
+        last move. None: not known (or not over)."""
+        if self.duration_minutes is not None:
+            return self.duration_minutes
+        first = getattr(self, "first_move_at", None)
+        last = getattr(self, "last_move_at", None)
+        if self.status != self.Status.FINISHED or first is None or last is None or last <= first:
+            return None
+        return max(1, round((last - first).total_seconds() / 60))
+
+    @property
+    def duration_text(self) -> str:
+        return duration_text(self.duration)
 
     @property
     def game_title(self) -> str:
@@ -350,6 +389,15 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.play} seat {self.position}: {self.player}"
+
+    @property
+    def shown_score(self) -> str:
+        """The score as the pages show it: a result play's as entered ("12.5"; nothing for
+        places only), a refereed play's as the referee counted it."""
+        if self.entered_score is not None:
+            text = format(self.entered_score.normalize(), "f")
+            return "0" if text == "-0" else text
+        return "" if self.play.kind == Play.Kind.RESULT else str(self.score)
 
 
 class MoveQuerySet(models.QuerySet):

@@ -180,7 +180,14 @@ def store_result(
     try:
         outcomes = results.judge_result(
             rule_of(game, catalogue_game),
-            [results.Entry(seat.score, seat.place, seat.team) for seat in seats],
+            [
+                results.Entry(
+                    None if seat.score is None else results.checked_score(Decimal(seat.score)),
+                    seat.place,
+                    seat.team,
+                )
+                for seat in seats
+            ],
             won=won,
             winners=winners,
         )

@@ -135,7 +135,12 @@ def night_edit(request: HttpRequest, night_id: int) -> HttpResponse:
 @login_required
 def night_detail(request: HttpRequest, night_id: int) -> HttpResponse:
     night = get_night(request, night_id)
-    plays = list(night.plays.prefetch_related("seats__player").order_by("started_at", "id"))
+    plays = list(
+        night.plays.with_durations()
+        .select_related("catalogue_game")
+        .prefetch_related("seats__player")
+        .order_by("started_at", "id")
+    )
     context = {
         "night": night,
         "club": night.club,

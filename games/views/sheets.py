@@ -16,6 +16,7 @@ from ..access import get_play
 from ..models import Play
 from ..ui import ui_for
 from .play_page import play_context
+from .results import result_context
 
 
 @login_required
@@ -23,6 +24,8 @@ from .play_page import play_context
 def play_sheet(request: HttpRequest, play_id: int) -> HttpResponse:
     """The score sheet alone, as a clean printable page."""
     play = get_play(request, play_id)
+    if play.is_result:  # its page is its sheet
+        return redirect("play", play_id=play.pk)
     context = play_context(play, selectors.log_moves(play), None, None)
     return render(request, "plays/sheet.html", context)
 
@@ -63,11 +66,19 @@ def table_screen(
                 response["HX-Redirect"] = url
                 return response
             return redirect(url)
+    versions = list(night.plays.values_list("version", flat=True))
+    if play.is_result:  # no board, no move log: the result as entered
+        context = result_context(play) | {
+            "table_screen": True,
+            "screen_url": screen_url(play.pk),
+            "events_url": events_url,
+            "live_version": sum(versions) + len(versions),
+        }
+        return render(request, "plays/result.html", context)
     moves = selectors.log_moves(play)
     context = play_context(play, moves, None, None)
     told = movelog.move_log(context["judgement"], moves, play.club.zone)
     told = [line for line in told if not line.undone]
-    versions = list(night.plays.values_list("version", flat=True))
     context |= {
         "night": night,
         "last_move": told[-1] if told else None,
