@@ -29,6 +29,7 @@ from ..models import ALL_GAMES
 from ..ratings import COOPERATIVE_GAMES
 from .chart import CHART_MAX_POINTS, draw_rating_chart, rating_chart
 from .nights import night_summary, play_rating_changes
+from .periods import PeriodLine, period_lines, player_breakdown, years_played
 from .players import NEMESIS_MIN_PLAYS, head_to_head, player_summary
 from .rules import (
     COMPETITIVE_GAMES,
@@ -49,6 +50,10 @@ __all__ = [
     "COMPETITIVE_GAMES",
     "COOPERATIVE_GAMES",
     "NEMESIS_MIN_PLAYS",
+    "PeriodLine",
+    "period_lines",
+    "player_breakdown",
+    "years_played",
     "POINT_GAMES",
     "PROVISIONAL_PLAYS",
     "SCOPES",

@@ -86,9 +86,19 @@ def leaderboard(request: HttpRequest, club_id: int, scope: str = ALL_GAMES) -> H
                 "descending": sort.startswith("-"),
             }
         )
+    year = _int_param(request, "year", 0) or None
+    seated = _int_param(request, "players", 0) or None
+    period = None
+    if year is not None or seated is not None:
+        period = stats.period_lines(club, scope, year=year, players=seated)
     context = {
         "club": club,
         "scope": scope,
+        "years": stats.years_played(club),
+        "year": year,
+        "seated": seated,
+        "seat_counts": range(1, 11),
+        "period": period,
         "scope_title": stats.scope_title(scope, games),
         "rated": rated,
         "scopes": [(ALL_GAMES, _("All games")), *((key, g.title) for key, g in games.items())],
@@ -115,6 +125,7 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         "club": player.club,
         "player": player,
         "summary": stats.player_summary(player),
+        "breakdown": stats.player_breakdown(player),
         "chart": stats.rating_chart(player, scope),
         "chart_scope": scope,
         "chart_scopes": [
