@@ -138,6 +138,9 @@ class Player(models.Model):
         related_name="players",
     )
     is_guest = models.BooleanField(_("guest"), default=False)
+    #: the player's uuid in BG Stats (lower-case), when one was matched or exported: a later
+    #: import finds them by it
+    bgstats_uuid = models.CharField(max_length=36, blank=True, default="")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

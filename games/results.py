@@ -37,6 +37,8 @@ SCORE_MAX = Decimal("1e12")
 SCORE_PLACES = Decimal("0.0001")
 
 HIGHEST, LOWEST, RANKS, COOPERATIVE = "highest", "lowest", "ranks", "cooperative"
+#: The most seats of a result recorded elsewhere (Seat positions and a page stay readable).
+RECORDED_MAX_PLAYERS = 30
 
 # A term: an optional sign, then digits with an optional decimal part (point or comma).
 _SUM = re.compile(r"[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[+-](?:\d+(?:[.,]\d*)?|[.,]\d+))*")
@@ -146,6 +148,18 @@ def judge_result(
     ``won``: a co-operative game's result. ``winners``: the winners as recorded elsewhere (an
     import), taken as they are rather than from the scores."""
     count = len(entries)
+    if winners is not None:
+        # A result recorded elsewhere: its winners, ranks and teams as recorded (another app
+        # may keep a score for some players only, or for a game played without one).
+        if not 1 <= count <= RECORDED_MAX_PLAYERS:
+            raise ResultError(
+                _("A play has 1 to %(high)d players, not %(count)d.")
+                % {"high": RECORDED_MAX_PLAYERS, "count": count}
+            )
+        if rule.result == COOPERATIVE:
+            won = any(winners)
+            return [Outcome(entry.score, 1, bool(won), entry.team) for entry in entries]
+        return _recorded(entries, winners, lowest=rule.result == LOWEST)
     if count < max(rule.min_players, 1) or count > rule.max_players:
         low, high = max(rule.min_players, 1), rule.max_players
         raise ResultError(
@@ -157,7 +171,7 @@ def judge_result(
     if not rule.teams and any(team is not None for team in teams):
         raise ResultError(_("This game is not played in teams."))
     given = [score is not None for score in scores]
-    if rule.result in (HIGHEST, LOWEST) and winners is None and not all(given):
+    if rule.result in (HIGHEST, LOWEST) and not all(given):
         raise ResultError(_("Every player needs a score."))
     if any(given) and not all(given):
         raise ResultError(_("Give every player a score, or none."))
@@ -165,19 +179,17 @@ def judge_result(
         raise ResultError(_("This game's result has no scores."))
     _partners_share(entries)
     if rule.result == COOPERATIVE:
-        return _cooperative(rule, entries, won if winners is None else any(winners))
+        return _cooperative(rule, entries, won)
     places = [entry.place for entry in entries]
-    if winners is not None:
-        return _recorded(entries, winners)
     if rule.result == RANKS:
         if any(place is None for place in places):
             raise ResultError(_("Every player needs a place."))
         if any(place < 1 for place in places):
             raise ResultError(_("Places count from 1."))
-        ranks = _ranks(places)
+        ranks = _ranks(places, teams)
     else:
         # Lower places first: the lowest score when it wins, else the highest.
-        ranks = _ranks([s if rule.result == LOWEST else -s for s in scores])
+        ranks = _ranks([s if rule.result == LOWEST else -s for s in scores], teams)
     return [
         Outcome(entry.score, rank, rank == 1, entry.team)
         for entry, rank in zip(entries, ranks, strict=True)
@@ -206,23 +218,31 @@ def _cooperative(rule: Rule, entries: Sequence[Entry], won: bool | None) -> list
     return [Outcome(entry.score, 1, bool(won), entry.team) for entry in entries]
 
 
-def _recorded(entries: Sequence[Entry], winners: Sequence[bool]) -> list[Outcome]:
-    """Winners as recorded; ranks as recorded, else from the scores (highest first), else the
-    winners first. A winner is never ranked below a loser."""
+def _recorded(
+    entries: Sequence[Entry], winners: Sequence[bool], *, lowest: bool = False
+) -> list[Outcome]:
+    """Winners as recorded; ranks as recorded, else from the scores (the best first: highest,
+    or lowest when it wins), else the winners first. A winner is never ranked below a loser."""
     places = [entry.place for entry in entries]
     scores = [entry.score for entry in entries]
+    teams = [entry.team for entry in entries]
     if any(place is not None for place in places):
         # A seat without a place comes after every placed one.
         last = max(place for place in places if place is not None) + 1
-        ranks = _ranks([last if place is None else place for place in places])
+        ranks = _ranks([last if place is None else place for place in places], teams)
     elif all(score is not None for score in scores):
-        ranks = _ranks([(not won, -score) for won, score in zip(winners, scores, strict=True)])
+        sign = 1 if lowest else -1
+        ranks = _ranks(
+            [(not won, sign * score) for won, score in zip(winners, scores, strict=True)], teams
+        )
     else:
-        ranks = _ranks([not won for won in winners])
+        ranks = _ranks([not won for won in winners], teams)
     if any(won for won in winners):
         worst_winner = max(rank for rank, won in zip(ranks, winners, strict=True) if won)
         if any(rank < worst_winner for rank, won in zip(ranks, winners, strict=True) if not won):
-            ranks = _ranks([(not won, rank) for won, rank in zip(winners, ranks, strict=True)])
+            ranks = _ranks(
+                [(not won, rank) for won, rank in zip(winners, ranks, strict=True)], teams
+            )
     teams: dict[int, bool] = {}
     for entry, won in zip(entries, winners, strict=True):
         if entry.team is not None and teams.setdefault(entry.team, won) != won:
@@ -236,6 +256,11 @@ def _recorded(entries: Sequence[Entry], winners: Sequence[bool]) -> list[Outcome
     ]
 
 
-def _ranks(keys: Sequence) -> list[int]:
-    """Competition ranks of the keys, lowest key first: equal keys share a rank (1, 1, 3)."""
-    return [1 + sum(other < key for other in keys) for key in keys]
+def _ranks(keys: Sequence, teams: Sequence[int | None] | None = None) -> list[int]:
+    """Competition ranks of the keys, lowest key first: equal keys share a rank (1, 1, 3).
+    Partners (``teams``) are one side and count once: two teams of two rank 1 and 2."""
+    teams = teams or [None] * len(keys)
+    sides: dict[object, object] = {}
+    for index, (key, team) in enumerate(zip(keys, teams, strict=True)):
+        sides.setdefault(index if team is None else ("team", team), key)
+    return [1 + sum(other < key for other in sides.values()) for key in keys]

@@ -142,7 +142,8 @@ def test_cooperative_the_table_wins_or_loses_together():
 def test_partners_share_their_result():
     rule = Rule(HIGHEST, teams=True)
     outcomes = judge_result(rule, _entries(10, 7, 10, 7, teams=[1, 2, 1, 2]))
-    assert _ranks_and_wins(outcomes) == [(1, True), (3, False), (1, True), (3, False)]
+    # Two teams: ranked 1 and 2, partners counting once.
+    assert _ranks_and_wins(outcomes) == [(1, True), (2, False), (1, True), (2, False)]
     with pytest.raises(ResultError, match="team 1"):
         judge_result(rule, _entries(10, 7, 9, 7, teams=[1, 2, 1, 2]))
 
@@ -172,15 +173,14 @@ def test_recorded_winners_stand_with_recorded_or_derived_ranks():
     outcomes = judge_result(Rule(RANKS), _entries(None, None), winners=[False, True])
     assert _ranks_and_wins(outcomes) == [(2, False), (1, True)]
     # A winner recorded below a loser is put first.
-    outcomes = judge_result(
-        Rule(RANKS), _entries(None, None, places=[1, 2]), winners=[False, True]
-    )
+    outcomes = judge_result(Rule(RANKS), _entries(None, None, places=[1, 2]), winners=[False, True])
     assert _ranks_and_wins(outcomes) == [(2, False), (1, True)]
 
 
 def test_recorded_partners_win_together():
     with pytest.raises(ResultError, match="winners and losers"):
         judge_result(
-            Rule(HIGHEST, teams=True), _entries(5, 5, 3, teams=[1, 1, 2]),
+            Rule(HIGHEST, teams=True),
+            _entries(5, 5, 3, teams=[1, 1, 2]),
             winners=[True, False, False],
         )

@@ -72,7 +72,12 @@ def test_a_result_is_stored_ranked_and_rated(night, players, azul, owner):
     scopes = set(RatingChange.objects.filter(play=play).values_list("scope", flat=True))
     assert scopes == {azul.key, "all"}
     entry = AuditEntry.objects.get(action=AuditEntry.Action.RESULT_ENTER)
-    assert entry.data["results"][0] == {"player": "Ana", "score": "42.5", "rank": 2, "winner": False}
+    assert entry.data["results"][0] == {
+        "player": "Ana",
+        "score": "42.5",
+        "rank": 2,
+        "winner": False,
+    }
 
 
 def test_a_cooperative_result_is_counted_apart_and_never_rated(night, players, hanabi):
@@ -117,9 +122,7 @@ def test_a_player_of_another_club_is_refused(night, players, azul, owner):
     other = services.create_club(name="Other", owner=owner)
     stranger = services.add_player(club=other, name="Zoe")
     with pytest.raises(services.ServiceError, match="belong to the club"):
-        services.enter_result(
-            night=night, game=azul.key, seats=[SeatResult(stranger, Decimal(1))]
-        )
+        services.enter_result(night=night, game=azul.key, seats=[SeatResult(stranger, Decimal(1))])
 
 
 def test_a_duration_beyond_a_week_is_refused(night, players, azul):

@@ -121,9 +121,7 @@ def test_the_nights_summary_counts_result_plays(night, evening, four):
 
 
 def test_the_csv_names_the_game_and_the_kind(owner_client, night, evening):
-    body = b"".join(
-        owner_client.get(reverse("export-csv", args=[night.club.pk])).streaming_content
-    )
+    body = b"".join(owner_client.get(reverse("export-csv", args=[night.club.pk])).streaming_content)
     rows = list(csv.DictReader(io.StringIO(body.decode("utf-8-sig"))))
     azul = [r for r in rows if r["game_name"] == "Azul"]
     assert {r["kind"] for r in azul} == {"result"}

@@ -74,9 +74,10 @@ def test_scores_typed_as_sums(member_client, night, players, azul):
     assert play.duration_minutes == 65
     assert play.started_at.astimezone(night.club.zone).strftime("%H:%M") == "21:15"
     page = member_client.get(answer.url)
-    assert "Entered as a result" in page.text and "1 h 05" in member_client.get(
-        reverse("night", args=[night.pk])
-    ).text
+    assert (
+        "Entered as a result" in page.text
+        and "1 h 05" in member_client.get(reverse("night", args=[night.pk])).text
+    )
 
 
 def test_places_tapped_in_finishing_order(member_client, night, players, podium):
