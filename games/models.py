@@ -347,7 +347,8 @@ class Play(models.Model):
         last = getattr(self, "last_move_at", None)
         if self.status != self.Status.FINISHED or first is None or last is None or last <= first:
             return None
-        return max(1, round((last - first).total_seconds() / 60))
+        # Under a minute between them is a log entered at once (an upload), not a play's length.
+        return round((last - first).total_seconds() / 60) or None
 
     @property
     def duration_text(self) -> str:

@@ -3,6 +3,7 @@ from django.urls import path
 from .views import (
     accounts,
     audit,
+    bgstats,
     clubs,
     deletions,
     health,
@@ -72,6 +73,19 @@ urlpatterns = [
         "clubs/<int:club_id>/leaderboard/<str:scope>/", stats.leaderboard, name="leaderboard-game"
     ),
     path("clubs/<int:club_id>/export/plays.csv", stats.export_csv, name="export-csv"),
+    # BG Stats, both ways
+    path("clubs/<int:club_id>/bgstats/upload/", bgstats.bgstats_upload, name="bgstats-upload"),
+    path("clubs/<int:club_id>/bgstats/import/", bgstats.bgstats_confirm, name="bgstats-confirm"),
+    path(
+        "clubs/<int:club_id>/export/BGStatsExport.json",
+        bgstats.bgstats_download,
+        name="bgstats-download",
+    ),
+    path(
+        "nights/<int:night_id>/BGStatsExport.json",
+        bgstats.night_bgstats_download,
+        name="night-bgstats-download",
+    ),
     path("clubs/<int:club_id>/export/logs.zip", stats.export_logs, name="export-logs"),
     path("players/<int:player_id>/", stats.player_detail, name="player"),
     path("nights/<int:night_id>/summary/", stats.night_summary, name="night-summary"),

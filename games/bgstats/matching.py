@@ -123,3 +123,14 @@ def catalogue_fields(game: BGGame) -> dict:
         "bgg_id": game.bgg_id,
         "bgstats_uuid": game.uuid,
     }
+
+
+def plays_already_in(club: Club, export: BGExport) -> int:
+    """How many of the file's plays the club has already (by their BG Stats uuid)."""
+    from ..models import Play
+
+    uuids = [play.uuid for play in export.plays]
+    found = 0
+    for start in range(0, len(uuids), 500):
+        found += Play.objects.filter(club=club, bgstats_uuid__in=uuids[start : start + 500]).count()
+    return found

@@ -84,7 +84,7 @@ def _minutes_of(
         return duration
     if first is None or last is None or last <= first:
         return 0
-    return max(1, round((last - first).total_seconds() / 60))
+    return round((last - first).total_seconds() / 60)
 
 
 def period_lines(
