@@ -28,6 +28,7 @@ from ..models import (
     GameNight,
     Play,
     Player,
+    RatingChange,
     Seat,
 )
 from .audit import record_audit
@@ -110,6 +111,19 @@ def import_bgstats(
             game_keys[found.bg_id] = (found.key, found.catalogue)
     known = _known_uuids(club, [play.uuid for play in export.plays])
     nights = {night.date: night for night in club.nights.order_by("-id")}
+    # The nights the new plays need, made in a few statements (a history spans years of them).
+    missing: dict[datetime.date, str] = {}
+    for play in export.plays:
+        day = play.date.date()
+        if day not in nights and day not in missing and play.scores and play.uuid not in known:
+            place = export.locations.get(play.location or 0, "")
+            missing[day] = " ".join(place.split())[:PLACE_MAX]
+    made = GameNight.objects.bulk_create(
+        [GameNight(club=club, date=day, place=place) for day, place in missing.items()],
+        batch_size=BATCH,
+    )
+    nights.update({night.date: night for night in made})
+    summary.nights_added = len(made)
     zone = club.zone
     plays: list[Play] = []
     seats: list[list[Seat]] = []
@@ -129,14 +143,7 @@ def import_bgstats(
             )
         outcomes = _judged(play, export, key, catalogue)
         cooperative = rule_of(key, catalogue).result == results.COOPERATIVE
-        night = nights.get(play.date.date())
-        if night is None:
-            place = export.locations.get(play.location or 0, "")
-            night = GameNight.objects.create(
-                club=club, date=play.date.date(), place=" ".join(place.split())[:PLACE_MAX]
-            )
-            nights[night.date] = night
-            summary.nights_added += 1
+        night = nights[play.date.date()]
         started = play.date.replace(tzinfo=zone)
         stored = Play(
             club=club,
@@ -180,7 +187,11 @@ def import_bgstats(
     summary.added = len(plays)
     rated = [play.ended_at for play in plays if play.status == Play.Status.FINISHED]
     if rated:
-        ratings.rebuild_club(club.pk, since=min(rated))
+        since = min(rated)
+        # A history brought into a club with nothing rated before it is rated whole, the way
+        # a full rebuild does (no player's standing to look up before it, one at a time).
+        earlier = RatingChange.objects.filter(club_id=club.pk, played_at__lt=since).exists()
+        ratings.rebuild_club(club.pk, since=since if earlier else None)
     if plays or summary.players_added or summary.games_added:
         record_audit(
             club_id=club.pk,
