@@ -162,3 +162,36 @@ def test_a_result_play_refuses_moves_and_sheets_in_words(member_client, night, p
     assert member_client.get(reverse("play-sheet", args=[play.pk])).status_code == 302
     assert member_client.get(reverse("play-table", args=[play.pk])).status_code == 200
     assert member_client.get(reverse("play-download", args=[play.pk])).status_code == 404
+
+
+def test_a_result_play_through_the_read_only_link_and_the_summary(owner_client, client, night,
+                                                                   players, azul, owner):  # fmt: skip
+    play = services.enter_result(
+        night=night, game=azul.key, seats=[services.SeatResult(players[0], 3),
+                                           services.SeatResult(players[1], 5)],
+    )  # fmt: skip
+    share = services.share_night(night=night, by=owner)
+    page = client.get(reverse("shared-night", args=[share.token]))
+    assert page.status_code == 200 and "Azul" in page.text
+    page = client.get(reverse("shared-play", args=[share.token, play.pk]))
+    assert page.status_code == 200 and "Entered as a result" in page.text
+    assert reverse("player", args=[players[0].pk]) not in page.text  # nothing else of the club
+    summary = owner_client.get(reverse("night-summary", args=[night.pk]))
+    assert summary.status_code == 200 and "Ben" in summary.text
+
+
+def test_a_result_play_is_deleted_with_its_results_in_the_audit(owner_client, night, players, azul):
+    from games.models import AuditEntry, RatingChange
+
+    play = services.enter_result(
+        night=night, game=azul.key, seats=[services.SeatResult(players[0], 3),
+                                           services.SeatResult(players[1], 5)],
+    )  # fmt: skip
+    page = owner_client.get(reverse("play-delete", args=[play.pk]))
+    assert page.status_code == 200
+    version = page.context["play"].version
+    answer = owner_client.post(reverse("play-delete", args=[play.pk]), {"version": version})
+    assert answer.status_code == 302 and not Play.objects.exists()
+    assert not RatingChange.objects.exists()
+    entry = AuditEntry.objects.get(action=AuditEntry.Action.PLAY_DELETE)
+    assert entry.data["log"] is None and entry.data["results"][1]["score"] == "5"
