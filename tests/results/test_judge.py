@@ -184,3 +184,11 @@ def test_recorded_partners_win_together():
             _entries(5, 5, 3, teams=[1, 1, 2]),
             winners=[True, False, False],
         )
+
+
+def test_teams_ranked_by_places_count_once():
+    outcomes = judge_result(
+        Rule(RANKS, teams=True), _entries(None, None, None, None, places=[1, 2, 1, 2],
+                                          teams=[1, 2, 1, 2]),
+    )  # fmt: skip
+    assert _ranks_and_wins(outcomes) == [(1, True), (2, False), (1, True), (2, False)]
