@@ -731,6 +731,7 @@ class AuditEntry(models.Model):
         MOVE_UNDO = "move.undo", _("undid a move")
         PLAY_IMPORT = "play.import", _("imported a play")
         RESULT_ENTER = "result.enter", _("entered a play's result")
+        PLAY_DURATION = "play.duration", _("corrected a play's duration")
         GAME_ADD = "game.add", _("added a game to the catalogue")
         BGSTATS_IMPORT = "bgstats.import", _("imported plays from BG Stats")
         PLAY_ABANDON = "play.abandon", _("abandoned a play")

@@ -43,6 +43,7 @@ urlpatterns = [
     path("plays/<int:play_id>/abandon/", play_page.play_abandon, name="play-abandon"),
     path("plays/<int:play_id>/resume/", play_page.play_resume, name="play-resume"),
     path("plays/<int:play_id>/sheet/", sheets.play_sheet, name="play-sheet"),
+    path("plays/<int:play_id>/duration/", results.play_duration, name="play-duration"),
     # Live pages: server-sent events, then the fresh fragment
     path("plays/<int:play_id>/events/", live.play_events, name="play-events"),
     path("plays/<int:play_id>/live/", play_live.play_live, name="play-live"),

@@ -56,7 +56,7 @@ from .plays import (
     start_play,
     update_game_night,
 )
-from .results import SeatResult, add_catalogue_game, enter_result
+from .results import SeatResult, add_catalogue_game, enter_result, set_duration
 
 __all__ = [
     "KEY_LENGTH",
@@ -89,6 +89,7 @@ __all__ = [
     "resume_play",
     "revoke_invite",
     "revoke_share",
+    "set_duration",
     "share_night",
     "stale_error",
     "start_play",

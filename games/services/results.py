@@ -275,3 +275,25 @@ def enter_result(
     )
     live.notify(night.pk, play.pk)  # the night's page shows it
     return play
+
+
+@transaction.atomic
+def set_duration(*, play: Play, minutes: int | None, by: AbstractBaseUser | None = None) -> Play:
+    """Correct how long a play lasted (``None``: back to its first-to-last-move length for a
+    refereed play, unknown for a result play). The ratings follow when it moves a result
+    play's end (a result play ends ``minutes`` after its start)."""
+    if minutes is not None and not 0 <= minutes <= DURATION_MAX:
+        raise ServiceError(_("A play lasts at most %(max)d minutes.") % {"max": DURATION_MAX})
+    play = Play.objects.select_for_update().get(pk=play.pk)
+    before = play.duration_minutes
+    play.duration_minutes = minutes
+    fields = ["duration_minutes"]
+    if play.kind == Play.Kind.RESULT and play.ended_at is not None:
+        play.ended_at = play.started_at + datetime.timedelta(minutes=minutes or 0)
+        fields.append("ended_at")
+    play.save(update_fields=fields)
+    if "ended_at" in fields:
+        ratings.refresh_for_play(play)
+    audit_play(play, AuditEntry.Action.PLAY_DURATION, by=by, before=before, after=minutes)
+    live.notify(play.night_id, play.pk)
+    return play

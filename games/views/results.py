@@ -13,10 +13,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import results, services, stats
-from ..access import get_night, is_owner
+from ..access import get_night, get_play, is_owner
 from ..models import CatalogueGame, GameNight, Play, Player
 from ..services.results import DURATION_MAX, SeatResult, game_of, play_time
 
@@ -229,3 +229,21 @@ def result_detail(
     which has no move log to change, with why: ``error``)."""
     context = result_context(play) | {"is_owner": is_owner(request, play.club), "error": error}
     return render(request, "plays/result.html", context, status=status)
+
+
+@login_required
+@require_POST
+def play_duration(request: HttpRequest, play_id: int) -> HttpResponse:
+    """A play's duration corrected (minutes or "1:30"; empty: back to its own), from its night's
+    page or a result play's page; back to where it was asked."""
+    play = get_play(request, play_id)
+    try:
+        minutes = _minutes(request.POST.get("duration", ""))
+        services.set_duration(play=play, minutes=minutes, by=request.user)
+    except (results.ResultError, services.ServiceError) as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The duration is saved."))
+    if request.POST.get("back") == "night":
+        return redirect("night", night_id=play.night_id)
+    return redirect("play", play_id=play.pk)

@@ -164,8 +164,9 @@ def test_a_result_play_refuses_moves_and_sheets_in_words(member_client, night, p
     assert member_client.get(reverse("play-download", args=[play.pk])).status_code == 404
 
 
-def test_a_result_play_through_the_read_only_link_and_the_summary(owner_client, client, night,
-                                                                   players, azul, owner):  # fmt: skip
+def test_a_result_play_through_the_read_only_link_and_the_summary(
+    owner_client, client, night, players, azul, owner
+):
     play = services.enter_result(
         night=night, game=azul.key, seats=[services.SeatResult(players[0], 3),
                                            services.SeatResult(players[1], 5)],
@@ -195,3 +196,43 @@ def test_a_result_play_is_deleted_with_its_results_in_the_audit(owner_client, ni
     assert not RatingChange.objects.exists()
     entry = AuditEntry.objects.get(action=AuditEntry.Action.PLAY_DELETE)
     assert entry.data["log"] is None and entry.data["results"][1]["score"] == "5"
+
+
+def test_a_duration_is_corrected_and_ratings_follow_a_result_plays_end(
+    member_client, night, players, azul
+):
+    from games.models import RatingChange
+
+    play = services.enter_result(
+        night=night, game=azul.key, seats=[services.SeatResult(players[0], 3)],
+        duration_minutes=20,
+    )  # fmt: skip
+    answer = member_client.post(
+        reverse("play-duration", args=[play.pk]), {"duration": "1:10", "back": "night"}
+    )
+    assert answer.url == reverse("night", args=[night.pk])
+    play.refresh_from_db()
+    assert play.duration_minutes == 70
+    assert play.ended_at - play.started_at == __import__("datetime").timedelta(minutes=70)
+    assert set(RatingChange.objects.filter(play=play).values_list("played_at", flat=True)) == {
+        play.ended_at
+    }
+    answer = member_client.post(reverse("play-duration", args=[play.pk]), {"duration": "soon"})
+    play.refresh_from_db()
+    assert play.duration_minutes == 70
+    assert "duration" in member_client.get(answer.url).text
+
+
+def test_a_refereed_plays_duration_corrected_then_given_back(member_client, night, players):
+    import json
+    from pathlib import Path
+
+    log = json.loads(
+        (Path(__file__).parent.parent / "fixtures" / "examples" / "punto-1.json").read_text()
+    )
+    play = services.import_log(club=night.club, log=log, night=night)
+    member_client.post(reverse("play-duration", args=[play.pk]), {"duration": "35"})
+    assert Play.objects.with_durations().get(pk=play.pk).duration == 35
+    assert "35 min" in member_client.get(reverse("night", args=[night.pk])).text
+    member_client.post(reverse("play-duration", args=[play.pk]), {"duration": ""})
+    assert Play.objects.with_durations().get(pk=play.pk).duration is None  # moves entered at once
