@@ -78,7 +78,7 @@ def add_catalogue_game(
     club: Club,
     name: str,
     result: str = CatalogueGame.Result.HIGHEST,
-    scored: bool = True,
+    scored: bool | None = None,
     teams: bool = False,
     min_players: int = 1,
     max_players: int = RESULT_MAX_PLAYERS,
@@ -86,7 +86,9 @@ def add_catalogue_game(
     bgstats_uuid: str = "",
     by: AbstractBaseUser | None = None,
 ) -> CatalogueGame:
-    """A game added to the club's catalogue; a name it already has (in any case) is that game."""
+    """A game added to the club's catalogue; a name it already has (in any case) is that game.
+    ``scored``: whether a co-operative game keeps a score (by default it does not; the other
+    kinds follow from ``result``)."""
     name = vetted_name(
         name,
         limit=GAME_NAME_MAX,
@@ -110,7 +112,7 @@ def add_catalogue_game(
                 club=club,
                 name=name,
                 result=result,
-                scored=scored or result in (results.HIGHEST, results.LOWEST),
+                scored=bool(scored) or result in (results.HIGHEST, results.LOWEST),
                 teams=teams,
                 min_players=min_players,
                 max_players=max_players,

@@ -39,9 +39,10 @@ def _date_param(request: HttpRequest, name: str) -> datetime.date | None:
         return None
 
 
-def games_sentence(games: Iterable[str]) -> str:
-    """The games' titles as a sentence lists them ("Forget Venice and Thricewise")."""
-    titles = [GAMES[game].title for game in games]
+def games_sentence(games: Iterable[str], known: dict | None = None) -> str:
+    """The games' titles as a sentence lists them ("Forget Venice and Thricewise"); ``known``
+    (stats.club_games) names a club's catalogue games too."""
+    titles = [known[game].title if known and game in known else GAMES[game].title for game in games]
     if len(titles) < 2:
         return "".join(titles)
     return _("%(games)s and %(last)s") % {"games": ", ".join(titles[:-1]), "last": titles[-1]}
@@ -132,12 +133,19 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
             (ALL_GAMES, _("All games")),
             *((key, game.title) for key, game in games.items() if not game.cooperative),
         ],
-        "cooperative_games": games_sentence(stats.COOPERATIVE_GAMES),
-        "point_games": games_sentence(stats.POINT_GAMES),
+        # The club's catalogue games included: its co-operative ones are counted apart too.
+        "cooperative_games": games_sentence([k for k, g in games.items() if g.cooperative], games),
+        "point_games": games_sentence([k for k, g in games.items() if g.has_points], games),
         "provisional_plays": stats.PROVISIONAL_PLAYS,
         "nemesis_floor": stats.NEMESIS_MIN_PLAYS,
     }
     return render(request, "stats/player.html", context)
+
+
+def point_games(club_id: int) -> str:
+    """The club's games scored in points (the referee's and its catalogue's), as a sentence."""
+    games = stats.club_games(club_id)
+    return games_sentence([key for key, game in games.items() if game.has_points], games)
 
 
 @login_required
@@ -147,7 +155,7 @@ def night_summary(request: HttpRequest, night_id: int) -> HttpResponse:
         "night": night,
         "club": night.club,
         "summary": stats.night_summary(night),
-        "point_games": games_sentence(stats.POINT_GAMES),
+        "point_games": point_games(night.club_id),
     }
     return render(request, "stats/night.html", context)
 

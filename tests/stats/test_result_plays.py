@@ -172,3 +172,6 @@ def test_the_pages_show_periods(owner_client, night, evening, four):
     assert page.status_code == 200 and 'id="period-table"' in page.text
     page = owner_client.get(reverse("player", args=[four[0].pk]))
     assert 'id="by-year"' in page.text and 'id="by-count"' in page.text
+    # The club's catalogue games are named where the referee's are: counted apart, in points.
+    assert "3-High and Hanabi (team)" in page.text
+    assert "Azul" in page.context["point_games"] and "Golf" in page.context["point_games"]
