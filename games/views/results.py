@@ -29,13 +29,20 @@ def result_game(request: HttpRequest, night_id: int) -> HttpResponse:
     catalogue = list(night.club.catalogue.all())
     error = None
     if request.method == "POST":
+        counts = [_number(request.POST.get(f, "")) for f in ("min_players", "max_players")]
+        bgg_text = request.POST.get("bgg_id", "").strip()
         try:
+            if None in counts or (bgg_text and _number(bgg_text) is None):
+                raise services.ServiceError(_("Player counts and a BGG id are whole numbers."))
             game = services.add_catalogue_game(
                 club=night.club,
                 name=request.POST.get("name", ""),
                 result=request.POST.get("result", ""),
                 scored=request.POST.get("scored") == "on",
                 teams=request.POST.get("teams") == "on",
+                min_players=counts[0],
+                max_players=counts[1],
+                bgg_id=_number(bgg_text) if bgg_text else None,
                 by=request.user,
             )
         except services.ServiceError as exc:
@@ -54,8 +61,9 @@ def result_game(request: HttpRequest, night_id: int) -> HttpResponse:
 
 
 def _number(text: str) -> int | None:
+    """A whole number typed (at most 9 digits), or None."""
     text = text.strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
 
 
 def _minutes(text: str) -> int | None:

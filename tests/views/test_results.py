@@ -41,17 +41,28 @@ def test_the_night_page_offers_a_result_and_the_catalogue_lists_its_games(
 
 def test_a_new_game_typed_at_the_table_joins_the_catalogue(member_client, night):
     answer = member_client.post(
-        reverse("result-game", args=[night.pk]), {"name": "Hanabi", "result": "cooperative"}
-    )
+        reverse("result-game", args=[night.pk]),
+        {"name": "Hanabi", "result": "cooperative", "min_players": "2", "max_players": "5",
+         "bgg_id": "98778"},
+    )  # fmt: skip
     game = CatalogueGame.objects.get(name="Hanabi")
     assert answer.status_code == 302
     assert answer.url == reverse("result-new", args=[night.pk, game.key])
     assert game.cooperative and not game.scored
+    assert (game.min_players, game.max_players, game.bgg_id) == (2, 5, 98778)
 
 
 def test_a_game_badly_described_is_refused_in_words(member_client, night):
-    answer = member_client.post(reverse("result-game", args=[night.pk]), {"name": " "})
+    answer = member_client.post(
+        reverse("result-game", args=[night.pk]),
+        {"name": " ", "min_players": "1", "max_players": "30"},
+    )
     assert answer.status_code == 422 and "needs a name" in answer.text
+    answer = member_client.post(
+        reverse("result-game", args=[night.pk]),
+        {"name": "Azul", "min_players": "two", "max_players": "30"},
+    )
+    assert answer.status_code == 422 and "whole numbers" in answer.text
     assert not CatalogueGame.objects.exists()
 
 
