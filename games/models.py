@@ -30,7 +30,13 @@ CATALOGUE_PREFIX = "game-"
 
 def is_catalogue_key(value: str) -> bool:
     number = value.removeprefix(CATALOGUE_PREFIX)
-    return value.startswith(CATALOGUE_PREFIX) and number.isascii() and number.isdigit()
+    # At most 18 digits: a bigger number is no row's id, and PostgreSQL refuses to compare it.
+    return (
+        value.startswith(CATALOGUE_PREFIX)
+        and number.isascii()
+        and number.isdigit()
+        and len(number) <= 18
+    )
 
 
 def validate_game(value: str) -> None:

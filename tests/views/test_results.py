@@ -153,7 +153,7 @@ def test_a_bad_result_is_refused_in_words_and_nothing_is_saved(
 def test_another_clubs_game_or_a_refereed_one_is_no_result_page(member_client, night, owner):
     other = services.create_club(name="Other", owner=owner)
     theirs = services.add_catalogue_game(club=other, name="Azul")
-    for game in (theirs.key, "punto", "game-0"):
+    for game in (theirs.key, "punto", "game-0", "game-" + "9" * 30):
         assert member_client.get(reverse("result-new", args=[night.pk, game])).status_code == 404
 
 
