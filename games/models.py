@@ -16,16 +16,33 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from referee import GAMES
 
+#: A catalogue game's key in ``Play.game`` and in the statistics' scopes: "game-<id>". The
+#: referee's games keep their own names, so every statistic reads one column whatever the kind
+#: of play (refereed move by move, or entered as a result).
+CATALOGUE_PREFIX = "game-"
+
+
+def is_catalogue_key(value: str) -> bool:
+    number = value.removeprefix(CATALOGUE_PREFIX)
+    # At most 18 digits: a bigger number is no row's id, and PostgreSQL refuses to compare it.
+    return (
+        value.startswith(CATALOGUE_PREFIX)
+        and number.isascii()
+        and number.isdigit()
+        and len(number) <= 18
+    )
+
 
 def validate_game(value: str) -> None:
-    """A play's game is one the referee knows (referee.registry): adding a game needs no
-    migration."""
-    if value not in GAMES:
+    """A play's game is one the referee knows (referee.registry: adding a game needs no
+    migration), or one of the club's catalogue ("game-<id>")."""
+    if value not in GAMES and not is_catalogue_key(value):
         raise ValidationError(
             _("Unknown game “%(game)s”."), code="unknown_game", params={"game": value}
         )
@@ -127,6 +144,9 @@ class Player(models.Model):
         related_name="players",
     )
     is_guest = models.BooleanField(_("guest"), default=False)
+    #: the player's uuid in BG Stats (lower-case), when one was matched or exported: a later
+    #: import finds them by it
+    bgstats_uuid = models.CharField(max_length=36, blank=True, default="")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -163,17 +183,122 @@ class GameNight(models.Model):
         return f"{self.club} — {self.date}" + (f" ({self.place})" if self.place else "")
 
 
+def duration_text(minutes: int | None) -> str:
+    """Minutes as people say them: "45 min", "1 h 05"; "" when unknown."""
+    if minutes is None:
+        return ""
+    if minutes < 60:
+        return _("%(minutes)d min") % {"minutes": minutes}
+    return _("%(hours)d h %(minutes)02d") % {"hours": minutes // 60, "minutes": minutes % 60}
+
+
+GAME_NAME_MAX = 100
+#: The most seats a result play may have (BG Stats' own screens stop well before).
+RESULT_MAX_PLAYERS = 30
+
+
+class CatalogueGame(models.Model):
+    """A game the club plays that the referee does not know: its plays are entered as results
+    (games.results checks them). How a result reads is fixed by ``result``, ``scored`` and
+    ``teams``; its statistics' scope is ``key`` ("game-<id>")."""
+
+    class Result(models.TextChoices):
+        HIGHEST = "highest", _("highest score wins")
+        LOWEST = "lowest", _("lowest score wins")
+        RANKS = "ranks", _("places only")
+        COOPERATIVE = "cooperative", _("co-operative: won or lost together")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="catalogue")
+    name = models.CharField(_("name"), max_length=GAME_NAME_MAX)
+    result = models.CharField(
+        _("result"), max_length=12, choices=Result.choices, default=Result.HIGHEST
+    )
+    #: a co-operative game with a score as well as won or lost (the other kinds: from result)
+    scored = models.BooleanField(_("with a score"), default=True)
+    teams = models.BooleanField(_("played in teams"), default=False)
+    min_players = models.PositiveSmallIntegerField(_("fewest players"), default=1)
+    max_players = models.PositiveSmallIntegerField(_("most players"), default=RESULT_MAX_PLAYERS)
+    bgg_id = models.PositiveIntegerField(_("BoardGameGeek id"), null=True, blank=True)
+    #: the game's uuid in BG Stats, when it came from there (kept for the way back)
+    bgstats_uuid = models.CharField(max_length=36, blank=True, default="")
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"), "club", name="catalogue_game_name_unique_in_club"
+            ),
+        ]
+        verbose_name = _("catalogue game")
+        verbose_name_plural = _("catalogue games")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def key(self) -> str:
+        return f"{CATALOGUE_PREFIX}{self.pk}"
+
+    @property
+    def cooperative(self) -> bool:
+        return self.result == self.Result.COOPERATIVE
+
+    @property
+    def has_scores(self) -> bool:
+        """Whether its results carry a score: every kind but places only (a co-op game when
+        it keeps one)."""
+        if self.result == self.Result.RANKS:
+            return False
+        return self.scored or self.result != self.Result.COOPERATIVE
+
+
+class PlayQuerySet(models.QuerySet):
+    def with_durations(self) -> PlayQuerySet:
+        """Each play with the times of its first and last move still in the log, from which a
+        refereed play's duration is told (Play.duration)."""
+        kept = Q(moves__undone_at__isnull=True)
+        return self.annotate(
+            first_move_at=models.Min("moves__entered_at", filter=kept),
+            last_move_at=models.Max("moves__entered_at", filter=kept),
+        )
+
+
 class Play(models.Model):
-    """One game played during a game night. Its move log (``moves``) is the source of truth."""
+    """One game played during a game night. A refereed play's move log (``moves``) is the
+    source of truth of its results; a result play (``kind``) has no move log, and its entered
+    result is the source (games.results checked it)."""
 
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", _("in progress")
         FINISHED = "finished", _("finished")
         ABANDONED = "abandoned", _("abandoned")
+        #: kept but left out of every statistic (BG Stats' "ignored" plays)
+        IGNORED = "ignored", _("left out of statistics")
+
+    class Kind(models.TextChoices):
+        REFEREED = "refereed", _("refereed move by move")
+        RESULT = "result", _("entered as a result")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="plays")
     night = models.ForeignKey(GameNight, on_delete=models.CASCADE, related_name="plays")
+    #: a game of the referee ("punto") or of the club's catalogue ("game-<id>")
     game = models.CharField(_("game"), max_length=20, validators=[validate_game])
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.REFEREED)
+    catalogue_game = models.ForeignKey(
+        CatalogueGame,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="plays",
+        verbose_name=_("catalogue game"),
+    )
+    #: minutes, as entered (a result play, or a refereed play's corrected length); None: a
+    #: refereed play's is from its first to its last move, a result play's is unknown
+    duration_minutes = models.PositiveIntegerField(_("duration (minutes)"), null=True, blank=True)
+    notes = models.TextField(_("notes"), max_length=NOTES_MAX, blank=True, default="")
+    #: the play's uuid in BG Stats, when it came from there: a second import adds it once
+    bgstats_uuid = models.CharField(max_length=36, blank=True, default="")
     setup = models.JSONField(_("setup"), default=dict, blank=True)
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.IN_PROGRESS
@@ -190,6 +315,8 @@ class Play(models.Model):
     #: position its sender never saw
     version = models.PositiveIntegerField(_("version"), default=0, editable=False)
 
+    objects = PlayQuerySet.as_manager()
+
     class Meta:
         ordering = ["-started_at", "-id"]
         indexes = [
@@ -198,6 +325,13 @@ class Play(models.Model):
             # The rating rebuild's "finished plays of the club from this time on".
             models.Index(fields=["club", "status", "ended_at"], name="play_club_status_ended"),
         ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "bgstats_uuid"],
+                condition=~Q(bgstats_uuid=""),
+                name="one_play_per_bgstats_uuid",
+            )
+        ]
         verbose_name = _("play")
         verbose_name_plural = _("plays")
 
@@ -205,7 +339,31 @@ class Play(models.Model):
         return f"{self.game_title} #{self.pk}"
 
     @property
+    def is_result(self) -> bool:
+        return self.kind == self.Kind.RESULT
+
+    @property
+    def duration(self) -> int | None:
+        """How long it lasted, in minutes: as entered (a result play, or a corrected refereed
+        play); else, for a finished refereed play read with_durations(), from its first to its
+        last move. None: not known (or not over)."""
+        if self.duration_minutes is not None:
+            return self.duration_minutes
+        first = getattr(self, "first_move_at", None)
+        last = getattr(self, "last_move_at", None)
+        if self.status != self.Status.FINISHED or first is None or last is None or last <= first:
+            return None
+        # Under a minute between them is a log entered at once (an upload), not a play's length.
+        return round((last - first).total_seconds() / 60) or None
+
+    @property
+    def duration_text(self) -> str:
+        return duration_text(self.duration)
+
+    @property
     def game_title(self) -> str:
+        if self.catalogue_game_id is not None:
+            return self.catalogue_game.name
         engine = GAMES.get(self.game)
         # A play of a game the referee no longer knows still shows, under its name.
         return engine.title if engine is not None else self.game
@@ -224,6 +382,11 @@ class Seat(models.Model):
     #: Partners share a team number (their seats also share a rank and the win); a seat without
     #: one plays for itself. Set from the referee's reading of the setup (Judgement.teams).
     team = models.PositiveSmallIntegerField(_("team"), null=True, blank=True)
+    #: a result play's score exactly as entered (a sum, maybe with decimals: "6+10-3.5");
+    #: ``score`` holds it rounded to a whole number for the points statistics. None: no score
+    entered_score = models.DecimalField(
+        _("entered score"), max_digits=16, decimal_places=4, null=True, blank=True
+    )
 
     class Meta:
         ordering = ["play", "position"]
@@ -236,6 +399,15 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.play} seat {self.position}: {self.player}"
+
+    @property
+    def shown_score(self) -> str:
+        """The score as the pages show it: a result play's as entered ("12.5"; nothing for
+        places only), a refereed play's as the referee counted it."""
+        if self.entered_score is not None:
+            text = format(self.entered_score.normalize(), "f")
+            return "0" if text == "-0" else text
+        return "" if self.play.kind == Play.Kind.RESULT else str(self.score)
 
 
 class MoveQuerySet(models.QuerySet):
@@ -581,6 +753,10 @@ class AuditEntry(models.Model):
         MOVE_UNDO = "move.undo", _("undid a move")
         MOVE_REPLACE = "move.replace", _("corrected a move")
         PLAY_IMPORT = "play.import", _("imported a play")
+        RESULT_ENTER = "result.enter", _("entered a play's result")
+        PLAY_DURATION = "play.duration", _("corrected a play's duration")
+        GAME_ADD = "game.add", _("added a game to the catalogue")
+        BGSTATS_IMPORT = "bgstats.import", _("imported plays from BG Stats")
         PLAY_ABANDON = "play.abandon", _("abandoned a play")
         PLAY_RESUME = "play.resume", _("resumed an abandoned play")
         PLAY_DELETE = "play.delete", _("deleted a play")

@@ -3,6 +3,7 @@ from django.urls import path
 from .views import (
     accounts,
     audit,
+    bgstats,
     clubs,
     corrections,
     deletions,
@@ -13,6 +14,7 @@ from .views import (
     play_live,
     play_page,
     play_start,
+    results,
     rulings,
     shares,
     sheets,
@@ -34,6 +36,8 @@ urlpatterns = [
     path("nights/<int:night_id>/plays/new/", play_start.play_start, name="play-start"),
     path("nights/<int:night_id>/plays/new/setup/", play_start.play_setup, name="play-setup"),
     path("nights/<int:night_id>/upload/", logs.log_upload, name="log-upload"),
+    path("nights/<int:night_id>/results/new/", results.result_game, name="result-game"),
+    path("nights/<int:night_id>/results/new/<slug:game>/", results.result_new, name="result-new"),
     path("plays/<int:play_id>/", play_page.play_detail, name="play"),
     path("plays/<int:play_id>/move/", play_page.play_move, name="play-move"),
     path("plays/<int:play_id>/undo/", play_page.play_undo, name="play-undo"),
@@ -45,6 +49,7 @@ urlpatterns = [
     path("plays/<int:play_id>/abandon/", play_page.play_abandon, name="play-abandon"),
     path("plays/<int:play_id>/resume/", play_page.play_resume, name="play-resume"),
     path("plays/<int:play_id>/sheet/", sheets.play_sheet, name="play-sheet"),
+    path("plays/<int:play_id>/duration/", results.play_duration, name="play-duration"),
     # Live pages: server-sent events, then the fresh fragment
     path("plays/<int:play_id>/events/", live.play_events, name="play-events"),
     path("plays/<int:play_id>/live/", play_live.play_live, name="play-live"),
@@ -75,6 +80,19 @@ urlpatterns = [
         "clubs/<int:club_id>/leaderboard/<str:scope>/", stats.leaderboard, name="leaderboard-game"
     ),
     path("clubs/<int:club_id>/export/plays.csv", stats.export_csv, name="export-csv"),
+    # BG Stats, both ways
+    path("clubs/<int:club_id>/bgstats/upload/", bgstats.bgstats_upload, name="bgstats-upload"),
+    path("clubs/<int:club_id>/bgstats/import/", bgstats.bgstats_confirm, name="bgstats-confirm"),
+    path(
+        "clubs/<int:club_id>/export/BGStatsExport.json",
+        bgstats.bgstats_download,
+        name="bgstats-download",
+    ),
+    path(
+        "nights/<int:night_id>/BGStatsExport.json",
+        bgstats.night_bgstats_download,
+        name="night-bgstats-download",
+    ),
     path("clubs/<int:club_id>/export/logs.zip", stats.export_logs, name="export-logs"),
     path("players/<int:player_id>/", stats.player_detail, name="player"),
     path("nights/<int:night_id>/summary/", stats.night_summary, name="night-summary"),

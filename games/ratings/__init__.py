@@ -6,7 +6,7 @@ rows rewritten in play order, ``bulk`` the tables read and written fast for it. 
 app uses only what is named here.
 """
 
-from .rebuild import COOPERATIVE_GAMES, rebuild_club, refresh_for_play
+from .rebuild import COOPERATIVE_GAMES, cooperative_games, rebuild_club, refresh_for_play
 from .update import INITIAL_MU, INITIAL_SIGMA, MODEL, ordinal, plackett_luce, rate_teams
 
 __all__ = [
@@ -14,6 +14,7 @@ __all__ = [
     "INITIAL_MU",
     "INITIAL_SIGMA",
     "MODEL",
+    "cooperative_games",
     "ordinal",
     "plackett_luce",
     "rate_teams",

@@ -35,7 +35,16 @@ from django.db.models.functions import Cast
 
 from referee import GAMES
 
-from ..models import ALL_GAMES, Club, HeadToHead, Play, RatingChange, Seat
+from ..models import (
+    ALL_GAMES,
+    CATALOGUE_PREFIX,
+    CatalogueGame,
+    Club,
+    HeadToHead,
+    Play,
+    RatingChange,
+    Seat,
+)
 from . import bulk, totals, update
 
 #: Games played as one team against the game (as the referee declares them): counted apart,
@@ -43,8 +52,25 @@ from . import bulk, totals, update
 COOPERATIVE_GAMES = tuple(name for name, engine in GAMES.items() if engine.cooperative)
 
 _MODELS = SimpleNamespace(
-    Club=Club, Play=Play, Seat=Seat, RatingChange=RatingChange, HeadToHead=HeadToHead
+    Club=Club,
+    Play=Play,
+    Seat=Seat,
+    RatingChange=RatingChange,
+    HeadToHead=HeadToHead,
+    CatalogueGame=CatalogueGame,
 )
+
+
+def cooperative_games(club_id: int, models: Any = _MODELS) -> frozenset[str]:
+    """The club's games played as one team against the game: the referee's, and its catalogue's
+    co-operative games (their keys, "game-<id>"), counted apart and never rated alike."""
+    catalogue = getattr(models, "CatalogueGame", None)  # a migration's models may predate it
+    if catalogue is None:
+        return frozenset(COOPERATIVE_GAMES)
+    ids = catalogue.objects.filter(club_id=club_id, result="cooperative").values_list(
+        "pk", flat=True
+    )
+    return frozenset(COOPERATIVE_GAMES) | {f"{CATALOGUE_PREFIX}{pk}" for pk in ids}
 
 
 def refresh_for_play(play: Play) -> None:
@@ -110,11 +136,15 @@ def rebuild_club(
             )
         )
         states = totals.States(models.RatingChange, since)
+        cooperative = cooperative_games(club_id, models)
         with bulk.load(models.RatingChange) if as_a_table else bulk.sqlite_page_cache():
             if not as_a_table:
                 rows.delete()
             written = bulk.insert(
-                models.RatingChange, COLUMNS, COPY_TYPES, _rate(club_id, stream, states, tally)
+                models.RatingChange,
+                COLUMNS,
+                COPY_TYPES,
+                _rate(club_id, stream, states, tally, cooperative),
             )
         tally.save(club_id, models.HeadToHead, full=since is None)
         if since is None:
@@ -143,10 +173,15 @@ COPY_TYPES = (
 
 
 def _rate(
-    club_id: int, seat_rows: Iterable[tuple], states: totals.States, tally: totals.Pairs
+    club_id: int,
+    seat_rows: Iterable[tuple],
+    states: totals.States,
+    tally: totals.Pairs,
+    cooperative: frozenset[str] = frozenset(COOPERATIVE_GAMES),
 ) -> Iterator[list[tuple]]:
     """The rating rows of the seats, given in play order, one play's seats together: one list
-    of rows per play. Counts each competitive play's head-to-head in ``tally``."""
+    of rows per play. Counts each competitive play's head-to-head in ``tally``. ``cooperative``:
+    the club's co-operative games (cooperative_games)."""
     rate = update.plackett_luce
     count_alone = tally.count_alone
     for play_id, group in groupby(seat_rows, key=itemgetter(0)):
@@ -154,7 +189,7 @@ def _rate(
         _, game, played_at = seats[0][:3]
         rows: list[tuple] = []
         append = rows.append
-        if game in COOPERATIVE_GAMES:
+        if game in cooperative:
             for _, _, _, player, rank, won, score, team in seats:
                 state = states[(game, player)]
                 totals.count(state, won, score)

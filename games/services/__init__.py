@@ -13,7 +13,8 @@ One room per job; ``from games import services`` gives every service and refusal
 - playrow: a play's row changed one change at a time (lock, version, derived results);
 - moves: a move entered at the table, or the last one undone;
 - corrections: a past move replaced, the whole log judged again;
-- imports: a play created whole from a game log.
+- imports: a play created whole from a game log;
+- results: the club's catalogue of other games, and a play entered as its result.
 """
 
 from .audit import record_audit
@@ -58,6 +59,7 @@ from .plays import (
     start_play,
     update_game_night,
 )
+from .results import SeatResult, add_catalogue_game, enter_result, set_duration
 
 __all__ = [
     "KEY_LENGTH",
@@ -69,9 +71,11 @@ __all__ = [
     "Keyed",
     "PlayGoneError",
     "PlayState",
+    "SeatResult",
     "ServiceError",
     "StalePlayError",
     "abandon_play",
+    "add_catalogue_game",
     "add_player",
     "create_club",
     "create_game_night",
@@ -79,6 +83,7 @@ __all__ = [
     "delete_play",
     "delete_player",
     "enter_move",
+    "enter_result",
     "import_log",
     "join_club",
     "record_audit",
@@ -90,6 +95,7 @@ __all__ = [
     "resume_play",
     "revoke_invite",
     "revoke_share",
+    "set_duration",
     "share_night",
     "stale_error",
     "start_play",

@@ -161,6 +161,8 @@ def _enter_move(
     repeated = keyed is not None and _asked_before(play_id, keyed, undo=False)
     if not repeated and version is not None and play.version != version:
         raise stale_error()
+    if play.kind == Play.Kind.RESULT:
+        raise ServiceError(result_has_no_moves())
     log = log_moves(play)
     names = [seat.player.name for seat in seats]
     active = [entry.data for entry in log if entry.undone_at is None]
@@ -220,6 +222,10 @@ def undo_last_move(
         raise stale_error()
 
 
+def result_has_no_moves() -> str:
+    return _("This play was entered as a result: it has no move log to change.")
+
+
 #: What an undo asked: an undo has no body of its own (its version says where it was made).
 UNDO = "undo"
 
@@ -233,6 +239,8 @@ def _undo_last_move(
         return None
     if version is not None and play.version != version:
         raise stale_error()
+    if play.kind == Play.Kind.RESULT:
+        raise ServiceError(result_has_no_moves())
     if play.status == Play.Status.ABANDONED:
         raise ServiceError(_("This play was abandoned: its log cannot change."))
     last = play.moves.active().last()

@@ -166,6 +166,8 @@ def abandon_play(
     *, play: Play, by: AbstractBaseUser | None = None, version: int | None = None
 ) -> Play:
     play = lock_play(play, version)
+    if play.kind == Play.Kind.RESULT:
+        raise ServiceError(_("This play was entered as a result: there is nothing to abandon."))
     # A finished play's results and ratings stand; an abandoned one keeps when it was abandoned.
     if play.status == Play.Status.FINISHED:
         raise ServiceError(_("A finished play cannot be abandoned."))
@@ -211,9 +213,11 @@ def delete_play(*, play: Play, by: AbstractBaseUser, version: int | None = None)
         status=play.status,
         night=play.night.date.isoformat(),
         results=[
-            {"player": seat.player.name, "score": seat.score, "rank": seat.rank} for seat in seats
+            {"player": seat.player.name, "score": seat.shown_score, "rank": seat.rank}
+            for seat in seats
         ],
-        log=play_to_log(play),
+        # A result play has no log: its results above are the whole of it.
+        log=None if play.kind == Play.Kind.RESULT else play_to_log(play),
     )
     live.notify(play.night_id, play.pk)  # its watchers find it gone and stop
     if play.status == Play.Status.FINISHED:

@@ -29,12 +29,16 @@ from ..models import ALL_GAMES
 from ..ratings import COOPERATIVE_GAMES
 from .chart import CHART_MAX_POINTS, draw_rating_chart, rating_chart
 from .nights import night_summary, play_rating_changes
+from .periods import PeriodLine, period_lines, player_breakdown, years_played
 from .players import NEMESIS_MIN_PLAYS, head_to_head, player_summary
 from .rules import (
     COMPETITIVE_GAMES,
     POINT_GAMES,
     PROVISIONAL_PLAYS,
     SCOPES,
+    GameInfo,
+    club_games,
+    club_scopes,
     is_rated,
     scope_title,
 )
@@ -46,10 +50,17 @@ __all__ = [
     "COMPETITIVE_GAMES",
     "COOPERATIVE_GAMES",
     "NEMESIS_MIN_PLAYS",
+    "PeriodLine",
+    "period_lines",
+    "player_breakdown",
+    "years_played",
     "POINT_GAMES",
     "PROVISIONAL_PLAYS",
     "SCOPES",
     "SORT_KEYS",
+    "GameInfo",
+    "club_games",
+    "club_scopes",
     "draw_rating_chart",
     "head_to_head",
     "is_rated",

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from referee import GAMES
-
 from ..models import ALL_GAMES, GameNight, Play, RatingChange
-from ..ratings import COOPERATIVE_GAMES, ordinal
-from .rules import POINT_GAMES
+from ..ratings import ordinal
+from .rules import club_games
 
 
 def _change(before: float | None, after: float | None) -> float | None:
@@ -92,22 +90,26 @@ class NightSummary:
 
 def night_summary(night: GameNight) -> NightSummary:
     plays = list(
-        night.plays.prefetch_related("seats__player").order_by("ended_at", "started_at", "id")
+        night.plays.with_durations()
+        .select_related("catalogue_game")
+        .prefetch_related("seats__player")
+        .order_by("ended_at", "started_at", "id")
     )
     lines: dict[int, NightLine] = {}
     finished = [play for play in plays if play.status == Play.Status.FINISHED]
+    known = club_games(night.club_id)
     for play in finished:
+        game = known.get(play.game)
         for seat in play.seats.all():
             line = lines.setdefault(seat.player_id, NightLine(seat.player_id, seat.player.name))
-            if play.game in COOPERATIVE_GAMES:
+            if game is not None and game.cooperative:
                 line.team_plays += 1
                 line.team_wins += seat.is_winner
                 continue
             line.plays += 1
             line.wins += seat.is_winner
-            if play.game in POINT_GAMES:
-                title = GAMES[play.game].title
-                line.points[title] = line.points.get(title, 0) + seat.score
+            if game is not None and game.has_points:
+                line.points[game.title] = line.points.get(game.title, 0) + seat.score
     for row in (
         RatingChange.objects.filter(play__night=night, scope=ALL_GAMES)
         .order_by("id")

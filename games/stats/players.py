@@ -14,7 +14,7 @@ from referee import GAMES
 
 from ..models import ALL_GAMES, HeadToHead, Player, RatingChange
 from ..ratings import COOPERATIVE_GAMES, ordinal
-from .rules import POINT_GAMES, SCOPES, is_provisional, win_rate
+from .rules import POINT_GAMES, GameInfo, club_games, is_provisional, win_rate
 
 #: Opponents sharing fewer plays than this are never anyone's nemesis.
 NEMESIS_MIN_PLAYS = 3
@@ -30,6 +30,8 @@ class GameRecord:
     worst: int | None = None
     mu: float | None = None
     sigma: float | None = None
+    #: the game as the club's statistics know it (club_games); None: one of the referee's
+    info: GameInfo | None = None
 
     @property
     def provisional(self) -> bool:
@@ -37,10 +39,12 @@ class GameRecord:
 
     @property
     def title(self) -> str:
-        return GAMES[self.game].title
+        return self.info.title if self.info is not None else GAMES[self.game].title
 
     @property
     def cooperative(self) -> bool:
+        if self.info is not None:
+            return self.info.cooperative
         return self.game in COOPERATIVE_GAMES
 
     @property
@@ -53,7 +57,8 @@ class GameRecord:
 
     @property
     def has_points(self) -> bool:
-        return self.game in POINT_GAMES and self.plays > 0 and self.points is not None
+        scored = self.info.has_points if self.info is not None else self.game in POINT_GAMES
+        return scored and self.plays > 0 and self.points is not None
 
     @property
     def average(self) -> float | None:
@@ -118,23 +123,30 @@ class PlayerSummary:
 def player_summary(player: Player) -> PlayerSummary:
     """The player's record, read from their running totals (their last rating row in each
     scope) and pair records: a few indexed queries, however long their history."""
-    latest = {row["scope"]: row for row in latest_ratings(player, scopes=list(SCOPES))}
+    known = club_games(player.club_id)
+    latest = {row["scope"]: row for row in latest_ratings(player, scopes=[ALL_GAMES, *known])}
     games = {
         scope: GameRecord(
             scope,
             plays=row["plays"],
             wins=row["wins"],
-            # Points only where the score is a points total (see the package docstring).
+            # Points only where the score is a points total (see the package docstring); where
+            # the lowest score wins, the best is the lowest.
             **(
-                {"points": row["points"], "best": row["best"], "worst": row["worst"]}
-                if scope in POINT_GAMES
+                {
+                    "points": row["points"],
+                    "best": row["worst"] if known[scope].lowest_wins else row["best"],
+                    "worst": row["best"] if known[scope].lowest_wins else row["worst"],
+                }
+                if known[scope].has_points
                 else {}
             ),
             mu=row["mu_after"],
             sigma=row["sigma_after"],
+            info=known[scope],
         )
         for scope, row in latest.items()
-        if scope != ALL_GAMES
+        if scope != ALL_GAMES and scope in known
     }
     overall = latest.get(ALL_GAMES)
     rating = None

@@ -11,8 +11,8 @@ from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from ..models import ALL_GAMES, Club, HeadToHead, Play, Player, RatingChange, Seat
-from ..ratings import ordinal
-from .rules import COMPETITIVE_GAMES, SCOPES, is_provisional, win_rate
+from ..ratings import cooperative_games, ordinal
+from .rules import SCOPES, club_scopes, is_provisional, win_rate
 
 SORT_KEYS = ("ordinal", "mu", "sigma", "plays", "wins", "losses", "win_rate", "player")
 
@@ -75,7 +75,7 @@ def leaderboard(
     """Each player's rating and running totals in ``scope`` after their last play (before the
     end of ``as_of``), for players with at least ``min_plays`` plays, sorted by ``sort``
     (a key of SORT_KEYS, ``-`` first for descending; ties by name)."""
-    if scope not in SCOPES:
+    if scope not in SCOPES and scope not in club_scopes(club.pk):
         raise ValueError(f"unknown scope {scope!r}")
     rows = RatingChange.objects.filter(player=OuterRef("pk"), scope=scope)
     # The calendar's last day (9999-12-31) has no end to compare with: "as of" it is everything.
@@ -124,8 +124,11 @@ def _partners_in(
         play__seats__team=F("team"),
         play__club=club,
         play__status=Play.Status.FINISHED,
-        play__game__in=COMPETITIVE_GAMES if scope == ALL_GAMES else [scope],
     )
+    if scope == ALL_GAMES:  # every competitive game, the catalogue's included
+        seats = seats.exclude(play__game__in=cooperative_games(club.pk))
+    else:
+        seats = seats.filter(play__game=scope)
     rows = (
         seats.filter(play__ended_at__lt=end_of_day(as_of))
         .order_by()

@@ -135,7 +135,12 @@ def night_edit(request: HttpRequest, night_id: int) -> HttpResponse:
 @login_required
 def night_detail(request: HttpRequest, night_id: int) -> HttpResponse:
     night = get_night(request, night_id)
-    plays = list(night.plays.prefetch_related("seats__player").order_by("started_at", "id"))
+    plays = list(
+        night.plays.with_durations()
+        .select_related("catalogue_game")
+        .prefetch_related("seats__player")
+        .order_by("started_at", "id")
+    )
     context = {
         "night": night,
         "club": night.club,
@@ -143,6 +148,8 @@ def night_detail(request: HttpRequest, night_id: int) -> HttpResponse:
         # What its stream counts (games.access.watched_night_version): the page is at this one.
         "live_version": sum(play.version for play in plays) + len(plays),
         "night_form": GameNightForm(instance=night),
+        # One tap from here to a catalogue game's result page.
+        "catalogue": list(night.club.catalogue.all()),
     }
     if is_owner(request, night.club):
         share = night.shares.active().first()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
@@ -25,6 +25,8 @@ from ..uploads import upload_too_big
 @cache_control(private=True)
 def play_download(request: HttpRequest, play_id: int) -> HttpResponse:
     play = get_play(request, play_id)
+    if play.is_result:  # no move log to give (BG Stats' file holds its result)
+        raise Http404
     body = userjson.readable(play_to_log(play), indent=2) + "\n"
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{log_filename(play)}"'

@@ -30,6 +30,7 @@ from ..ui import Draft, FormError, ui_for
 from .changes import DamagedKey, keyed_request, posted_version, request_key
 from .drafts import forget_draft, keep_draft, position_of, saved_draft, signed_draft
 from .lookback import BadStep, Correcting, Replay, judged_seats, replay_step
+from .results import result_detail
 
 
 def play_context(
@@ -89,6 +90,8 @@ def render_play(
     """The whole play page, or only its main fragment for an htmx request. ``state``: the play
     as a move entry read it (the page is drawn from memory, without reading it again);
     ``moves``: its log, when the caller has read it already."""
+    if play.is_result:  # no move log, no board: its own page, saying why nothing changed
+        return result_detail(request, play, error=shown.error, status=409)
     seats = judgement = None
     if state is not None:  # ``play`` is the view's, which enter_move brought up to date
         moves, seats, judgement = state.log, state.seats, state.judgement
@@ -225,6 +228,8 @@ def _status(request: HttpRequest, shown: Shown) -> int:
 @require_GET
 def play_detail(request: HttpRequest, play_id: int) -> HttpResponse:
     play = get_play(request, play_id)
+    if play.is_result:  # no move log: its page shows the result as entered
+        return result_detail(request, play)
     try:
         step = replay_step(request)
     except BadStep:

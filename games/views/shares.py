@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from .. import services, stats
 from ..access import get_night, get_owned_share, get_shared_night, get_shared_play, require_owner
 from .sheets import table_screen
-from .stats import games_sentence
+from .stats import point_games
 
 
 @login_required
@@ -54,7 +54,7 @@ def shared_night(request: HttpRequest, token: str) -> HttpResponse:
         "night": night,
         "summary": summary,
         "plays": plays,
-        "point_games": games_sentence(stats.POINT_GAMES),
+        "point_games": point_games(night.club_id),
         "share_token": token,
         # what the link's stream counts (games.access.watched_shared_night)
         "live_version": sum(versions) + len(versions),

@@ -18,6 +18,7 @@ from ..models import Play
 from ..ui import ui_for
 from .lookback import BadStep, Replay, judged_seats, replay_step
 from .play_page import play_context
+from .results import result_context
 
 
 @login_required
@@ -25,6 +26,8 @@ from .play_page import play_context
 def play_sheet(request: HttpRequest, play_id: int) -> HttpResponse:
     """The score sheet alone, as a clean printable page."""
     play = get_play(request, play_id)
+    if play.is_result:  # its page is its sheet
+        return redirect("play", play_id=play.pk)
     context = play_context(play, selectors.log_moves(play), None, None)
     return render(request, "plays/sheet.html", context)
 
@@ -69,6 +72,15 @@ def table_screen(
                 response["HX-Redirect"] = url
                 return response
             return redirect(url)
+    versions = list(night.plays.values_list("version", flat=True))
+    if play.is_result:  # no board, no move log: the result as entered
+        context = result_context(play) | {
+            "table_screen": True,
+            "screen_url": screen_url(play.pk),
+            "events_url": events_url,
+            "live_version": sum(versions) + len(versions),
+        }
+        return render(request, "plays/result.html", context)
     moves = selectors.log_moves(play)
     replay = None
     if step is not None:
@@ -79,7 +91,6 @@ def table_screen(
         context["seats"] = judged_seats(context["seats"], context["judgement"])
     told = movelog.move_log(context["judgement"], moves, play.club.zone)
     told = [line for line in told if not line.undone]
-    versions = list(night.plays.values_list("version", flat=True))
     context |= {
         "night": night,
         "last_move": told[-1] if told else None,

@@ -19,10 +19,10 @@ from django.views.decorators.cache import cache_control
 
 from referee import GAMES
 
-from .. import stats
+from .. import results, stats
 from ..access import get_club, get_night, get_player
 from ..gamelog import log_filename, play_to_log
-from ..models import ALL_GAMES, Play, RatingChange, Seat, game_menu
+from ..models import ALL_GAMES, Play, RatingChange, Seat
 
 
 def _int_param(request: HttpRequest, name: str, default: int) -> int:
@@ -39,9 +39,10 @@ def _date_param(request: HttpRequest, name: str) -> datetime.date | None:
         return None
 
 
-def games_sentence(games: Iterable[str]) -> str:
-    """The games' titles as a sentence lists them ("Forget Venice and Thricewise")."""
-    titles = [GAMES[game].title for game in games]
+def games_sentence(games: Iterable[str], known: dict | None = None) -> str:
+    """The games' titles as a sentence lists them ("Forget Venice and Thricewise"); ``known``
+    (stats.club_games) names a club's catalogue games too."""
+    titles = [known[game].title if known and game in known else GAMES[game].title for game in games]
     if len(titles) < 2:
         return "".join(titles)
     return _("%(games)s and %(last)s") % {"games": ", ".join(titles[:-1]), "last": titles[-1]}
@@ -50,25 +51,27 @@ def games_sentence(games: Iterable[str]) -> str:
 @login_required
 def leaderboard(request: HttpRequest, club_id: int, scope: str = ALL_GAMES) -> HttpResponse:
     club = get_club(request, club_id)
-    if scope not in stats.SCOPES:
+    games = stats.club_games(club.pk)
+    if scope != ALL_GAMES and scope not in games:
         raise Http404
     min_plays = _int_param(request, "min_plays", 1)
     as_of = _date_param(request, "as_of")
     sort = request.GET.get("sort", "")
+    rated = stats.is_rated(scope, games)
     if sort.lstrip("-") not in stats.SORT_KEYS:
-        sort = "-ordinal" if stats.is_rated(scope) else "-wins"
+        sort = "-ordinal" if rated else "-wins"
     standings = stats.leaderboard(club, scope, min_plays=min_plays, as_of=as_of, sort=sort)
     query = {"min_plays": min_plays, **({"as_of": as_of.isoformat()} if as_of else {})}
     labels = [("player", _("Player")), ("ordinal", _("Rating")), ("plays", _("Plays"))]
     labels += (
         [("wins", _("Wins")), ("win_rate", _("Win rate"))]
-        if stats.is_rated(scope)
+        if rated
         else [
             ("wins", _("Team wins")),
             ("losses", _("Team losses")),
         ]
     )
-    if not stats.is_rated(scope):
+    if not rated:
         labels.remove(("ordinal", _("Rating")))
     columns = []
     for key, label in labels:
@@ -84,12 +87,22 @@ def leaderboard(request: HttpRequest, club_id: int, scope: str = ALL_GAMES) -> H
                 "descending": sort.startswith("-"),
             }
         )
+    year = _int_param(request, "year", 0) or None
+    seated = _int_param(request, "players", 0) or None
+    period = None
+    if year is not None or seated is not None:
+        period = stats.period_lines(club, scope, year=year, players=seated)
     context = {
         "club": club,
         "scope": scope,
-        "scope_title": stats.scope_title(scope),
-        "rated": stats.is_rated(scope),
-        "scopes": [(ALL_GAMES, _("All games")), *game_menu()],
+        "years": stats.years_played(club),
+        "year": year,
+        "seated": seated,
+        "seat_counts": range(1, 11),
+        "period": period,
+        "scope_title": stats.scope_title(scope, games),
+        "rated": rated,
+        "scopes": [(ALL_GAMES, _("All games")), *((key, g.title) for key, g in games.items())],
         "standings": standings,
         "min_plays": min_plays,
         "as_of": as_of,
@@ -106,24 +119,33 @@ def leaderboard(request: HttpRequest, club_id: int, scope: str = ALL_GAMES) -> H
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_player(request, player_id)
     scope = request.GET.get("scope", ALL_GAMES)
-    if scope not in stats.SCOPES or not stats.is_rated(scope):
+    games = stats.club_games(player.club_id)
+    if scope not in games or not stats.is_rated(scope, games):
         scope = ALL_GAMES
     context = {
         "club": player.club,
         "player": player,
         "summary": stats.player_summary(player),
+        "breakdown": stats.player_breakdown(player),
         "chart": stats.rating_chart(player, scope),
         "chart_scope": scope,
         "chart_scopes": [
             (ALL_GAMES, _("All games")),
-            *((game, title) for game, title in game_menu() if stats.is_rated(game)),
+            *((key, game.title) for key, game in games.items() if not game.cooperative),
         ],
-        "cooperative_games": games_sentence(stats.COOPERATIVE_GAMES),
-        "point_games": games_sentence(stats.POINT_GAMES),
+        # The club's catalogue games included: its co-operative ones are counted apart too.
+        "cooperative_games": games_sentence([k for k, g in games.items() if g.cooperative], games),
+        "point_games": games_sentence([k for k, g in games.items() if g.has_points], games),
         "provisional_plays": stats.PROVISIONAL_PLAYS,
         "nemesis_floor": stats.NEMESIS_MIN_PLAYS,
     }
     return render(request, "stats/player.html", context)
+
+
+def point_games(club_id: int) -> str:
+    """The club's games scored in points (the referee's and its catalogue's), as a sentence."""
+    games = stats.club_games(club_id)
+    return games_sentence([key for key, game in games.items() if game.has_points], games)
 
 
 @login_required
@@ -133,7 +155,7 @@ def night_summary(request: HttpRequest, night_id: int) -> HttpResponse:
         "night": night,
         "club": night.club,
         "summary": stats.night_summary(night),
-        "point_games": games_sentence(stats.POINT_GAMES),
+        "point_games": point_games(night.club_id),
     }
     return render(request, "stats/night.html", context)
 
@@ -159,11 +181,13 @@ CSV_HEADER = [
     "play", "night", "game", "status", "started_at", "ended_at",
     "position", "player", "score", "rank", "winner",
     "mu_before", "sigma_before", "mu_after", "sigma_after", "partners",
+    "kind", "game_name", "duration_minutes",
 ]  # fmt: skip
 
 
 def _csv_rows(club_id: int) -> Iterator[list[object]]:
     yield CSV_HEADER
+    games = stats.club_games(club_id)
     ratings = {
         (row[0], row[1]): row[2:]
         for row in RatingChange.objects.filter(club_id=club_id, mu_after__isnull=False)
@@ -197,12 +221,20 @@ def _csv_rows(club_id: int) -> Iterator[list[object]]:
             "rank",
             "is_winner",
             "team",
+            "entered_score",
+            "play__kind",
+            "play__catalogue_game__name",
+            "play__duration_minutes",
         )  # fmt: skip
         .iterator(chunk_size=5000)
     )
     for play_id, date, game, status, started, ended, position, player_id, name, *result in seats:
-        score, rank, winner, team = result
+        score, rank, winner, team, entered, kind, catalogue_name, minutes = result
         finished = status == Play.Status.FINISHED
+        if entered is not None:  # a result play's score as entered (maybe "12.5")
+            score = results.score_text(entered)
+        elif kind == Play.Kind.RESULT:
+            score = ""
         partners = [other for other in teams.get((play_id, team), ()) if other != name]
         yield [
             play_id, date.isoformat(), game, status, started.isoformat(),
@@ -210,6 +242,8 @@ def _csv_rows(club_id: int) -> Iterator[list[object]]:
             score, rank if finished else "", int(winner),
             *ratings.get((play_id, player_id), ("", "", "", "")),
             " & ".join(partners),
+            kind, catalogue_name or stats.scope_title(game, games),
+            "" if minutes is None else minutes,
         ]  # fmt: skip
 
 
@@ -236,7 +270,8 @@ def export_logs(request: HttpRequest, club_id: int) -> FileResponse:
     club = get_club(request, club_id)
     archive = tempfile.SpooledTemporaryFile(max_size=16 * 1024 * 1024)  # noqa: SIM115 (FileResponse closes it)
     plays = (
-        Play.objects.filter(club=club)
+        # Result plays have no move log: the BG Stats export carries them.
+        Play.objects.filter(club=club, kind=Play.Kind.REFEREED)
         .select_related("night")
         .prefetch_related("seats__player")
         .order_by("started_at", "id")

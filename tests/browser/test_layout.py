@@ -195,6 +195,34 @@ def history(transactional_db, owner, make_user):
     services.abandon_play(play=abandoned, by=member)
     newcomer = services.add_player(club=club, name="Clémentine-Eugénie")
     membership = Membership.objects.get(club=club, user=member)
+    # Any game's result (issue 31): a catalogue game of each kind, long names, a result each.
+    catalogue = {
+        kind: services.add_catalogue_game(club=club, name=name, result=kind, teams=teams)
+        for kind, name, teams in [
+            ("highest", "Les Aventuriers du Rail : Europe", False),
+            ("lowest", "Golf à neuf trous", False),
+            ("ranks", "Codenames : Duo en équipes", True),
+            ("cooperative", "Hanabi et feux d'artifice", False),
+        ]
+    }
+    results = {
+        kind: services.enter_result(
+            night=night,
+            game=game.key,
+            seats=[
+                services.SeatResult(
+                    player,
+                    None if kind in ("ranks", "cooperative") else 10 * index - 3,
+                    index if kind == "ranks" else None,
+                    index if kind == "ranks" else None,
+                )
+                for index, player in enumerate(seated[:4], 1)
+            ],
+            won=True if kind == "cooperative" else None,
+            duration_minutes=75,
+        )
+        for kind, game in catalogue.items()
+    }
 
     def seats(count: int) -> str:
         return "&".join(f"seat={p.pk}" for p in seated[:count])
@@ -220,6 +248,16 @@ def history(transactional_db, owner, make_user):
         ("night", f"/nights/{night.pk}/"),
         ("night-summary", f"/nights/{night.pk}/summary/"),
         ("play-start", f"/nights/{night.pk}/plays/new/"),
+        ("result-game", f"/nights/{night.pk}/results/new/"),
+        *(
+            (f"result-new-{kind}", f"/nights/{night.pk}/results/new/{game.key}/")
+            for kind, game in catalogue.items()
+        ),
+        *((f"result-{kind}", f"/plays/{play.pk}/") for kind, play in results.items()),
+        (
+            "leaderboard-catalogue",
+            f"/clubs/{club.pk}/leaderboard/{catalogue['highest'].key}/?year=2026&players=4",
+        ),
         *(
             (f"setup-{game}", f"/nights/{night.pk}/plays/new/setup/?game={game}&{seats(count)}")
             for game, count in SEATS.items()

@@ -4,13 +4,14 @@ to check the stored ones against (the rating rows' totals and the pair records).
 from __future__ import annotations
 
 from games.models import ALL_GAMES, HeadToHead, RatingChange, Seat
-from games.ratings import COOPERATIVE_GAMES
+from games.ratings import cooperative_games
 
 
 def recount(club) -> tuple[dict, dict]:
     """((scope, player) → (plays, wins, points, best, worst, streak, longest),
     (scope, player, other) → (plays, won, lost, together, together_won)), counted from the
-    club's finished plays."""
+    club's finished plays (its catalogue's co-operative games counted apart, as the referee's)."""
+    cooperative = cooperative_games(club.pk)
     seats = (
         Seat.objects.filter(play__club=club, play__status="finished")
         .order_by("play__ended_at", "play__started_at", "play_id", "position")
@@ -20,7 +21,7 @@ def recount(club) -> tuple[dict, dict]:
     plays: dict = {}
     for play, game, player, score, rank, won, team in seats:
         plays.setdefault(play, (game, []))[1].append((player, rank, team, won))
-        scopes = [game] if game in COOPERATIVE_GAMES else [game, ALL_GAMES]
+        scopes = [game] if game in cooperative else [game, ALL_GAMES]
         for scope in scopes:
             total = totals.setdefault(
                 (scope, player), {"plays": 0, "wins": 0, "scores": [], "results": []}
@@ -48,7 +49,7 @@ def recount(club) -> tuple[dict, dict]:
         )
     pairs: dict = {}
     for game, seated in plays.values():
-        if game in COOPERATIVE_GAMES:
+        if game in cooperative:
             continue
         for scope in (game, ALL_GAMES):
             for player, rank, team, won in seated:

@@ -26,7 +26,12 @@ class Command(BaseCommand):
             target.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise CommandError(f"cannot create {target}: {exc.strerror or exc}")
-        plays = the_club.plays.select_related("night").prefetch_related("seats__player")
+        # Result plays have no move log: BG Stats' export (export_bgstats) carries them.
+        plays = (
+            the_club.plays.filter(kind="refereed")
+            .select_related("night")
+            .prefetch_related("seats__player")
+        )
         count = 0
         for play in plays.order_by("started_at", "id"):
             path = target / log_filename(play)

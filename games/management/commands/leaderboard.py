@@ -19,7 +19,12 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("game", metavar="GAME", help=f"one of: {', '.join(stats.SCOPES)}")
+        parser.add_argument(
+            "game",
+            metavar="GAME",
+            help=f"one of: {', '.join(stats.SCOPES)}, or a game of the club's catalogue (its "
+            "name, or its key game-ID)",
+        )
         parser.add_argument("--club", required=True, metavar="CLUB", help=CLUB_HELP)
         parser.add_argument("--json", action="store_true", help="print a JSON list")
         parser.add_argument("--min-plays", type=int, default=1, help="fewest plays to appear")
@@ -31,9 +36,13 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, game: str, club: str, **options) -> None:
-        if game not in stats.SCOPES:
-            raise CommandError(f"unknown game {game!r}: use one of {', '.join(stats.SCOPES)}")
         the_club = club_from_option(club)
+        games = stats.club_games(the_club.pk)
+        by_name = {info.title.casefold(): key for key, info in games.items() if not info.refereed}
+        game = by_name.get(game.casefold(), game)
+        if game != stats.ALL_GAMES and game not in games:
+            known = ", ".join([stats.ALL_GAMES, *games])
+            raise CommandError(f"unknown game {game!r}: use one of {known}")
         if options["min_plays"] < 0:
             raise CommandError("--min-plays must be 0 or more")
         as_of = None
@@ -44,7 +53,7 @@ class Command(BaseCommand):
                 raise CommandError(f"--as-of must be a date YYYY-MM-DD, not {options['as_of']!r}")
         if options["rebuild"]:
             ratings.rebuild_club(the_club.pk)
-        sort = "-ordinal" if stats.is_rated(game) else "-wins"
+        sort = "-ordinal" if stats.is_rated(game, games) else "-wins"
         standings = stats.leaderboard(
             the_club, game, min_plays=options["min_plays"], as_of=as_of, sort=sort
         )

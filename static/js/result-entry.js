@@ -1,0 +1,105 @@
+// Entering a result on a phone (templates/plays/result_new.html). Without this script the form
+// works as it is: tick the players, type scores or places. With it:
+// - places only: the players are tapped in finishing order, each tap gives the next place
+//   ("= Tied with the last one" first gives the same place as the player tapped before);
+//   tapping a placed player again takes them out and the places after close up;
+// - scores: tapping a player shows and focuses their score, so the keypad is already up;
+// - a score typed as a sum ("6+10-3") shows what it comes to. The server reads it again
+//   (games.results.parse_score): this is only a preview, and it never evaluates code.
+(function () {
+  "use strict";
+  const form = document.getElementById("result-form");
+  if (!form) return;
+  form.classList.add("js");
+  const ranks = form.dataset.result === "ranks";
+  const ordinals = (form.dataset.ordinals || "{n}").split(",");
+  const tie = document.getElementById("tie");
+  const order = []; // places only: [{seat, tied}] in the order tapped
+
+  function ordinal(n) {
+    const pattern = ordinals[Math.min(n, ordinals.length) - 1] || ordinals[ordinals.length - 1];
+    return pattern.replace("{n}", String(n));
+  }
+
+  function seatOf(input) {
+    return input.closest(".result-seat");
+  }
+
+  function renumber() {
+    let place = 0;
+    order.forEach(function (entry, index) {
+      if (!(entry.tied && index > 0)) place = index + 1;
+      entry.seat.querySelector(".place").value = String(place);
+      entry.seat.querySelector(".place-badge").textContent = ordinal(place);
+    });
+    if (tie) {
+      tie.hidden = order.length === 0;
+      tie.setAttribute("aria-pressed", "false");
+    }
+  }
+
+  form.querySelectorAll('input[name="player"]').forEach(function (box) {
+    const seat = seatOf(box);
+    if (ranks) {
+      const place = seat.querySelector(".place");
+      if (box.checked && place && place.value) {
+        order.push({ seat: seat, tied: false, was: parseInt(place.value, 10) || 0 });
+      } else if (place) {
+        place.value = "";
+      }
+    }
+    box.addEventListener("change", function () {
+      if (ranks) {
+        const at = order.findIndex(function (entry) { return entry.seat === seat; });
+        if (box.checked && at < 0) {
+          const tied = tie && tie.getAttribute("aria-pressed") === "true" && order.length > 0;
+          order.push({ seat: seat, tied: tied });
+        } else if (!box.checked && at >= 0) {
+          order.splice(at, 1);
+          if (order[at]) order[at].tied = order[at].tied && at > 0;
+          seat.querySelector(".place").value = "";
+          seat.querySelector(".place-badge").textContent = "";
+        }
+        renumber();
+        return;
+      }
+      const score = seat.querySelector(".score");
+      if (box.checked && score) score.focus();
+    });
+  });
+  if (ranks) {
+    // A form sent back with an error: the places as they were typed or tapped.
+    order.sort(function (a, b) { return a.was - b.was; });
+    order.forEach(function (entry, index) {
+      entry.tied = index > 0 && entry.was === order[index - 1].was;
+    });
+    renumber();
+  }
+  if (tie) {
+    tie.addEventListener("click", function () {
+      const pressed = tie.getAttribute("aria-pressed") === "true";
+      tie.setAttribute("aria-pressed", pressed ? "false" : "true");
+    });
+  }
+
+  // A sum's preview: signed decimal terms added up, as the server will.
+  const SUM = /^[+-]?(\d+([.,]\d*)?|[.,]\d+)([+-](\d+([.,]\d*)?|[.,]\d+))*$/;
+  function preview(input) {
+    const output = input.parentElement.querySelector(".sum");
+    if (!output) return;
+    const text = input.value.replace(/\s+/g, "").replace(/\u2212/g, "-");
+    if (!SUM.test(text) || !/\d[+-]/.test(text)) {
+      output.textContent = "";
+      return;
+    }
+    let total = 0;
+    (text.match(/[+-]?[^+-]+/g) || []).forEach(function (term) {
+      total += parseFloat(term.replace(",", "."));
+    });
+    output.textContent = "= " + String(Math.round(total * 10000) / 10000);
+  }
+  form.querySelectorAll(".score").forEach(function (input) {
+    input.addEventListener("input", function () { preview(input); });
+    preview(input);
+  });
+})();

@@ -1,0 +1,122 @@
+"""A club's plays written as a BG Stats file (games.bgstats.writer), read back into a fresh club
+with the same plays, players and results; the push link of a finished play decodes to the play."""
+
+import io
+import json
+from decimal import Decimal
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+from django.core.management import call_command
+
+from games import services
+from games.bgstats.reader import read_document
+from games.bgstats.writer import PUSH_URL, export_club, made_uuid, push_link
+from games.models import Play, Seat
+from games.services import SeatResult
+from games.services.bgstats import import_bgstats
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "bgstats"
+EXAMPLES = Path(__file__).parent.parent / "fixtures" / "examples"
+
+
+def results_of(club):
+    """Every play's game title, date, duration, status and seats, as a set to compare clubs."""
+    found = set()
+    for play in Play.objects.filter(club=club).with_durations().select_related("catalogue_game"):
+        seats = tuple(
+            (s.player.name, s.shown_score, s.rank, s.is_winner, s.team is not None)
+            for s in Seat.objects.filter(play=play).select_related("player").order_by("position")
+        )
+        found.add(
+            (
+                play.game_title,
+                play.started_at.astimezone(club.zone).strftime("%Y-%m-%d %H:%M"),
+                play.duration,
+                play.status,
+                seats,
+            )
+        )
+    return found
+
+
+@pytest.fixture
+def history(club, players, night, owner):
+    """An imported BG Stats history, a result entered tonight and a finished refereed play."""
+    import_bgstats(club=club, export=read_document(json.loads(
+        (FIXTURES / "export-ios.json").read_text())))  # fmt: skip
+    azul = services.add_catalogue_game(club=club, name="Azul")
+    services.enter_result(
+        night=night,
+        game=azul.key,
+        seats=[SeatResult(players[0], Decimal("7.5")), SeatResult(players[2], Decimal(9))],
+        duration_minutes=30,
+    )
+    log = json.loads((EXAMPLES / "punto-1.json").read_text())
+    services.import_log(club=club, log=log, night=night)
+    return club
+
+
+def test_the_four_tables_with_ids_and_stable_uuids(history):
+    document = export_club(history)
+    assert set(document) >= {"players", "games", "locations", "plays"}
+    for table in ("players", "games", "locations"):
+        assert [row["id"] for row in document[table]] == list(range(1, len(document[table]) + 1))
+    ana = next(p for p in document["players"] if p["name"] == "Ana")
+    assert ana["uuid"] == "a1b2c3d4-0000-4000-8000-000000000001"  # the one she came with
+    imported = [p for p in document["plays"] if p["uuid"].startswith("d1b2c3d4")]
+    assert len(imported) == 6
+    refereed = Play.objects.get(club=history, kind="refereed")
+    assert made_uuid("play", history.pk, refereed.pk) in {p["uuid"] for p in document["plays"]}
+    assert export_club(history) == document  # the same every time
+
+
+def test_a_refereed_play_carries_the_referees_winners(history):
+    document = export_club(history)
+    refereed = Play.objects.get(club=history, kind="refereed")
+    row = next(
+        p for p in document["plays"] if p["uuid"] == made_uuid("play", history.pk, refereed.pk)
+    )
+    winners = {s.player.name for s in refereed.seats.select_related("player") if s.is_winner}
+    names = {p["id"]: p["name"] for p in document["players"]}
+    assert {names[s["playerRefId"]] for s in row["playerScores"] if s["winner"]} == winners
+    assert all(isinstance(s["score"], str) for s in row["playerScores"])
+
+
+def test_reimported_into_a_fresh_club_the_same_plays_players_and_results(history, owner):
+    document = export_club(history)
+    fresh = services.create_club(name="Fresh", owner=owner)
+    summary = import_bgstats(club=fresh, export=read_document(json.loads(json.dumps(document))))
+    assert summary.added == Play.objects.filter(club=history).count()
+    assert set(fresh.players.values_list("name", flat=True)) == set(
+        history.players.filter(seats__isnull=False).distinct().values_list("name", flat=True)
+    )
+    assert results_of(fresh) == results_of(history)
+    # And once more: nothing added.
+    again = import_bgstats(club=fresh, export=read_document(document))
+    assert again.added == 0 and again.already == summary.added
+
+
+def test_one_night_only_from_the_command(history, night, tmp_path):
+    out = tmp_path / "night.json"
+    call_command("export_bgstats", "--club", str(history.pk), "--night", str(night.pk), str(out),
+                 stderr=io.StringIO())  # fmt: skip
+    document = json.loads(out.read_text())
+    assert len(document["plays"]) == 2
+    assert {g["name"] for g in document["games"]} == {"Azul", "Punto"}
+
+
+def test_the_push_link_decodes_to_the_play(history, night):
+    play = Play.objects.get(club=history, night=night, kind="result")
+    link = push_link(play)
+    assert link.startswith(PUSH_URL)
+    data = json.loads(unquote(link.removeprefix(PUSH_URL)))
+    assert data["game"]["name"] == "Azul" and data["durationMin"] == 30
+    assert data["location"] == night.place
+    assert [(p["name"], p["score"], p["winner"], p["rank"]) for p in data["players"]] == [
+        ("Ana", 7.5, False, 2),
+        ("Chloé", 9, True, 1),
+    ]
+    assert data["players"][0]["startPlayer"] is True
+    assert data["playDate"].startswith(night.date.isoformat())
