@@ -189,6 +189,12 @@ class Play(models.Model):
     #: change's transaction: a form made at an older version is refused, not applied to a
     #: position its sender never saw
     version = models.PositiveIntegerField(_("version"), default=0, editable=False)
+    #: derived: the referee's judged state after the last move of the active log, with the
+    #: version it was judged at (games.services.playrow.kept_judgement): a move entry judges its
+    #: move from it instead of the whole log. Written with the results by every change of the
+    #: log; empty, or of another version or referee, it is judged again from the log. Text, not
+    #: a JSON column: PostgreSQL's jsonb would reorder a state's keys, and their order matters.
+    kept = models.TextField(default="", blank=True, editable=False)
 
     class Meta:
         ordering = ["-started_at", "-id"]

@@ -23,7 +23,14 @@ from ..selectors import LogEntry, judge_play, log_moves
 from ..sqlrows import column, insert, quoted
 from .audit import audit_play
 from .errors import IllegalMoveError, ServiceError, key_reused_error, stale_error
-from .playrow import advance_version, lock_play, lock_seated, refresh_results, rejudge
+from .playrow import (
+    advance_version,
+    kept_judgement,
+    lock_play,
+    lock_seated,
+    refresh_results,
+    rejudge,
+)
 from .vetting import storable
 
 #: What a move entry's ``compose`` returns while the move is not complete (nothing is stored).
@@ -73,22 +80,44 @@ def _asked_before(play_id: int, keyed: Keyed, undo: bool) -> bool:
     raise key_reused_error()
 
 
-@dataclass
 class PlayState:
     """A play as its page shows it, read once under the play's row lock by a move entry, so
-    that the page is rendered from memory: the seats (players joined), the whole move log
-    (undone entries included), the referee's judgement of its active moves, and, once a move
-    is stored, that entry and the judgement before it."""
+    that the page is rendered from memory: the seats (players joined), the referee's judgement
+    of its active moves, and, once a move is stored, that entry and the judgement before it.
 
-    play: Play
-    seats: list[Seat]
-    log: list[LogEntry]
-    judgement: Judgement
-    entered: LogEntry | None = None
-    before: Judgement | None = None
-    #: the entry's request was done already (the same key and body sent again): nothing was
-    #: stored, and the play is shown as it stands
-    repeated: bool = False
+    The entry judges from the state kept with the play (Play.kept) and never reads the log;
+    ``log``, the whole move log (undone entries included), is read when first asked for (by a
+    page that tells it), after the entry, up to the entry's own move."""
+
+    def __init__(
+        self,
+        play: Play,
+        seats: list[Seat],
+        log: list[LogEntry] | None,
+        judgement: Judgement,
+        entered: LogEntry | None = None,
+        before: Judgement | None = None,
+        *,
+        next_seq: int,
+        repeated: bool = False,
+    ):
+        self.play = play
+        self.seats = seats
+        self._log = log
+        self.judgement = judgement
+        self.entered = entered
+        self.before = before
+        #: the ``seq`` of the log's next entry: the log read later stops before it
+        self.next_seq = next_seq
+        #: the entry's request was done already (the same key and body sent again): nothing was
+        #: stored, and the play is shown as it stands
+        self.repeated = repeated
+
+    @property
+    def log(self) -> list[LogEntry]:
+        if self._log is None:
+            self._log = [entry for entry in log_moves(self.play) if entry.seq < self.next_seq]
+        return self._log
 
     @property
     def names(self) -> list[str]:
@@ -103,12 +132,13 @@ def enter_move(
     compose: Callable[[Judgement, list[str]], Any],
     keyed: Keyed | None = None,
 ) -> PlayState:
-    """One entry at the table: under the play's row lock, read its seats and its move log
-    once, judge the log, let ``compose`` make the move from that judgement and the players'
-    names (what was tapped; it returns NOT_COMPLETE while the move is not complete, and then
-    nothing is stored), judge the move from that judgement (judge_next: the log is judged
-    once), and store the move, the results and the new version; or refuse (IllegalMoveError,
-    ServiceError, with ``state``).
+    """One entry at the table: under the play's row lock, read its seats and the judged state
+    kept after its last move (in the same statement: Play.kept; the log is read and judged
+    only when no state is kept at the play's version), let ``compose`` make the move from that
+    judgement and the players' names (what was tapped; it returns NOT_COMPLETE while the move
+    is not complete, and then nothing is stored), judge the move from that judgement
+    (judge_next), and store the move, the results, the new kept state and the new version; or
+    refuse (IllegalMoveError, ServiceError, with ``state``).
 
     ``version`` is the play's version the entry form was made at: if the play changed since
     (another entry, an undo, abandoning it), the entry is refused (StalePlayError) rather than
@@ -161,22 +191,26 @@ def _enter_move(
     repeated = keyed is not None and _asked_before(play_id, keyed, undo=False)
     if not repeated and version is not None and play.version != version:
         raise stale_error()
-    log = log_moves(play)
     names = [seat.player.name for seat in seats]
-    active = [entry.data for entry in log if entry.undone_at is None]
-    state = PlayState(play, seats, log, judge_play(play, names, active), repeated=repeated)
+    log, judged = None, kept_judgement(play)
+    if judged is None:  # no state kept at this version: the log is judged (and kept below)
+        log = log_moves(play)
+        active = [entry.data for entry in log if entry.undone_at is None]
+        judged = judge_play(play, names, active), log[-1].seq + 1 if log else 0
+    before, seq = judged
+    state = PlayState(play, seats, log, before, next_seq=seq, repeated=repeated)
     if repeated:
         return state
-    move = compose(state.judgement, names)
+    move = compose(before, names)
     if move is NOT_COMPLETE:
         return state
     try:
         storable(move)
         if play.status == Play.Status.ABANDONED:
             raise ServiceError(_("This play was abandoned: no more moves can be entered."))
-        judgement = judge_next(state.judgement, move)
+        judgement = judge_next(before, move)
         if judgement.error is not None:
-            if judgement.error["move"] == len(active):
+            if judgement.error["move"] == len(before.plans):
                 raise IllegalMoveError(judgement)
             # The stored log itself no longer judges legal (it should never happen): say so.
             raise ServiceError(verdicts.explain(judgement))
@@ -185,15 +219,15 @@ def _enter_move(
         raise
     # What the referee understood (known keys, canonical names), never the raw input.
     understood = judgement.plans[-1].canonical()
-    seq = log[-1].seq + 1 if log else 0
     stored = Move(play=play, seq=seq, data=understood, entered_by=by)
     if keyed is not None:
         stored.key, stored.asked = keyed.key, keyed.asked
     insert(stored)
-    refresh_results(play, judgement, seats, advance=True)
+    refresh_results(play, judgement, seats, advance=True, next_seq=seq + 1)
     audit_play(play, AuditEntry.Action.MOVE_ENTER, by=by, names=names, seq=seq, move=understood)
     entered = LogEntry(seq, understood, _entered_by(by), stored.entered_at, None, None)
-    return PlayState(play, seats, [*log, entered], judgement, entered, state.judgement)
+    log = [*log, entered] if log is not None else None
+    return PlayState(play, seats, log, judgement, entered, before, next_seq=seq + 1)
 
 
 def _entered_by(by: AbstractBaseUser | None) -> str | None:

@@ -1,15 +1,17 @@
 """A play's row, changed one change at a time: locked (with its seats, for a move entry, in one
 statement written by hand: games.sqlrows), its version moved on, and its derived results (seat
-scores, ranks, winners, the play's status and details) rewritten from the referee's judgement."""
+scores, ranks, winners, the play's status and details, and the judged state kept for the next
+move) rewritten from the referee's judgement."""
 
 from __future__ import annotations
 
 import functools
+import json
 
 from django.db import connection
 from django.utils import timezone
 
-from referee import Judgement
+from referee import Judgement, keep, resume
 
 from .. import live, ratings
 from ..models import Play, Player, Seat
@@ -75,8 +77,9 @@ def advance_version(play: Play, *, results: bool = False) -> None:
     transaction, on the locked row; an increment in the database, so that no stale instance
     saved elsewhere can ever take the version back. Every page watching the play is told once
     the change commits (games.live). ``results``: the play's status, end and details are
-    written by the same statement (one UPDATE per move entry)."""
-    fields = ("status", "ended_at", "details") if results else ()
+    written by the same statement (one UPDATE per move entry), and the state kept for the next
+    move."""
+    fields = ("status", "ended_at", "details", "kept") if results else ()
     sets, params = [], []
     for name in fields:
         field = Play._meta.get_field(name)
@@ -91,18 +94,56 @@ def advance_version(play: Play, *, results: bool = False) -> None:
         live.changed_on_commit(play.night_id, play.pk)
 
 
+def kept_judgement(play: Play) -> tuple[Judgement, int] | None:
+    """The referee's judgement of the play's active log, from the state kept after its last
+    change (Play.kept), with the ``seq`` of the log's next entry; None when there is none to
+    trust (never kept, kept at another version of the play or by another referee): the log is
+    then judged again. Reads nothing: the state came with the play's row."""
+    if not play.kept:
+        return None
+    try:
+        kept = json.loads(play.kept)
+    except ValueError:
+        return None
+    if not isinstance(kept, dict) or kept.get("version") != play.version:
+        return None
+    judgement = resume(kept.get("judged"), play.game)
+    if judgement is None:
+        return None
+    return judgement, kept["seq"]
+
+
+def _kept(judgement: Judgement, version: int, next_seq: int | None) -> str:
+    """What Play.kept holds after a change judged ``judgement``, at ``version``: empty when the
+    log's next ``seq`` is not known or the log does not judge legal (the next entry judges the
+    log again)."""
+    judged = keep(judgement) if next_seq is not None else None
+    if judged is None:
+        return ""
+    kept = {"version": version, "seq": next_seq, "judged": judged}
+    return json.dumps(kept, ensure_ascii=False, separators=(",", ":"))
+
+
 def _seats(play: Play) -> list[Seat]:
     return list(play.seats.select_related("player").order_by("position"))
 
 
 def refresh_results(
-    play: Play, judgement: Judgement, seats: list[Seat] | None = None, *, advance: bool = False
+    play: Play,
+    judgement: Judgement,
+    seats: list[Seat] | None = None,
+    *,
+    advance: bool = False,
+    next_seq: int | None = None,
 ) -> None:
-    """Rewrite the derived results of a play from the referee's judgement of its log.
+    """Rewrite the derived results of a play from the referee's judgement of its log, and the
+    judged state kept for the next move.
 
     ``seats`` (with their players), when the caller already has them, saves a query. Only the
     rows whose values change are written. ``advance``: the play's version moves on in the same
-    UPDATE (see advance_version; the caller holds the play's row lock).
+    UPDATE (see advance_version; the caller holds the play's row lock). ``next_seq``: the
+    ``seq`` the log's next entry takes; without it no state is kept (the next entry judges the
+    whole log, and keeps it).
     """
     finished = judgement.status == "finished"
     winners = set(judgement.winners)
@@ -129,10 +170,12 @@ def refresh_results(
         elif not finished:
             play.ended_at = None
     play.details = judgement.details
+    # Under the row lock the UPDATE moves the version on by one: the state is kept at that one.
+    play.kept = _kept(judgement, play.version + 1 if advance else play.version, next_seq)
     if advance:
         advance_version(play, results=True)
     else:
-        play.save(update_fields=["status", "ended_at", "details"])
+        play.save(update_fields=["status", "ended_at", "details", "kept"])
     if was_finished or play.status == Play.Status.FINISHED:
         # Ratings and running totals follow the results, from this play's time onward (only
         # finished plays are rated, so a play that neither was nor is finished changes none).
@@ -140,8 +183,11 @@ def refresh_results(
 
 
 def rejudge(play: Play) -> Judgement:
-    """Judge the play's active log again and rewrite its derived results."""
-    moves = [m.data for m in play.moves.active()]
+    """Judge the play's active log again and rewrite its derived results and its kept state:
+    the one way back to a kept state that agrees with the log after any change to it other than
+    a move entered (an undo, resuming, a correction)."""
+    log = list(play.moves.order_by("seq").values_list("seq", "data", "undone_at"))
+    moves = [data for _seq, data, undone_at in log if undone_at is None]
     judgement = judge_play(play, seat_names(play), moves)
-    refresh_results(play, judgement)
+    refresh_results(play, judgement, next_seq=log[-1][0] + 1 if log else 0)
     return judgement
