@@ -235,7 +235,9 @@ def resume(kept: Any, game: str) -> Judgement | None:
     return _judged(game, state, kept["setup"], plans, None, None)
 
 
-def _play(state: Game, moves: list, plans: list[Plan] | Plans) -> tuple[dict | None, Message | None]:
+def _play(
+    state: Game, moves: list, plans: list[Plan] | Plans
+) -> tuple[dict | None, Message | None]:
     """Make ``moves`` on ``state``, adding their plans to ``plans`` (the moves made before
     them), up to the first illegal one: its error and verdict, or (None, None)."""
     for move in moves:

@@ -42,7 +42,8 @@ def encode(value: Any) -> Any:
     if kind is tuple:
         return {_TUPLE: [encode(item) for item in value]}
     if kind is dict:
-        if all(type(key) is str for key in value) and not (len(value) == 1 and _TAGS & value.keys()):
+        plain = all(type(key) is str for key in value)
+        if plain and not (len(value) == 1 and _TAGS & value.keys()):
             return {key: encode(item) for key, item in value.items()}
         return {_PAIRS: [[encode(key), encode(item)] for key, item in value.items()]}
     if kind is set:
