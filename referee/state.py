@@ -46,10 +46,11 @@ def encode(value: Any) -> Any:
         if plain and not (len(value) == 1 and _TAGS & value.keys()):
             return {key: encode(item) for key, item in value.items()}
         return {_PAIRS: [[encode(key), encode(item)] for key, item in value.items()]}
+    # A set's members in a fixed order: the same state always dumps the same.
     if kind is set:
-        return {_SET: [encode(item) for item in value]}
+        return {_SET: [encode(item) for item in sorted(value, key=repr)]}
     if kind is frozenset:
-        return {_FROZENSET: [encode(item) for item in value]}
+        return {_FROZENSET: [encode(item) for item in sorted(value, key=repr)]}
     raise TypeError(f"a game's state holds a {kind.__name__}, which has no JSON form")
 
 
