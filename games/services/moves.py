@@ -24,6 +24,7 @@ from ..sqlrows import column, insert, quoted
 from .audit import audit_play
 from .errors import IllegalMoveError, ServiceError, key_reused_error, stale_error
 from .playrow import (
+    Asked,
     advance_version,
     kept_judgement,
     lock_play,
@@ -61,7 +62,8 @@ def _asked_before(play_id: int, keyed: Keyed, undo: bool) -> bool:
     """Whether the play has already done this very request (a move or, ``undo``, an undo):
     then it is answered as the first time and nothing is stored. A key that an earlier request
     of the play used to ask something else is refused (KeyReusedError). One indexed read, under
-    the play's row lock, so two copies of one request racing are done once."""
+    the play's row lock, so two copies of one request racing are done once (a move entry reads
+    it with the lock itself: _done_before)."""
     table = Move._meta.db_table
     sql = (
         f"SELECT {quoted('key')}, {quoted('asked')} FROM {quoted(table)}"
@@ -76,6 +78,16 @@ def _asked_before(play_id: int, keyed: Keyed, undo: bool) -> bool:
     entered = any(key == keyed.key and asked == keyed.asked for key, asked in found)
     undone = any(key != keyed.key for key, _asked in found)
     if (undone if undo else entered) and len(found) == 1:
+        return True
+    raise key_reused_error()
+
+
+def _done_before(asked: Asked) -> bool:
+    """_asked_before for a move, from what the lock's statement read of its key: done already
+    when the one move carrying the key asked the same; any other use of the key is refused."""
+    if not asked.carried:
+        return False
+    if asked.carried == 1 and asked.same == 1:
         return True
     raise key_reused_error()
 
@@ -187,8 +199,8 @@ def _enter_move(
     keyed: Keyed | None,
 ) -> PlayState:
     # A request sent again carries the version of before its own move: its key is read first.
-    play, seats = lock_seated(play_id)
-    repeated = keyed is not None and _asked_before(play_id, keyed, undo=False)
+    play, seats, asked = lock_seated(play_id, (keyed.key, keyed.asked) if keyed else None)
+    repeated = keyed is not None and _done_before(asked)
     if not repeated and version is not None and play.version != version:
         raise stale_error()
     names = [seat.player.name for seat in seats]

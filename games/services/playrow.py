@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+from dataclasses import dataclass
 
 from django.db import connection
 from django.utils import timezone
@@ -14,7 +15,7 @@ from django.utils import timezone
 from referee import Judgement, keep, resume
 
 from .. import live, ratings
-from ..models import Play, Player, Seat
+from ..models import Move, Play, Player, Seat
 from ..selectors import judge_play, seat_names
 from ..sqlrows import Columns, column, instances, join, quoted
 from .errors import gone_error, stale_error
@@ -39,14 +40,23 @@ def lock_play(play: Play, version: int | None = None) -> Play:
 @functools.cache
 def _seated_sql(vendor: str) -> tuple[str, Columns, Columns, Columns]:
     """lock_seated's one statement (sqlrows: the ORM took ten times longer to build it than
-    the database to run it), with the columns of its seats, players and play."""
+    the database to run it), with the columns of its seats, players and play, and then, for a
+    request key, how many moves of the play carry it (as a move's key or an undo's) and how
+    many of those asked the same (two indexed counts: the unique (play, key) and (play,
+    undo_key))."""
     seat, player, play = Columns.of(Seat), Columns.of(Player), Columns.of(Play)
-    seats = Seat._meta.db_table
+    seats, moves = Seat._meta.db_table, Move._meta.db_table
     lock = ""
     if connection.features.has_select_for_update_of:
         lock = f" FOR UPDATE OF {quoted(Play._meta.db_table)}"
+    in_play = f"{column(moves, 'play_id')} = %s"
+    key, undo_key, asked = (column(moves, name) for name in ("key", "undo_key", "asked"))
+    keyed = f"SELECT COUNT(*) FROM {quoted(moves)} WHERE {in_play}"
     sql = (
-        f"SELECT {seat.sql}, {player.sql}, {play.sql} FROM {quoted(seats)}"
+        f"SELECT {seat.sql}, {player.sql}, {play.sql},"
+        f" ({keyed} AND ({key} = %s OR {undo_key} = %s)),"
+        f" ({keyed} AND {key} = %s AND {asked} = %s)"
+        f" FROM {quoted(seats)}"
         + join(Player, column(seats, "player_id"))
         + join(Play, column(seats, "play_id"))
         + f" WHERE {column(seats, 'play_id')} = %s ORDER BY {column(seats, 'position')}{lock}"
@@ -54,22 +64,38 @@ def _seated_sql(vendor: str) -> tuple[str, Columns, Columns, Columns]:
     return sql, seat, player, play
 
 
-def lock_seated(play_id: int) -> tuple[Play, list[Seat]]:
+@dataclass(frozen=True)
+class Asked:
+    """What the moves of a play say of a request key (read with the play's lock): how many moves
+    carry it, as a move's key or an undo's (``carried``), and how many of those carry it as
+    their key for the same request (``same``)."""
+
+    carried: int
+    same: int
+
+
+def lock_seated(play_id: int, key: tuple[str, str] | None = None) -> tuple[Play, list[Seat], Asked]:
     """lock_play, reading the play's seats (and their players) in the same query, with no
     version check: a move entry reads its request's key before the version (services.moves).
-    On SQLite the transaction itself holds the lock (it begins IMMEDIATE: config/settings.py)."""
+    ``key``: the request's key and what it asked, looked up among the play's moves by the same
+    statement. On SQLite the transaction itself holds the lock (it begins IMMEDIATE:
+    config/settings.py)."""
     sql, seat_columns, player_columns, play_columns = _seated_sql(connection.vendor)
+    looked_up, asked = key if key is not None else (None, None)
+    params = [play_id, looked_up, looked_up, play_id, looked_up, asked, play_id]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [play_id])
+        cursor.execute(sql, params)
         rows = cursor.fetchall()
     if not rows:  # a play always has its seats: none means it is gone
         raise gone_error()
-    (play,) = instances(Play, play_columns, rows[:1], start=len(seat_columns) + len(player_columns))
+    start = len(seat_columns) + len(player_columns)
+    (play,) = instances(Play, play_columns, rows[:1], start=start)
     seats = instances(Seat, seat_columns, rows)
     players = instances(Player, player_columns, rows, start=len(seat_columns))
     for seat, player in zip(seats, players, strict=True):
         seat.play, seat.player = play, player
-    return play, seats
+    end = start + len(play_columns)
+    return play, seats, Asked(*rows[0][end : end + 2])
 
 
 def advance_version(play: Play, *, results: bool = False) -> None:
