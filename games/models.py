@@ -194,7 +194,7 @@ class Play(models.Model):
     #: move from it instead of the whole log. Written with the results by every change of the
     #: log; empty, or of another version or referee, it is judged again from the log. Text, not
     #: a JSON column: PostgreSQL's jsonb would reorder a state's keys, and their order matters.
-    kept = models.TextField(default="", blank=True, editable=False)
+    kept = models.TextField(default="", db_default="", blank=True, editable=False)
 
     class Meta:
         ordering = ["-started_at", "-id"]

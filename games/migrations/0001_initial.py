@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,157 +14,344 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Club',
+            name="Club",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100, unique=True, verbose_name='name')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100, unique=True, verbose_name="name")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created")),
             ],
             options={
-                'verbose_name': 'club',
-                'verbose_name_plural': 'clubs',
-                'ordering': ['name'],
+                "verbose_name": "club",
+                "verbose_name_plural": "clubs",
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='GameNight',
+            name="GameNight",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('date', models.DateField(verbose_name='date')),
-                ('place', models.CharField(blank=True, max_length=120, verbose_name='place')),
-                ('notes', models.TextField(blank=True, verbose_name='notes')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='nights', to='games.club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("date", models.DateField(verbose_name="date")),
+                ("place", models.CharField(blank=True, max_length=120, verbose_name="place")),
+                ("notes", models.TextField(blank=True, verbose_name="notes")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created")),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="nights",
+                        to="games.club",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'game night',
-                'verbose_name_plural': 'game nights',
-                'ordering': ['-date', '-id'],
+                "verbose_name": "game night",
+                "verbose_name_plural": "game nights",
+                "ordering": ["-date", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('owner', 'owner'), ('member', 'member')], default='member', max_length=10, verbose_name='role')),
-                ('joined_at', models.DateTimeField(auto_now_add=True, verbose_name='joined')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='games.club')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("owner", "owner"), ("member", "member")],
+                        default="member",
+                        max_length=10,
+                        verbose_name="role",
+                    ),
+                ),
+                ("joined_at", models.DateTimeField(auto_now_add=True, verbose_name="joined")),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to="games.club",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'membership',
-                'verbose_name_plural': 'memberships',
+                "verbose_name": "membership",
+                "verbose_name_plural": "memberships",
             },
         ),
         migrations.AddField(
-            model_name='club',
-            name='members',
-            field=models.ManyToManyField(related_name='clubs', through='games.Membership', to=settings.AUTH_USER_MODEL),
+            model_name="club",
+            name="members",
+            field=models.ManyToManyField(
+                related_name="clubs", through="games.Membership", to=settings.AUTH_USER_MODEL
+            ),
         ),
         migrations.CreateModel(
-            name='Play',
+            name="Play",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('thricewise', 'Thricewise'), ('forget-venice', 'Forget Venice'), ('punto', 'Punto'), ('buntherum', 'Buntherum'), ('three-high', '3-High')], max_length=20, verbose_name='game')),
-                ('setup', models.JSONField(blank=True, default=dict, verbose_name='setup')),
-                ('status', models.CharField(choices=[('in_progress', 'in progress'), ('finished', 'finished'), ('abandoned', 'abandoned')], default='in_progress', max_length=12, verbose_name='status')),
-                ('started_at', models.DateTimeField(verbose_name='started')),
-                ('ended_at', models.DateTimeField(blank=True, null=True, verbose_name='ended')),
-                ('details', models.JSONField(blank=True, default=dict, verbose_name='details')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='plays', to='games.club')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('night', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='plays', to='games.gamenight')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[
+                            ("thricewise", "Thricewise"),
+                            ("forget-venice", "Forget Venice"),
+                            ("punto", "Punto"),
+                            ("buntherum", "Buntherum"),
+                            ("three-high", "3-High"),
+                        ],
+                        max_length=20,
+                        verbose_name="game",
+                    ),
+                ),
+                ("setup", models.JSONField(blank=True, default=dict, verbose_name="setup")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("in_progress", "in progress"),
+                            ("finished", "finished"),
+                            ("abandoned", "abandoned"),
+                        ],
+                        default="in_progress",
+                        max_length=12,
+                        verbose_name="status",
+                    ),
+                ),
+                ("started_at", models.DateTimeField(verbose_name="started")),
+                ("ended_at", models.DateTimeField(blank=True, null=True, verbose_name="ended")),
+                ("details", models.JSONField(blank=True, default=dict, verbose_name="details")),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="plays",
+                        to="games.club",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "night",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="plays",
+                        to="games.gamenight",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'play',
-                'verbose_name_plural': 'plays',
-                'ordering': ['-started_at', '-id'],
+                "verbose_name": "play",
+                "verbose_name_plural": "plays",
+                "ordering": ["-started_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Move',
+            name="Move",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField(verbose_name='sequence number')),
-                ('data', models.JSONField(verbose_name='move')),
-                ('entered_at', models.DateTimeField(auto_now_add=True, verbose_name='entered')),
-                ('undone_at', models.DateTimeField(blank=True, null=True, verbose_name='undone')),
-                ('entered_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('undone_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('play', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='moves', to='games.play')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField(verbose_name="sequence number")),
+                ("data", models.JSONField(verbose_name="move")),
+                ("entered_at", models.DateTimeField(auto_now_add=True, verbose_name="entered")),
+                ("undone_at", models.DateTimeField(blank=True, null=True, verbose_name="undone")),
+                (
+                    "entered_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "undone_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "play",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="moves",
+                        to="games.play",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'move',
-                'verbose_name_plural': 'moves',
-                'ordering': ['play', 'seq'],
+                "verbose_name": "move",
+                "verbose_name_plural": "moves",
+                "ordering": ["play", "seq"],
             },
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=60, verbose_name='name')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='players', to='games.club')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='players', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=60, verbose_name="name")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created")),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="players",
+                        to="games.club",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="players",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'player',
-                'verbose_name_plural': 'players',
-                'ordering': ['name'],
+                "verbose_name": "player",
+                "verbose_name_plural": "players",
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(verbose_name='position')),
-                ('score', models.IntegerField(default=0, verbose_name='score')),
-                ('rank', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='rank')),
-                ('is_winner', models.BooleanField(default=False, verbose_name='winner')),
-                ('play', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.play')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='games.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveSmallIntegerField(verbose_name="position")),
+                ("score", models.IntegerField(default=0, verbose_name="score")),
+                (
+                    "rank",
+                    models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="rank"),
+                ),
+                ("is_winner", models.BooleanField(default=False, verbose_name="winner")),
+                (
+                    "play",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="games.play",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to="games.player",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'seat',
-                'verbose_name_plural': 'seats',
-                'ordering': ['play', 'position'],
+                "verbose_name": "seat",
+                "verbose_name_plural": "seats",
+                "ordering": ["play", "position"],
             },
         ),
         migrations.AddIndex(
-            model_name='gamenight',
-            index=models.Index(fields=['club', 'date'], name='games_gamen_club_id_3d227d_idx'),
+            model_name="gamenight",
+            index=models.Index(fields=["club", "date"], name="games_gamen_club_id_3d227d_idx"),
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.UniqueConstraint(fields=('club', 'user'), name='one_membership'),
+            model_name="membership",
+            constraint=models.UniqueConstraint(fields=("club", "user"), name="one_membership"),
         ),
         migrations.AddIndex(
-            model_name='play',
-            index=models.Index(fields=['club', 'status', 'started_at'], name='games_play_club_id_48a9f7_idx'),
+            model_name="play",
+            index=models.Index(
+                fields=["club", "status", "started_at"], name="games_play_club_id_48a9f7_idx"
+            ),
         ),
         migrations.AddIndex(
-            model_name='play',
-            index=models.Index(fields=['club', 'game', 'status', 'started_at'], name='games_play_club_id_ad405a_idx'),
+            model_name="play",
+            index=models.Index(
+                fields=["club", "game", "status", "started_at"],
+                name="games_play_club_id_ad405a_idx",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='move',
-            constraint=models.UniqueConstraint(fields=('play', 'seq'), name='unique_move_seq'),
+            model_name="move",
+            constraint=models.UniqueConstraint(fields=("play", "seq"), name="unique_move_seq"),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(fields=('club', 'name'), name='player_name_unique_in_club'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                fields=("club", "name"), name="player_name_unique_in_club"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('club', 'user'), name='one_player_per_user_in_club'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("user__isnull", False)),
+                fields=("club", "user"),
+                name="one_player_per_user_in_club",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('play', 'position'), name='one_seat_per_position'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                fields=("play", "position"), name="one_seat_per_position"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('play', 'player'), name='one_seat_per_player'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                fields=("play", "player"), name="one_seat_per_player"
+            ),
         ),
     ]

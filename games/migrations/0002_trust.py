@@ -8,51 +8,133 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0001_initial'),
+        ("games", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ClubInvite',
+            name="ClubInvite",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token', models.CharField(default=games.models.new_invite_token, max_length=64, unique=True, verbose_name='token')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='created')),
-                ('expires_at', models.DateTimeField(default=games.models.default_invite_expiry, verbose_name='expires')),
-                ('max_uses', models.PositiveSmallIntegerField(default=1, verbose_name='maximum uses')),
-                ('uses', models.PositiveSmallIntegerField(default=0, verbose_name='uses')),
-                ('revoked', models.BooleanField(default=False, verbose_name='revoked')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invites', to='games.club')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "token",
+                    models.CharField(
+                        default=games.models.new_invite_token,
+                        max_length=64,
+                        unique=True,
+                        verbose_name="token",
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="created"),
+                ),
+                (
+                    "expires_at",
+                    models.DateTimeField(
+                        default=games.models.default_invite_expiry, verbose_name="expires"
+                    ),
+                ),
+                (
+                    "max_uses",
+                    models.PositiveSmallIntegerField(default=1, verbose_name="maximum uses"),
+                ),
+                ("uses", models.PositiveSmallIntegerField(default=0, verbose_name="uses")),
+                ("revoked", models.BooleanField(default=False, verbose_name="revoked")),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="invites",
+                        to="games.club",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'club invite',
-                'verbose_name_plural': 'club invites',
-                'ordering': ['-created_at', '-id'],
+                "verbose_name": "club invite",
+                "verbose_name_plural": "club invites",
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='AuditEntry',
+            name="AuditEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('actor_name', models.CharField(blank=True, max_length=150, verbose_name='actor')),
-                ('action', models.CharField(choices=[('play.start', 'started a play'), ('move.enter', 'entered a move'), ('move.undo', 'undid a move'), ('play.import', 'imported a play'), ('play.abandon', 'abandoned a play'), ('play.delete', 'deleted a play'), ('player.delete', 'deleted a player'), ('member.invite', 'made an invite link'), ('invite.revoke', 'withdrew an invite link'), ('member.join', 'joined the club'), ('member.remove', 'removed a member')], max_length=20, verbose_name='action')),
-                ('object_kind', models.CharField(max_length=20, verbose_name='object kind')),
-                ('object_id', models.BigIntegerField(blank=True, null=True, verbose_name='object id')),
-                ('summary', models.CharField(max_length=300, verbose_name='summary')),
-                ('data', models.JSONField(blank=True, default=dict, verbose_name='data')),
-                ('at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='at')),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='audit_entries', to='games.club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("actor_name", models.CharField(blank=True, max_length=150, verbose_name="actor")),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[
+                            ("play.start", "started a play"),
+                            ("move.enter", "entered a move"),
+                            ("move.undo", "undid a move"),
+                            ("play.import", "imported a play"),
+                            ("play.abandon", "abandoned a play"),
+                            ("play.delete", "deleted a play"),
+                            ("player.delete", "deleted a player"),
+                            ("member.invite", "made an invite link"),
+                            ("invite.revoke", "withdrew an invite link"),
+                            ("member.join", "joined the club"),
+                            ("member.remove", "removed a member"),
+                        ],
+                        max_length=20,
+                        verbose_name="action",
+                    ),
+                ),
+                ("object_kind", models.CharField(max_length=20, verbose_name="object kind")),
+                (
+                    "object_id",
+                    models.BigIntegerField(blank=True, null=True, verbose_name="object id"),
+                ),
+                ("summary", models.CharField(max_length=300, verbose_name="summary")),
+                ("data", models.JSONField(blank=True, default=dict, verbose_name="data")),
+                ("at", models.DateTimeField(default=django.utils.timezone.now, verbose_name="at")),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="audit_entries",
+                        to="games.club",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'audit entry',
-                'verbose_name_plural': 'audit entries',
-                'ordering': ['-at', '-id'],
-                'indexes': [models.Index(fields=['club', '-at'], name='audit_club_at')],
+                "verbose_name": "audit entry",
+                "verbose_name_plural": "audit entries",
+                "ordering": ["-at", "-id"],
+                "indexes": [models.Index(fields=["club", "-at"], name="audit_club_at")],
             },
         ),
     ]

@@ -5,25 +5,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_merge_ratings_trust'),
+        ("games", "0003_merge_ratings_trust"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='ratingchange',
-            name='club',
-            field=models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.club'),
+            model_name="ratingchange",
+            name="club",
+            field=models.ForeignKey(
+                db_constraint=False,
+                db_index=False,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="games.club",
+            ),
         ),
         migrations.AlterField(
-            model_name='ratingchange',
-            name='play',
-            field=models.ForeignKey(db_constraint=False, on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='games.play'),
+            model_name="ratingchange",
+            name="play",
+            field=models.ForeignKey(
+                db_constraint=False,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="rating_changes",
+                to="games.play",
+            ),
         ),
         migrations.AlterField(
-            model_name='ratingchange',
-            name='player',
-            field=models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='games.player'),
+            model_name="ratingchange",
+            name="player",
+            field=models.ForeignKey(
+                db_constraint=False,
+                db_index=False,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="rating_changes",
+                to="games.player",
+            ),
         ),
     ]

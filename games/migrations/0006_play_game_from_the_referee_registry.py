@@ -5,15 +5,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_audit_night_edit'),
+        ("games", "0005_audit_night_edit"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='play',
-            name='game',
-            field=models.CharField(max_length=20, validators=[games.models.validate_game], verbose_name='game'),
+            model_name="play",
+            name="game",
+            field=models.CharField(
+                max_length=20, validators=[games.models.validate_game], verbose_name="game"
+            ),
         ),
     ]

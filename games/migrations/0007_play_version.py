@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0006_play_game_from_the_referee_registry'),
+        ("games", "0006_play_game_from_the_referee_registry"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='play',
-            name='version',
-            field=models.PositiveIntegerField(default=0, editable=False, verbose_name='version'),
+            model_name="play",
+            name="version",
+            field=models.PositiveIntegerField(default=0, editable=False, verbose_name="version"),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0007_play_version'),
+        ("games", "0007_play_version"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='player',
-            name='is_guest',
-            field=models.BooleanField(default=False, verbose_name='guest'),
+            model_name="player",
+            name="is_guest",
+            field=models.BooleanField(default=False, verbose_name="guest"),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0008_player_is_guest'),
+        ("games", "0008_player_is_guest"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='gamenight',
-            name='notes',
-            field=models.TextField(blank=True, max_length=2000, verbose_name='notes'),
+            model_name="gamenight",
+            name="notes",
+            field=models.TextField(blank=True, max_length=2000, verbose_name="notes"),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0009_night_notes_limit'),
+        ("games", "0009_night_notes_limit"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='club',
-            name='name',
-            field=models.CharField(max_length=100, verbose_name='name'),
+            model_name="club",
+            name="name",
+            field=models.CharField(max_length=100, verbose_name="name"),
         ),
     ]

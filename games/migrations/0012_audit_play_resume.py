@@ -4,15 +4,32 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0011_seat_team'),
+        ("games", "0011_seat_team"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='auditentry',
-            name='action',
-            field=models.CharField(choices=[('play.start', 'started a play'), ('move.enter', 'entered a move'), ('move.undo', 'undid a move'), ('play.import', 'imported a play'), ('play.abandon', 'abandoned a play'), ('play.resume', 'resumed an abandoned play'), ('play.delete', 'deleted a play'), ('player.delete', 'deleted a player'), ('member.invite', 'made an invite link'), ('invite.revoke', 'withdrew an invite link'), ('member.join', 'joined the club'), ('member.remove', 'removed a member'), ('night.edit', 'edited a game night')], max_length=20, verbose_name='action'),
+            model_name="auditentry",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("play.start", "started a play"),
+                    ("move.enter", "entered a move"),
+                    ("move.undo", "undid a move"),
+                    ("play.import", "imported a play"),
+                    ("play.abandon", "abandoned a play"),
+                    ("play.resume", "resumed an abandoned play"),
+                    ("play.delete", "deleted a play"),
+                    ("player.delete", "deleted a player"),
+                    ("member.invite", "made an invite link"),
+                    ("invite.revoke", "withdrew an invite link"),
+                    ("member.join", "joined the club"),
+                    ("member.remove", "removed a member"),
+                    ("night.edit", "edited a game night"),
+                ],
+                max_length=20,
+                verbose_name="action",
+            ),
         ),
     ]

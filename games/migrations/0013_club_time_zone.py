@@ -5,20 +5,43 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0012_audit_play_resume'),
+        ("games", "0012_audit_play_resume"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='club',
-            name='time_zone',
-            field=models.CharField(default=games.models.default_time_zone, max_length=64, validators=[games.models.validate_time_zone], verbose_name='time zone'),
+            model_name="club",
+            name="time_zone",
+            field=models.CharField(
+                default=games.models.default_time_zone,
+                max_length=64,
+                validators=[games.models.validate_time_zone],
+                verbose_name="time zone",
+            ),
         ),
         migrations.AlterField(
-            model_name='auditentry',
-            name='action',
-            field=models.CharField(choices=[('play.start', 'started a play'), ('move.enter', 'entered a move'), ('move.undo', 'undid a move'), ('play.import', 'imported a play'), ('play.abandon', 'abandoned a play'), ('play.resume', 'resumed an abandoned play'), ('play.delete', 'deleted a play'), ('player.delete', 'deleted a player'), ('member.invite', 'made an invite link'), ('invite.revoke', 'withdrew an invite link'), ('member.join', 'joined the club'), ('member.remove', 'removed a member'), ('night.edit', 'edited a game night'), ('club.edit', "changed the club's settings")], max_length=20, verbose_name='action'),
+            model_name="auditentry",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("play.start", "started a play"),
+                    ("move.enter", "entered a move"),
+                    ("move.undo", "undid a move"),
+                    ("play.import", "imported a play"),
+                    ("play.abandon", "abandoned a play"),
+                    ("play.resume", "resumed an abandoned play"),
+                    ("play.delete", "deleted a play"),
+                    ("player.delete", "deleted a player"),
+                    ("member.invite", "made an invite link"),
+                    ("invite.revoke", "withdrew an invite link"),
+                    ("member.join", "joined the club"),
+                    ("member.remove", "removed a member"),
+                    ("night.edit", "edited a game night"),
+                    ("club.edit", "changed the club's settings"),
+                ],
+                max_length=20,
+                verbose_name="action",
+            ),
         ),
     ]

@@ -8,33 +8,94 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0013_club_time_zone'),
+        ("games", "0013_club_time_zone"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='auditentry',
-            name='action',
-            field=models.CharField(choices=[('play.start', 'started a play'), ('move.enter', 'entered a move'), ('move.undo', 'undid a move'), ('play.import', 'imported a play'), ('play.abandon', 'abandoned a play'), ('play.resume', 'resumed an abandoned play'), ('play.delete', 'deleted a play'), ('player.delete', 'deleted a player'), ('member.invite', 'made an invite link'), ('invite.revoke', 'withdrew an invite link'), ('member.join', 'joined the club'), ('member.remove', 'removed a member'), ('night.edit', 'edited a game night'), ('night.share', 'made a read-only link to a game night'), ('share.revoke', 'withdrew a read-only link to a game night'), ('club.edit', "changed the club's settings")], max_length=20, verbose_name='action'),
+            model_name="auditentry",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("play.start", "started a play"),
+                    ("move.enter", "entered a move"),
+                    ("move.undo", "undid a move"),
+                    ("play.import", "imported a play"),
+                    ("play.abandon", "abandoned a play"),
+                    ("play.resume", "resumed an abandoned play"),
+                    ("play.delete", "deleted a play"),
+                    ("player.delete", "deleted a player"),
+                    ("member.invite", "made an invite link"),
+                    ("invite.revoke", "withdrew an invite link"),
+                    ("member.join", "joined the club"),
+                    ("member.remove", "removed a member"),
+                    ("night.edit", "edited a game night"),
+                    ("night.share", "made a read-only link to a game night"),
+                    ("share.revoke", "withdrew a read-only link to a game night"),
+                    ("club.edit", "changed the club's settings"),
+                ],
+                max_length=20,
+                verbose_name="action",
+            ),
         ),
         migrations.CreateModel(
-            name='NightShare',
+            name="NightShare",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token', models.CharField(default=games.models.new_share_token, max_length=64, unique=True, verbose_name='token')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, verbose_name='created')),
-                ('revoked_at', models.DateTimeField(blank=True, null=True, verbose_name='withdrawn')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('night', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='shares', to='games.gamenight')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "token",
+                    models.CharField(
+                        default=games.models.new_share_token,
+                        max_length=64,
+                        unique=True,
+                        verbose_name="token",
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="created"),
+                ),
+                (
+                    "revoked_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="withdrawn"),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "night",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="shares",
+                        to="games.gamenight",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'read-only link',
-                'verbose_name_plural': 'read-only links',
-                'ordering': ['-created_at', '-id'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('revoked_at__isnull', True)), fields=('night',), name='one_working_share_per_night')],
+                "verbose_name": "read-only link",
+                "verbose_name_plural": "read-only links",
+                "ordering": ["-created_at", "-id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("revoked_at__isnull", True)),
+                        fields=("night",),
+                        name="one_working_share_per_night",
+                    )
+                ],
             },
         ),
     ]

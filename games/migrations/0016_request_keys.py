@@ -5,34 +5,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0015_running_totals_and_pair_records'),
+        ("games", "0015_running_totals_and_pair_records"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='move',
-            name='asked',
-            field=models.CharField(blank=True, default='', max_length=32, verbose_name='request fingerprint'),
+            model_name="move",
+            name="asked",
+            field=models.CharField(
+                blank=True, default="", max_length=32, verbose_name="request fingerprint"
+            ),
         ),
         migrations.AddField(
-            model_name='move',
-            name='key',
-            field=models.CharField(blank=True, max_length=64, null=True, verbose_name='request key'),
+            model_name="move",
+            name="key",
+            field=models.CharField(
+                blank=True, max_length=64, null=True, verbose_name="request key"
+            ),
         ),
         migrations.AddField(
-            model_name='move',
-            name='undo_key',
-            field=models.CharField(blank=True, max_length=64, null=True, verbose_name='undo request key'),
+            model_name="move",
+            name="undo_key",
+            field=models.CharField(
+                blank=True, max_length=64, null=True, verbose_name="undo request key"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='move',
-            constraint=models.UniqueConstraint(fields=('play', 'key'), name='unique_move_key'),
+            model_name="move",
+            constraint=models.UniqueConstraint(fields=("play", "key"), name="unique_move_key"),
         ),
         migrations.AddConstraint(
-            model_name='move',
-            constraint=models.UniqueConstraint(fields=('play', 'undo_key'), name='unique_move_undo_key'),
+            model_name="move",
+            constraint=models.UniqueConstraint(
+                fields=("play", "undo_key"), name="unique_move_undo_key"
+            ),
         ),
     ]

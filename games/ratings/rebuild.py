@@ -47,17 +47,57 @@ _MODELS = SimpleNamespace(
 )
 
 
-def refresh_for_play(play: Play) -> None:
+def refresh_for_play(
+    play: Play, *, rated: bool | None = None, seats: list[Seat] | None = None
+) -> None:
     """Rebuild the club's ratings after ``play``'s result was rewritten (called by services).
 
     Rebuilds from the earlier of the play's old rated time and its new one; a play that was not
-    and is not finished changes nothing and costs one indexed query.
+    and is not finished changes nothing and costs one indexed query. ``rated`` False: the caller
+    knows the play had no rating rows (it was not finished), which saves that query; then a
+    play just finished after every other play of the club (the move that finishes a play
+    tonight) is rated on its own (``_append``), from ``seats`` (with their results) when given.
     """
-    old = RatingChange.objects.filter(play=play).aggregate(at=Min("played_at"))["at"]
     new = play.ended_at if play.status == Play.Status.FINISHED else None
+    if rated is False:
+        if new is not None and not _append(play, seats):
+            rebuild_club(play.club_id, since=new)
+        return
+    old = RatingChange.objects.filter(play=play).aggregate(at=Min("played_at"))["at"]
     times = [at for at in (old, new) if at is not None]
     if times:
         rebuild_club(play.club_id, since=min(times))
+
+
+def _append(play: Play, seats: list[Seat] | None) -> bool:
+    """Rate ``play``, just finished and not rated before, when it ended after every rated play
+    of its club: its rows follow every other, so nothing else is rewritten. One statement reads
+    its players' last rows in each scope and whether any row of the club is as late (then False:
+    the caller rebuilds from the play's time), one writes its rows, one adds to its pairs'
+    records. In the caller's transaction, with the club's row locked (on SQLite the transaction
+    holds the database's write lock already)."""
+    if connection.features.has_select_for_update:
+        list(Club.objects.select_for_update().filter(pk=play.club_id).values_list("pk"))
+    if seats is None:
+        seats = list(play.seats.order_by("position"))
+    played_at = RatingChange._meta.get_field("played_at").get_db_prep_value(
+        play.ended_at, connection
+    )
+    scopes = (play.game,) if play.game in COOPERATIVE_GAMES else (play.game, ALL_GAMES)
+    keys = [(scope, seat.player_id) for scope in scopes for seat in seats]
+    states = totals.States(RatingChange, play.ended_at)
+    if not states.fetch(keys, club_id=play.club_id, played_at=played_at):
+        return False
+    tally = totals.Pairs()
+    stream = [
+        (play.pk, play.game, played_at, seat.player_id, seat.rank, seat.is_winner, seat.score,
+         seat.team)
+        for seat in sorted(seats, key=lambda seat: seat.position)
+    ]  # fmt: skip
+    rows = [row for rated in _rate(play.club_id, stream, states, tally) for row in rated]
+    bulk.insert_few(RatingChange, COLUMNS, rows)
+    tally.add(play.club_id, HeadToHead)
+    return True
 
 
 def rebuild_club(

@@ -205,7 +205,7 @@ def refresh_results(
     if was_finished or play.status == Play.Status.FINISHED:
         # Ratings and running totals follow the results, from this play's time onward (only
         # finished plays are rated, so a play that neither was nor is finished changes none).
-        ratings.refresh_for_play(play)
+        ratings.refresh_for_play(play, rated=was_finished, seats=seats)
 
 
 def rejudge(play: Play) -> Judgement:

@@ -56,7 +56,10 @@ class RunningTotalsEqualARecount(TestCase):
         self.night = GameNight.objects.create(club=self.club, date=datetime.date(2026, 1, 1))
 
     def write(self, play, seats, scores, teams, *, finished, at):
-        """Rewrite a play's results as services.refresh_results does, then its history."""
+        """Rewrite a play's results as services.refresh_results does, then its history (saying,
+        as it does, whether the play was rated before: a play finished after every other is
+        then rated on its own)."""
+        was_finished = play.status == "finished"
         play.status = "finished" if finished else "in_progress"
         play.ended_at = at if finished else None
         play.save(update_fields=["status", "ended_at"])
@@ -66,7 +69,7 @@ class RunningTotalsEqualARecount(TestCase):
             seat.score, seat.team = score, team
             seat.rank, seat.is_winner = (rank, won) if finished else (None, False)
         Seat.objects.bulk_update(seats, ["score", "rank", "is_winner", "team"])
-        ratings.refresh_for_play(play)
+        ratings.refresh_for_play(play, rated=was_finished, seats=seats)
 
     def check(self):
         self.assertEqual(stored(self.club), recount(self.club))
