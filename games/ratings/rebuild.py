@@ -35,7 +35,7 @@ from django.db.models.functions import Cast
 
 from referee import GAMES
 
-from ..models import ALL_GAMES, Club, HeadToHead, Play, RatingChange, Seat
+from ..models import ALL_GAMES, Club, HeadToHead, PartnerChange, Play, RatingChange, Seat
 from . import bulk, totals, update
 
 #: Games played as one team against the game (as the referee declares them): counted apart,
@@ -43,7 +43,12 @@ from . import bulk, totals, update
 COOPERATIVE_GAMES = tuple(name for name, engine in GAMES.items() if engine.cooperative)
 
 _MODELS = SimpleNamespace(
-    Club=Club, Play=Play, Seat=Seat, RatingChange=RatingChange, HeadToHead=HeadToHead
+    Club=Club,
+    Play=Play,
+    Seat=Seat,
+    RatingChange=RatingChange,
+    HeadToHead=HeadToHead,
+    PartnerChange=PartnerChange,
 )
 
 
@@ -89,13 +94,28 @@ def _append(play: Play, seats: list[Seat] | None) -> bool:
     if not states.fetch(keys, club_id=play.club_id, played_at=played_at):
         return False
     tally = totals.Pairs()
+    partners = totals.Partners(PartnerChange, play.ended_at)
+    partnered = [seat.player_id for seat in seats if seat.team is not None]
+    if partnered and play.game not in COOPERATIVE_GAMES:
+        teams = {seat.player_id: seat.team for seat in seats}
+        partners.fetch(
+            [
+                (scope, player, other)
+                for scope in scopes
+                for player in partnered
+                for other in partnered
+                if other != player and teams[other] == teams[player]
+            ],
+            played_at,
+        )
     stream = [
         (play.pk, play.game, played_at, seat.player_id, seat.rank, seat.is_winner, seat.score,
          seat.team)
         for seat in sorted(seats, key=lambda seat: seat.position)
     ]  # fmt: skip
-    rows = [row for rated in _rate(play.club_id, stream, states, tally) for row in rated]
+    rows = [row for rated in _rate(play.club_id, stream, states, tally, partners) for row in rated]
     bulk.insert_few(RatingChange, COLUMNS, rows)
+    bulk.insert_few(PartnerChange, totals.PARTNER_COLUMNS, partners.rows)
     tally.add(play.club_id, HeadToHead)
     return True
 
@@ -126,6 +146,9 @@ def rebuild_club(
         if excluding is not None:
             seats = seats.exclude(play_id=excluding)
         tally = totals.Pairs()
+        # The partner rows (none before the migration that made them: 0015 rebuilds without).
+        partner_model = getattr(models, "PartnerChange", None)
+        partners = totals.Partners(partner_model, since)
         # The club's whole history, and no other club's in the table: load it the way one loads
         # a table, emptied at once and indexed after (see bulk.load).
         every = models.RatingChange.objects
@@ -154,7 +177,18 @@ def rebuild_club(
             if not as_a_table:
                 rows.delete()
             written = bulk.insert(
-                models.RatingChange, COLUMNS, COPY_TYPES, _rate(club_id, stream, states, tally)
+                models.RatingChange,
+                COLUMNS,
+                COPY_TYPES,
+                _rate(club_id, stream, states, tally, partners),
+            )
+        if partner_model is not None:
+            rewritten = partner_model.objects.filter(club_id=club_id)
+            if since is not None:
+                rewritten = rewritten.filter(played_at__gte=since)
+            rewritten.delete()
+            bulk.insert(
+                partner_model, totals.PARTNER_COLUMNS, totals.PARTNER_COPY_TYPES, [partners.rows]
             )
         tally.save(club_id, models.HeadToHead, full=since is None)
         if since is None:
@@ -183,10 +217,15 @@ COPY_TYPES = (
 
 
 def _rate(
-    club_id: int, seat_rows: Iterable[tuple], states: totals.States, tally: totals.Pairs
+    club_id: int,
+    seat_rows: Iterable[tuple],
+    states: totals.States,
+    tally: totals.Pairs,
+    partners: totals.Partners,
 ) -> Iterator[list[tuple]]:
     """The rating rows of the seats, given in play order, one play's seats together: one list
-    of rows per play. Counts each competitive play's head-to-head in ``tally``."""
+    of rows per play. Counts each competitive play's head-to-head in ``tally``, and each team
+    play's partners in ``partners``."""
     rate = update.plackett_luce
     count_alone = tally.count_alone
     for play_id, group in groupby(seat_rows, key=itemgetter(0)):
@@ -206,7 +245,9 @@ def _rate(
             continue
         numbers = [seat[7] for seat in seats]
         if numbers.count(None) != len(numbers):
-            _rate_teams(rows, club_id, play_id, game, played_at, seats, numbers, states, tally)
+            _rate_teams(
+                rows, club_id, play_id, game, played_at, seats, numbers, states, tally, partners
+            )
             yield rows
             continue
         # Everyone for themselves (most plays: the rebuild's hot path, totals.count inlined).
@@ -258,17 +299,16 @@ def _rate_teams(
     numbers: list[int | None],
     states: totals.States,
     tally: totals.Pairs,
+    partners: totals.Partners,
 ) -> None:
     """_rate for a play with partners: its seats rated as teams, into ``rows``."""
     teams = update.play_teams(numbers)
     ranks = [min(seats[i][4] for i in team) for team in teams]
-    tally.count(
-        game,
-        [[seats[i][3] for i in team] for team in teams],
-        ranks,
-        [seats[team[0]][5] for team in teams],
-    )
+    players = [[seats[i][3] for i in team] for team in teams]
+    wins = [seats[team[0]][5] for team in teams]
+    tally.count(game, players, ranks, wins)
     for scope in (game, ALL_GAMES):
+        partners.count(club_id, play_id, scope, played_at, players, wins)
         current = [states[(scope, seat[3])] for seat in seats]
         ratings = [[(current[i][0], current[i][1]) for i in team] for team in teams]
         if len(teams) > 1:

@@ -35,7 +35,7 @@ _STATE_COLUMNS = (
 
 class States(dict):
     """Each player's state per (scope, player), fetched when first needed: their last row before
-    ``since`` (one index lookup on rating_player_scope_plays), or a new player's state."""
+    ``since`` (one index seek on rating_player_scope_time), or a new player's state."""
 
     def __init__(self, rows: Any, since: datetime.datetime | None):
         super().__init__()
@@ -47,7 +47,7 @@ class States(dict):
         if self.since is not None:  # a full rebuild starts everyone afresh
             last = (
                 self.rows.objects.filter(player_id=player, scope=scope, played_at__lt=self.since)
-                .order_by("-plays")
+                .order_by("-played_at", "-plays")
                 .values_list(*_STATE_COLUMNS)
                 .first()
             )
@@ -68,7 +68,7 @@ class States(dict):
 
     def fetch(self, keys: list[tuple[str, int]], *, club_id: int, played_at: Any) -> bool:
         """The states of ``keys``, each from its last row before ``since``, read by one
-        statement (one index lookup each, on rating_player_scope_plays), which also counts the
+        statement (one index seek each, on rating_player_scope_time), which also counts the
         club's rows at ``played_at`` (``since`` as the database stores it) or later: False,
         reading no state, when there is any (``since`` is not after every rated play)."""
         table = self.rows._meta.db_table
@@ -84,7 +84,8 @@ class States(dict):
             parts.append(
                 f"SELECT * FROM (SELECT {index:d}, {columns} FROM {quote(table)}"
                 f" WHERE {quote('player_id')} = %s AND {quote('scope')} = %s"
-                f" AND {quote('played_at')} < %s ORDER BY {quote('plays')} DESC LIMIT 1)"
+                f" AND {quote('played_at')} < %s"
+                f" ORDER BY {quote('played_at')} DESC, {quote('plays')} DESC LIMIT 1)"
                 f" AS last{index:d}"
             )
             params += [player, scope, played_at]
@@ -96,6 +97,85 @@ class States(dict):
         for index, key in enumerate(keys):
             self._keep(key, found.get(index))
         return True
+
+
+#: The columns of a partner row (models.PartnerChange), and their PostgreSQL types.
+PARTNER_COLUMNS = (
+    "club_id", "play_id", "player_id", "partner_id", "scope", "played_at",
+    "together", "together_won",
+)  # fmt: skip
+PARTNER_COPY_TYPES = ("int8", "int8", "int8", "int8", "text", "timestamptz", "int4", "int4")
+
+
+class Partners(dict):
+    """Each pair of partners' running totals per (scope, player, partner) — [together,
+    together_won] — fetched when first needed (their last row before ``since``, one index seek
+    on partner_pair_time), and the partner rows of the team plays rated since (``rows``)."""
+
+    def __init__(self, model: Any, since: datetime.datetime | None):
+        super().__init__()
+        self.model, self.since = model, since
+        self.rows: list[tuple] = []
+
+    def __missing__(self, key: tuple[str, int, int]) -> list[int]:
+        scope, player, partner = key
+        last = None
+        if self.since is not None and self.model is not None:
+            last = (
+                self.model.objects.filter(
+                    player_id=player, scope=scope, partner_id=partner, played_at__lt=self.since
+                )
+                .order_by("-played_at", "-id")
+                .values_list("together", "together_won")
+                .first()
+            )
+        state = self[key] = list(last) if last is not None else [0, 0]
+        return state
+
+    def count(
+        self,
+        club_id: int,
+        play_id: int,
+        scope: str,
+        played_at: Any,
+        teams: list[list[int]],
+        wins: list[bool],
+    ) -> None:
+        """One team play in ``scope``: each partner of each team (its players) one play more
+        together, and a win more if the team won; a row each."""
+        for team, won in zip(teams, wins, strict=True):
+            for player in team:
+                for partner in team:
+                    if partner == player:
+                        continue
+                    state = self[(scope, player, partner)]
+                    state[0] += 1
+                    state[1] += 1 if won else 0
+                    self.rows.append(
+                        (club_id, play_id, player, partner, scope, played_at, state[0], state[1])
+                    )
+
+    def fetch(self, keys: list[tuple[str, int, int]], played_at: Any) -> None:
+        """The states of ``keys``, each from its last row before ``played_at`` (``since`` as
+        the database stores it), read by one statement."""
+        if not keys:
+            return
+        table = connection.ops.quote_name(self.model._meta.db_table)
+        quote = connection.ops.quote_name
+        parts, params = [], []
+        for index, (scope, player, partner) in enumerate(keys):
+            parts.append(
+                f"SELECT * FROM (SELECT {index:d}, {quote('together')}, {quote('together_won')}"
+                f" FROM {table} WHERE {quote('player_id')} = %s AND {quote('scope')} = %s"
+                f" AND {quote('partner_id')} = %s AND {quote('played_at')} < %s"
+                f" ORDER BY {quote('played_at')} DESC, {quote('id')} DESC LIMIT 1) AS pair{index:d}"
+            )
+            params += [player, scope, partner, played_at]
+        with connection.cursor() as cursor:
+            cursor.execute(" UNION ALL ".join(parts), params)
+            found = {row[0]: list(row[1:]) for row in cursor.fetchall()}
+        for index, key in enumerate(keys):
+            self[key] = found.get(index, [0, 0])
 
 
 class Pairs:

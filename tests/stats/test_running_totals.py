@@ -20,9 +20,10 @@ from games import ratings, services, stats
 from games.models import Club, GameNight, HeadToHead, Play, RatingChange, Seat
 from games.ratings import bulk
 from games.services import moves
+from games.stats.rules import SCOPES
 from referee import GAMES
 from tests.examples import EXAMPLES
-from tests.stats.recount import rating_rows, recount, stored
+from tests.stats.recount import leaderboard_as_at, rating_rows, recount, stored
 
 NAMES = ["Ana", "Ben", "Chloé", "Dev", "Eli"]
 
@@ -73,6 +74,16 @@ class RunningTotalsEqualARecount(TestCase):
 
     def check(self):
         self.assertEqual(stored(self.club), recount(self.club))
+        # The leaderboard as at every day of the history (and the day before it), in every
+        # scope, is what the plays before that day's end give (issue 32).
+        for day in range(0, 5):
+            as_at = datetime.date(2026, 1, 1) + datetime.timedelta(days=day - 1)
+            for scope in SCOPES:
+                board = stats.leaderboard(self.club, scope, as_of=as_at)
+                self.assertEqual(
+                    {s.player: (s.plays, s.wins, s.mu, s.sigma, s.partners) for s in board},
+                    leaderboard_as_at(self.club, scope, as_at),
+                )
         incremental = rating_rows(self.club)
         ratings.rebuild_club(self.club.pk)
         self.assertEqual(rating_rows(self.club), incremental)
