@@ -182,7 +182,8 @@ def record_move(
     version: int | None = None,
     key: str | None = None,
 ) -> Judgement:
-    """Judge the whole log with ``move`` appended; store the move and the results, or refuse
+    """Judge the log with ``move`` appended (from its kept state); store the move and the
+    results, or refuse
     (enter_move, for a move already composed; ``key``: its request's key, see Keyed)."""
     keyed = Keyed.of(key, move) if key is not None else None
     compose = lambda *_: move  # noqa: E731
