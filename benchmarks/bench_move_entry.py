@@ -131,6 +131,8 @@ def measure(label: str) -> list[str]:
 
         def put_back(play=play, seq=logged) -> None:
             Move.objects.filter(play=play, seq=seq).delete()
+            # At its version now: the state rejudge keeps is kept for the play's version.
+            play.refresh_from_db()
             services.rejudge(play)
 
         def enter(data: dict, url=url) -> tuple[float, float, float]:

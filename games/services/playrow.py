@@ -211,7 +211,10 @@ def refresh_results(
 def rejudge(play: Play) -> Judgement:
     """Judge the play's active log again and rewrite its derived results and its kept state:
     the one way back to a kept state that agrees with the log after any change to it other than
-    a move entered (an undo, resuming, a correction)."""
+    a move entered (an undo, resuming, a correction). The state is kept for ``play.version``:
+    the caller's play is at its version now (locked, its version moved on: advance_version);
+    a stale instance keeps it for an older version, which the next entry ignores (it judges
+    the log again)."""
     log = list(play.moves.order_by("seq").values_list("seq", "data", "undone_at"))
     moves = [data for _seq, data, undone_at in log if undone_at is None]
     judgement = judge_play(play, seat_names(play), moves)
