@@ -203,7 +203,12 @@ def _enter_move(
     play, seats, asked = lock_seated(play_id, (keyed.key, keyed.asked) if keyed else None)
     repeated = keyed is not None and _done_before(asked)
     if not repeated and version is not None and play.version != version:
-        raise stale_error()
+        # On PostgreSQL the lock's statement may have waited for the very change that moved the
+        # version on, then counted the keys as they stood when it began: this request may be
+        # that change sent again. Its key is read again, by a statement of its own (only then).
+        if keyed is None or not _asked_before(play_id, keyed, undo=False):
+            raise stale_error()
+        repeated = True
     names = [seat.player.name for seat in seats]
     log, judged = None, kept_judgement(play)
     if judged is None:  # no state kept at this version: the log is judged (and kept below)
