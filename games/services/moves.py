@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from referee import Judgement, judge_next
 
-from .. import verdicts
+from .. import selectors, verdicts
 from ..models import AuditEntry, Move, Play, Seat
 from ..selectors import LogEntry, judge_play, log_moves
 from ..sqlrows import column, insert, quoted
@@ -25,6 +25,7 @@ from .audit import audit_play
 from .errors import IllegalMoveError, ServiceError, key_reused_error, stale_error
 from .playrow import (
     Asked,
+    Kept,
     advance_version,
     kept_judgement,
     lock_play,
@@ -111,6 +112,7 @@ class PlayState:
         before: Judgement | None = None,
         *,
         next_seq: int,
+        active: list[int] | None = None,
         repeated: bool = False,
     ):
         self.play = play
@@ -121,6 +123,8 @@ class PlayState:
         self.before = before
         #: the ``seq`` of the log's next entry: the log read later stops before it
         self.next_seq = next_seq
+        #: the ``seq`` of each active move, when known without the log (the kept state's)
+        self._active = active
         #: the entry's request was done already (the same key and body sent again): nothing was
         #: stored, and the play is shown as it stands
         self.repeated = repeated
@@ -130,6 +134,19 @@ class PlayState:
         if self._log is None:
             self._log = [entry for entry in log_moves(self.play) if entry.seq < self.next_seq]
         return self._log
+
+    @property
+    def active_moves(self) -> int:
+        """How many moves the log holds, undone ones left out (no read of the log)."""
+        return len(self.judgement.plans)
+
+    @property
+    def position(self) -> str:
+        """The fingerprint of the play's position (selectors.position), as the page carries it:
+        from the kept state, without reading the log, when the entry judged from it."""
+        if self._active is None:
+            return selectors.position([e.seq for e in self.log if e.undone_at is None])
+        return selectors.position(self._active)
 
     @property
     def names(self) -> list[str]:
@@ -213,10 +230,11 @@ def _enter_move(
     log, judged = None, kept_judgement(play)
     if judged is None:  # no state kept at this version: the log is judged (and kept below)
         log = log_moves(play)
-        active = [entry.data for entry in log if entry.undone_at is None]
-        judged = judge_play(play, names, active), log[-1].seq + 1 if log else 0
-    before, seq = judged
-    state = PlayState(play, seats, log, before, next_seq=seq, repeated=repeated)
+        active = [entry for entry in log if entry.undone_at is None]
+        judgement = judge_play(play, names, [entry.data for entry in active])
+        judged = Kept(judgement, log[-1].seq + 1 if log else 0, [entry.seq for entry in active])
+    before, seq, active_seqs = judged
+    state = PlayState(play, seats, log, before, next_seq=seq, active=active_seqs, repeated=repeated)
     if repeated:
         return state
     move = compose(before, names)
@@ -241,11 +259,12 @@ def _enter_move(
     if keyed is not None:
         stored.key, stored.asked = keyed.key, keyed.asked
     insert(stored)
-    refresh_results(play, judgement, seats, advance=True, next_seq=seq + 1)
+    after = [*active_seqs, seq]
+    refresh_results(play, judgement, seats, advance=True, position=(seq + 1, after))
     audit_play(play, AuditEntry.Action.MOVE_ENTER, by=by, names=names, seq=seq, move=understood)
     entered = LogEntry(seq, understood, _entered_by(by), stored.entered_at, None, None)
     log = [*log, entered] if log is not None else None
-    return PlayState(play, seats, log, judgement, entered, before, next_seq=seq + 1)
+    return PlayState(play, seats, log, judgement, entered, before, next_seq=seq + 1, active=after)
 
 
 def _entered_by(by: AbstractBaseUser | None) -> str | None:

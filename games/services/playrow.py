@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db import connection
 from django.utils import timezone
@@ -120,11 +121,20 @@ def advance_version(play: Play, *, results: bool = False) -> None:
         live.changed_on_commit(play.night_id, play.pk)
 
 
-def kept_judgement(play: Play) -> tuple[Judgement, int] | None:
-    """The referee's judgement of the play's active log, from the state kept after its last
-    change (Play.kept), with the ``seq`` of the log's next entry; None when there is none to
-    trust (never kept, kept at another version of the play or by another referee): the log is
-    then judged again. Reads nothing: the state came with the play's row."""
+class Kept(NamedTuple):
+    """What a move entry judges from: the referee's judgement of the play's active log, the
+    ``seq`` of the log's next entry, and the ``seq`` of each active move (its position)."""
+
+    judgement: Judgement
+    next_seq: int
+    active: list[int]
+
+
+def kept_judgement(play: Play) -> Kept | None:
+    """The judgement of the play's active log from the state kept after its last change
+    (Play.kept); None when there is none to trust (never kept, kept at another version of the
+    play or by another referee): the log is then judged again. Reads nothing: the state came
+    with the play's row."""
     if not play.kept:
         return None
     try:
@@ -136,17 +146,18 @@ def kept_judgement(play: Play) -> tuple[Judgement, int] | None:
     judgement = resume(kept.get("judged"), play.game)
     if judgement is None:
         return None
-    return judgement, kept["seq"]
+    return Kept(judgement, kept["seq"], kept["active"])
 
 
-def _kept(judgement: Judgement, version: int, next_seq: int | None) -> str:
+def _kept(judgement: Judgement, version: int, position: tuple[int, list[int]] | None) -> str:
     """What Play.kept holds after a change judged ``judgement``, at ``version``: empty when the
-    log's next ``seq`` is not known or the log does not judge legal (the next entry judges the
-    log again)."""
-    judged = keep(judgement) if next_seq is not None else None
+    log's ``position`` (its next ``seq``, and the ``seq`` of each active move) is not known or
+    the log does not judge legal (the next entry judges the log again)."""
+    judged = keep(judgement) if position is not None else None
     if judged is None:
         return ""
-    kept = {"version": version, "seq": next_seq, "judged": judged}
+    next_seq, active = position
+    kept = {"version": version, "seq": next_seq, "active": active, "judged": judged}
     return json.dumps(kept, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -160,16 +171,16 @@ def refresh_results(
     seats: list[Seat] | None = None,
     *,
     advance: bool = False,
-    next_seq: int | None = None,
+    position: tuple[int, list[int]] | None = None,
 ) -> None:
     """Rewrite the derived results of a play from the referee's judgement of its log, and the
     judged state kept for the next move.
 
     ``seats`` (with their players), when the caller already has them, saves a query. Only the
     rows whose values change are written. ``advance``: the play's version moves on in the same
-    UPDATE (see advance_version; the caller holds the play's row lock). ``next_seq``: the
-    ``seq`` the log's next entry takes; without it no state is kept (the next entry judges the
-    whole log, and keeps it).
+    UPDATE (see advance_version; the caller holds the play's row lock). ``position``: the
+    ``seq`` the log's next entry takes and the ``seq`` of each active move; without it no state
+    is kept (the next entry judges the whole log, and keeps it).
     """
     finished = judgement.status == "finished"
     winners = set(judgement.winners)
@@ -197,7 +208,7 @@ def refresh_results(
             play.ended_at = None
     play.details = judgement.details
     # Under the row lock the UPDATE moves the version on by one: the state is kept at that one.
-    play.kept = _kept(judgement, play.version + 1 if advance else play.version, next_seq)
+    play.kept = _kept(judgement, play.version + 1 if advance else play.version, position)
     if advance:
         advance_version(play, results=True)
     else:
@@ -216,7 +227,8 @@ def rejudge(play: Play) -> Judgement:
     a stale instance keeps it for an older version, which the next entry ignores (it judges
     the log again)."""
     log = list(play.moves.order_by("seq").values_list("seq", "data", "undone_at"))
-    moves = [data for _seq, data, undone_at in log if undone_at is None]
-    judgement = judge_play(play, seat_names(play), moves)
-    refresh_results(play, judgement, next_seq=log[-1][0] + 1 if log else 0)
+    active = [(seq, data) for seq, data, undone_at in log if undone_at is None]
+    judgement = judge_play(play, seat_names(play), [data for _seq, data in active])
+    position = (log[-1][0] + 1 if log else 0, [seq for seq, _data in active])
+    refresh_results(play, judgement, position=position)
     return judgement

@@ -155,7 +155,7 @@ def start_play(
     Seat.objects.bulk_create(
         Seat(play=play, position=index, player=player) for index, player in enumerate(players)
     )
-    refresh_results(play, verdict, next_seq=0)
+    refresh_results(play, verdict, position=(0, []))
     audit_play(play, AuditEntry.Action.PLAY_START, by=by, setup=play.setup)
     live.notify(night.pk, play.pk)  # the night's page shows it
     return play

@@ -28,8 +28,9 @@ from hypothesis import strategies as st
 from games import services
 from games.gamelog import play_to_log
 from games.models import Play
-from games.selectors import judge_play, seat_names
+from games.selectors import judge_play, log_moves, seat_names
 from games.services.playrow import kept_judgement
+from games.views.drafts import position_of
 from referee import GAMES
 from tests.referee import (
     test_options_buntherum as buntherum,
@@ -91,8 +92,9 @@ def assert_kept_is_the_logs(play: Play) -> None:
     if play.status == Play.Status.ABANDONED:
         return  # no move may be entered: nothing is judged from its kept state until resumed
     assert judged is not None, "no state kept at the play's version"
-    kept, next_seq = judged
+    kept, next_seq, active = judged
     logged = from_the_log(play)
+    assert active == [move.seq for move in play.moves.active()]
     assert kept.state.dump() == logged.state.dump()
     assert type(kept.state).load(json.loads(json.dumps(kept.state.dump()))).dump() == (
         logged.state.dump()
@@ -116,7 +118,11 @@ def enter_random_move(play: Play, move_of, rng: random.Random) -> Play:
     state = from_the_log(play).state
     if state.finished:
         return play
-    services.record_move(play=play, move=move_of(state, rng), version=play.version)
+    move = move_of(state, rng)
+    entered = services.enter_move(play=play, by=None, version=play.version, compose=lambda *_: move)
+    # The position the page carries, known without the log, is the log's.
+    assert entered.position == position_of(log_moves(play))
+    assert entered.active_moves == play.moves.active().count()
     return play
 
 
