@@ -192,8 +192,9 @@ class Play(models.Model):
     #: derived: the referee's judged state after the last move of the active log, with the
     #: version it was judged at (games.services.playrow.kept_judgement): a move entry judges its
     #: move from it instead of the whole log. Written with the results by every change of the
-    #: log; empty, or of another version or referee, it is judged again from the log. Text, not
-    #: a JSON column: PostgreSQL's jsonb would reorder a state's keys, and their order matters.
+    #: log, while the play is in progress (empty once finished or abandoned); empty, or of
+    #: another version or referee, it is judged again from the log. Text, not a JSON column:
+    #: PostgreSQL's jsonb would reorder a state's keys, and their order matters.
     kept = models.TextField(default="", db_default="", blank=True, editable=False)
 
     class Meta:

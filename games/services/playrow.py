@@ -139,14 +139,14 @@ def kept_judgement(play: Play) -> Kept | None:
         return None
     try:
         kept = json.loads(play.kept)
-    except ValueError:
+        if not isinstance(kept, dict) or kept.get("version") != play.version:
+            return None
+        judgement = resume(kept.get("judged"), play.game)
+        if judgement is None:
+            return None
+        return Kept(judgement, kept["seq"], kept["active"])
+    except Exception:  # a kept state that does not load is as none: the log is the truth
         return None
-    if not isinstance(kept, dict) or kept.get("version") != play.version:
-        return None
-    judgement = resume(kept.get("judged"), play.game)
-    if judgement is None:
-        return None
-    return Kept(judgement, kept["seq"], kept["active"])
 
 
 def _kept(judgement: Judgement, version: int, position: tuple[int, list[int]] | None) -> str:
@@ -208,7 +208,11 @@ def refresh_results(
             play.ended_at = None
     play.details = judgement.details
     # Under the row lock the UPDATE moves the version on by one: the state is kept at that one.
-    play.kept = _kept(judgement, play.version + 1 if advance else play.version, position)
+    # Only while moves may be entered: a finished or abandoned play keeps none (its row is read
+    # by many pages; an undo or resuming judges its log again, and keeps the state then).
+    version = play.version + 1 if advance else play.version
+    in_progress = play.status == Play.Status.IN_PROGRESS
+    play.kept = _kept(judgement, version, position) if in_progress else ""
     if advance:
         advance_version(play, results=True)
     else:

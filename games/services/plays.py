@@ -173,7 +173,8 @@ def abandon_play(
         raise ServiceError(_("This play was already abandoned."))
     play.status = Play.Status.ABANDONED
     play.ended_at = timezone.now()
-    play.save(update_fields=["status", "ended_at"])
+    play.kept = ""  # no move until it is resumed, which judges its log again
+    play.save(update_fields=["status", "ended_at", "kept"])
     advance_version(play)
     audit_play(play, AuditEntry.Action.PLAY_ABANDON, by=by)
     return play

@@ -89,8 +89,10 @@ def from_the_log(play: Play):
 def assert_kept_is_the_logs(play: Play) -> None:
     play.refresh_from_db()
     judged = kept_judgement(play)
-    if play.status == Play.Status.ABANDONED:
-        return  # no move may be entered: nothing is judged from its kept state until resumed
+    if play.status != Play.Status.IN_PROGRESS:
+        # No move may be entered: none is kept (an undo or resuming judges the log again).
+        assert play.kept == ""
+        return
     assert judged is not None, "no state kept at the play's version"
     kept, next_seq, active = judged
     logged = from_the_log(play)
@@ -155,16 +157,20 @@ def export_then_import(play: Play, move_of, rng: random.Random) -> Play:
 
 
 def lose_the_kept_state(play: Play, move_of, rng: random.Random) -> Play:
-    """No state kept (a play from before kept states), or one kept by another referee: the next
-    entry judges the log and keeps its state again."""
+    """No state kept (a play from before kept states), one kept by another referee, or one that
+    does not load: the next entry judges the log and keeps its state again."""
     play.refresh_from_db()
     if play.status != Play.Status.IN_PROGRESS:
         return play  # no entry to judge the log again
-    if rng.random() < 0.5:
+    kept = json.loads(play.kept)
+    lost = rng.choice(["none", "another referee", "damaged"])
+    if lost == "none":
         play.kept = ""
-    else:
-        kept = json.loads(play.kept)
+    elif lost == "another referee":
         kept["judged"]["revision"] = "another"
+        play.kept = json.dumps(kept)
+    else:
+        kept["judged"]["state"] = {"players": {"(": 1}}
         play.kept = json.dumps(kept)
     play.save(update_fields=["kept"])
     assert kept_judgement(play) is None
