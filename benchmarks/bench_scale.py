@@ -56,6 +56,7 @@ def setup_django(database_url: str) -> None:
 
     settings.SECURE_SSL_REDIRECT = False
     settings.ALLOWED_HOSTS = ["testserver"]
+    settings.ROOT_URLCONF = "benchmarks.floor"  # the site, and the floor view beside it
 
 
 def rss_mb() -> float:
@@ -233,14 +234,34 @@ def step_measure(runs: int) -> dict:
         return get
 
     night = GameNight.objects.filter(club=club).exclude(pk=tonight.pk).order_by("-date").first()
+    # "As at" the middle of the club's history (issue 32): the busiest case for a lookup that
+    # walked the rows from either end.
+    first_night, last_night = (
+        GameNight.objects.filter(club=club).exclude(pk=tonight.pk).order_by(order).first()
+        for order in ("date", "-date")
+    )
+    middle = first_night.date + (last_night.date - first_night.date) / 2
+    leaderboard = reverse("leaderboard", args=[club.pk])
     pages = {
         "player_busiest": reverse("player", args=[busiest[0]]),
         "player_typical": reverse("player", args=[busiest[min(99, len(busiest) - 1)]]),
-        "leaderboard": reverse("leaderboard", args=[club.pk]),
+        "leaderboard": leaderboard,
+        "leaderboard_as_at": f"{leaderboard}?as_of={middle.isoformat()}",
         "night": reverse("night-summary", args=[night.pk]),
     }
     for key, url in pages.items():
         _timed(results.setdefault(key, []), runs, page_timer(url))
+    # The floor (benchmarks/floor.py), in the same run: every figure is also a ratio to it.
+    floor_play = play_with(0)
+
+    def floor() -> float:
+        start = time.perf_counter()
+        response = client.post(f"/bench/floor/{floor_play.pk}/", {"club": club.pk, "version": 1})
+        elapsed = time.perf_counter() - start
+        assert response.status_code == 200, response.status_code
+        return elapsed
+
+    _timed(results.setdefault("floor", []), runs, floor)
     busiest_plays = Seat.objects.filter(player_id=busiest[0], play__status="finished").count()
     out = {"busiest_plays": busiest_plays}
     for key, samples in results.items():
@@ -316,7 +337,9 @@ ROWS = [
     ("player_busiest", "player page, busiest player"),
     ("player_typical", "player page, 100th busiest player"),
     ("leaderboard", "leaderboard, all games"),
+    ("leaderboard_as_at", "leaderboard, all games, as at the middle of the history"),
     ("night", "game night summary (50 plays)"),
+    ("floor", "the floor view (benchmarks/floor.py), same run"),
 ]
 
 
@@ -326,11 +349,18 @@ def table(label: str, sizes: list[int], found: dict[int, dict]) -> str:
         "| what (median / p95) | " + " | ".join(f"{size:,} plays" for size in sizes) + " |",
         "|---|" + "---|" * len(sizes),
     ]
+
+    def cell(size: int, key: str) -> str:
+        if size not in found or key not in found[size]:
+            return "–"
+        median, p95 = found[size][key]
+        text = f"{median:.1f} / {p95:.1f} ms"
+        if key != "floor" and "floor" in found[size]:
+            text += f" ({median / found[size]['floor'][0]:.1f}× floor)"
+        return text
+
     for key, what in ROWS:
-        cells = [
-            f"{found[s][key][0]:.1f} / {found[s][key][1]:.1f} ms" if s in found else "–"
-            for s in sizes
-        ]
+        cells = [cell(s, key) for s in sizes]
         lines.append(f"| {what} | " + " | ".join(cells) + " |")
 
     def row(what: str, cell) -> None:

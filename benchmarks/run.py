@@ -102,15 +102,24 @@ def bench_referee_command(count: int = 1000) -> list[str]:
 def main() -> None:
     print(
         f"# Benchmarks — {platform.python_implementation()} {platform.python_version()}, "
-        f"{platform.machine()}, {os.cpu_count()} cores\n"
+        f"{platform.machine()}, {os.cpu_count()} cores, "
+        f"load average {machine_load()} at the start\n"
+    )
+    print(
+        "The machine may be shared: each benchmark says its load, and the requests of a page are"
+        " given as a ratio to the floor view (benchmarks/floor.py) measured in the same run.\n"
     )
     print("## Judging one finished game (`judge(log)`, pure Python)\n")
     print("\n".join(bench_judge()))
     print("\n## `python manage.py referee` on 1,000 logs (one process, Django started once)\n")
     print("\n".join(bench_referee_command()))
     for extra in sorted((ROOT / "benchmarks").glob("bench_*.py")):
-        print()
+        print(f"\n(load average {machine_load()} at the start of {extra.name})", flush=True)
         subprocess.run([sys.executable, str(extra)], cwd=ROOT, check=False)
+
+
+def machine_load() -> str:
+    return " / ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":

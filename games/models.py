@@ -314,6 +314,13 @@ class Play(models.Model):
     #: change's transaction: a form made at an older version is refused, not applied to a
     #: position its sender never saw
     version = models.PositiveIntegerField(_("version"), default=0, editable=False)
+    #: derived: the referee's judged state after the last move of the active log, with the
+    #: version it was judged at (games.services.playrow.kept_judgement): a move entry judges its
+    #: move from it instead of the whole log. Written with the results by every change of the
+    #: log, while the play is in progress (empty once finished or abandoned); empty, or of
+    #: another version or referee, it is judged again from the log. Text, not a JSON column:
+    #: PostgreSQL's jsonb would reorder a state's keys, and their order matters.
+    kept = models.TextField(default="", db_default="", blank=True, editable=False)
 
     objects = PlayQuerySet.as_manager()
 
@@ -558,9 +565,13 @@ class RatingChange(models.Model):
         ordering = ["id"]
         indexes = [
             # A player's rows in a scope in play order (``plays`` counts up with played_at): their
-            # last row (their record), their last before a time (as-of leaderboards, a rebuild's
-            # starting point) and their n-th (the rating chart's points), one lookup each.
+            # last row (their record) and their n-th (the rating chart's points), one lookup each.
             models.Index(fields=["player", "scope", "plays"], name="rating_player_scope_plays"),
+            # A player's last row in a scope before a time (as-at leaderboards, a rebuild's
+            # starting point): one seek, however far back the time (``plays`` breaks ties).
+            models.Index(
+                fields=["player", "scope", "played_at", "plays"], name="rating_player_scope_time"
+            ),
             models.Index(fields=["club", "played_at"], name="rating_club_time"),
         ]
         verbose_name = _("rating change")
@@ -582,6 +593,45 @@ class RatingChange(models.Model):
         if self.mu_after is None or self.mu_before is None:
             return None
         return self.ordinal_after - self.ordinal_before
+
+
+class PartnerChange(models.Model):
+    """One partner of a player in one finished team play, seen from one scope (its game, and
+    ``"all"``): the pair's running totals as partners after that play. A pair's last row before
+    a day is its partnership as at that day (the leaderboard "as at": one index seek per pair,
+    however long the history). Derived, like RatingChange, and rewritten with it."""
+
+    id = RowidField(primary_key=True, serialize=False, verbose_name="ID")
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
+    play = models.ForeignKey(Play, on_delete=models.CASCADE, related_name="+", db_constraint=False)
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
+    partner = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
+    scope = models.CharField(_("scope"), max_length=20)
+    #: the play's time (Play.ended_at), as on its rating rows
+    played_at = models.DateTimeField(_("played"))
+    #: plays together, and won together, up to this one included
+    together = models.PositiveIntegerField(default=0)
+    together_won = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            models.Index(
+                fields=["player", "scope", "partner", "played_at"], name="partner_pair_time"
+            ),
+            models.Index(fields=["club", "played_at"], name="partner_club_time"),
+        ]
+        verbose_name = _("partner change")
+        verbose_name_plural = _("partner changes")
+
+    def __str__(self) -> str:
+        return f"{self.player} with {self.partner} in {self.scope} after {self.play}"
 
 
 # Read-only links: a game night for people without an account ---------------------------------

@@ -16,7 +16,9 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee import GAMES, Game, Judgement
+from referee import FORMAT, GAMES, Game, Judgement, judge
+from referee.base import Plan
+from referee.judge import Plans
 
 from .selectors import LogEntry
 from .ui import GameUI, Reason, sentence, ui_for
@@ -64,6 +66,23 @@ def _fresh_game(judgement: Judgement) -> Game | None:
         return None
 
 
+def _every_plan(judgement: Judgement, entries: Sequence[LogEntry]) -> Sequence[Plan]:
+    """The plan of every active entry: the judgement's own, or, for a judgement resumed from the
+    state kept after the last move (which knows only that move's plan: referee.Plans), those of
+    the log judged again (a page that tells the whole log after a move entry)."""
+    plans = judgement.plans
+    if isinstance(plans, Plans) and len(plans.known) != len(plans):
+        log = {
+            "format": FORMAT,
+            "game": judgement.game,
+            "players": list(judgement.scores),
+            "setup": judgement.setup,
+            "moves": [entry.data for entry in entries if entry.undone_at is None],
+        }
+        return judge(log).plans
+    return plans
+
+
 def move_log(
     judgement: Judgement, entries: Sequence[LogEntry], zone: datetime.tzinfo
 ) -> list[LogLine]:
@@ -71,7 +90,7 @@ def move_log(
     ``zone`` (the club's time zone)."""
     ui = ui_for(judgement.game) if judgement.game in GAMES else None
     state = _fresh_game(judgement)
-    plans = iter(judgement.plans if state is not None else ())
+    plans = iter(_every_plan(judgement, entries) if state is not None else ())
     lines = []
     active = 0  # entries still in the log so far: the position of the next one
     for entry in entries:

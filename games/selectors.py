@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import hashlib
 import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -53,6 +54,13 @@ def _clock(moment: datetime.datetime) -> str:
     # The night's date is on the page already: the time of day is enough, and formatting it
     # here is much cheaper than a template filter per row of a long log.
     return timezone.localtime(moment).strftime("%H:%M")
+
+
+def position(active: Sequence[int]) -> str:
+    """A short fingerprint of a play's position: the ``seq`` of its active moves, in order (an
+    undo then a new move gives a different position, even with as many moves)."""
+    digest = hashlib.blake2s(",".join(map(str, active)).encode(), digest_size=6).hexdigest()
+    return f"{len(active)}-{digest}"
 
 
 def seat_names(play: Play) -> list[str]:

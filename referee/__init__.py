@@ -4,7 +4,7 @@ judges logs with the standard library alone.
 """
 
 from .base import Game, IllegalMove, SetupError
-from .judge import FORMAT, Judgement, judge, judge_next
+from .judge import FORMAT, Judgement, judge, judge_next, keep, resume
 from .registry import GAMES
 
 __all__ = [
@@ -16,4 +16,6 @@ __all__ = [
     "SetupError",
     "judge",
     "judge_next",
+    "keep",
+    "resume",
 ]

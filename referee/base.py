@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from .messages import Message, cell_text, define, describe
 from .messages import gettext_noop as _
+from .state import decode, encode
 
 # Re-exported: the games' modules write their messages with these.
 __all__ = ["Message", "cell_text", "define", "describe"]
@@ -173,6 +174,26 @@ class Game(ABC):
         its keys). Empty once the game is over. Pure: changes nothing, and agrees with
         ``check`` — every move it offers is judged legal, and every legal move is offered (for
         the choices it describes; tests/referee/test_options_<game>.py)."""
+
+    # --- Keeping the state (issue 32) ----------------------------------------------------------
+
+    def dump(self) -> dict[str, Any]:
+        """The whole state as plain JSON, for ``load`` to make again (referee.state): the site
+        keeps it after a play's last move and judges the next move from it. An engine whose
+        state is not plain values (numbers, strings, lists, tuples, dicts, sets) says how."""
+        return {name: encode(value) for name, value in vars(self).items()}
+
+    @classmethod
+    def load(cls, dumped: dict[str, Any]) -> Game:
+        """The state ``dump`` wrote (by this very revision of the referee: referee.state), in
+        new containers: changing it changes nothing else."""
+        game = cls.__new__(cls)
+        game.__dict__.update({name: decode(value) for name, value in dumped.items()})
+        return game
+
+    def copy(self) -> Game:
+        """An independent copy, to play on while this state stays as it was."""
+        return self.load(self.dump())
 
     # --- Results -------------------------------------------------------------------------------
 

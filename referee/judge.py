@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,6 +10,7 @@ from .base import Game, IllegalMove, Plan, SetupError, competition_ranks
 from .messages import Message, define
 from .messages import gettext_noop as _
 from .registry import GAMES
+from .state import REVISION
 
 FORMAT = "gamelog/1"
 
@@ -55,8 +56,9 @@ class Judgement:
     #: the teams of partners the setup names (``Game.teams``), empty when every player plays for
     #: themselves
     teams: list[list[str]] = field(default_factory=list)
-    #: the plan of every legal move, in order (see ``moves``)
-    plans: list[Plan] = field(default_factory=list, repr=False, compare=False)
+    #: the plan of every legal move, in order (see ``moves``); a judgement resumed from a kept
+    #: state (``resume``) knows only its last one (``Plans``)
+    plans: list[Plan] | Plans = field(default_factory=list, repr=False, compare=False)
     #: the game state after the last legal move (None when the envelope or setup is wrong)
     state: Game | None = field(default=None, repr=False, compare=False)
 
@@ -142,18 +144,100 @@ def judge(log: Any) -> Judgement:
 
 def judge_next(before: Judgement, move: Any) -> Judgement:
     """The judgement of ``before``'s log with ``move`` appended, the same as ``judge`` gives
-    for that whole log, made from a copy of ``before``'s game instead of every move again: a
-    move entry judges the log once, then its new move (the copy costs about what 8 Punto moves
-    do). ``before`` and its game are left as they were (a page tells the new move from them)."""
+    for that whole log, made from a copy of ``before``'s game instead of every move again (a
+    move entry judges its new move from the state kept after the last one: ``resume``).
+    ``before`` and its game are left as they were (a page tells the new move from them)."""
     if before.status == "illegal" or before.state is None:
         return before  # judging stops at the first error: a move after it changes nothing
-    state = copy.deepcopy(before.state)
-    plans = [*before.plans]
+    state = before.state.copy()
+    plans = before.plans.copy()
     error, verdict = _play(state, [move], plans)
     return _judged(before.game, state, before.setup, plans, error, verdict)  # type: ignore[arg-type]
 
 
-def _play(state: Game, moves: list, plans: list[Plan]) -> tuple[dict | None, Message | None]:
+class Plans(Sequence[Plan]):
+    """The plans of a log judged from a kept state: as many as its legal moves, of which only
+    those made since it was kept, or the last one before (as the referee understood it), are
+    known. Enough for what a move entry asks (how many moves, the last one); asking for an
+    earlier one is a LookupError: a caller that needs every plan judges the log (``judge``)."""
+
+    __slots__ = ("count", "known")
+
+    def __init__(self, count: int, known: list[Plan]):
+        self.count = count
+        self.known = known
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            raise LookupError("a kept state's plans are not sliced")
+        at = index + self.count if index < 0 else index
+        first = self.count - len(self.known)
+        if not first <= at < self.count:
+            raise LookupError(f"plan {index} of {self.count} was judged before the state was kept")
+        return self.known[at - first]
+
+    def __iter__(self) -> Iterator[Plan]:
+        if len(self.known) != self.count:
+            raise LookupError("the plans judged before the state was kept are not known")
+        return iter(self.known)
+
+    def append(self, plan: Plan) -> None:
+        self.known.append(plan)
+        self.count += 1
+
+    def copy(self) -> Plans:
+        return Plans(self.count, list(self.known))
+
+
+class Recalled(Plan):
+    """The last move before a state was kept, as the referee understood it: its canonical JSON,
+    all a page asks of it (where the last card went). It cannot be committed again."""
+
+    __slots__ = ("move",)
+
+    def __init__(self, move: dict[str, Any]):
+        self.move = move
+
+    def canonical(self) -> dict[str, Any]:
+        return self.move
+
+
+def keep(judgement: Judgement) -> dict[str, Any] | None:
+    """What to keep of a legal judgement to judge the next move from it (``resume``), as plain
+    JSON: the game's state, the setup and the last move as understood, the number of moves, and
+    the referee's revision. None for a log that does not judge legal: it is judged again."""
+    if judgement.status == "illegal" or judgement.state is None:
+        return None
+    plans = judgement.plans
+    return {
+        "revision": REVISION,
+        "game": judgement.game,
+        "state": judgement.state.dump(),
+        "setup": judgement.setup,
+        "moves": len(plans),
+        "last": plans[-1].canonical() if plans else None,
+    }
+
+
+def resume(kept: Any, game: str) -> Judgement | None:
+    """The judgement ``keep`` kept, of a log of ``game``, as ``judge`` gave it (its plans but the
+    last excepted: ``Plans``); None when there is none, or it was kept by another revision of
+    the referee or for another game: then the log is judged again."""
+    if not isinstance(kept, dict) or kept.get("revision") != REVISION or kept.get("game") != game:
+        return None
+    engine = GAMES[game]
+    state = engine.load(kept["state"])
+    last = kept["last"]
+    plans = Plans(kept["moves"], [Recalled(last)] if last is not None else [])
+    return _judged(game, state, kept["setup"], plans, None, None)
+
+
+def _play(
+    state: Game, moves: list, plans: list[Plan] | Plans
+) -> tuple[dict | None, Message | None]:
     """Make ``moves`` on ``state``, adding their plans to ``plans`` (the moves made before
     them), up to the first illegal one: its error and verdict, or (None, None)."""
     for move in moves:

@@ -63,7 +63,7 @@ def test_a_play_of_another_club_is_not_found(punto, rf, outsider):
 
 def test_the_locked_read_gives_the_seats_players_and_play_as_the_orm(punto):
     with transaction.atomic():
-        play, seats = lock_seated(punto.pk)
+        play, seats, _asked = lock_seated(punto.pk)
     seated = Seat.objects.select_related("play", "player").filter(play=punto)
     orm = list(seated.order_by("position"))
     assert [row(seat) for seat in seats] == [row(seat) for seat in orm]

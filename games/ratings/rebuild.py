@@ -41,6 +41,7 @@ from ..models import (
     CatalogueGame,
     Club,
     HeadToHead,
+    PartnerChange,
     Play,
     RatingChange,
     Seat,
@@ -58,6 +59,7 @@ _MODELS = SimpleNamespace(
     RatingChange=RatingChange,
     HeadToHead=HeadToHead,
     CatalogueGame=CatalogueGame,
+    PartnerChange=PartnerChange,
 )
 
 
@@ -73,17 +75,79 @@ def cooperative_games(club_id: int, models: Any = _MODELS) -> frozenset[str]:
     return frozenset(COOPERATIVE_GAMES) | {f"{CATALOGUE_PREFIX}{pk}" for pk in ids}
 
 
-def refresh_for_play(play: Play) -> None:
+def refresh_for_play(
+    play: Play, *, rated: bool | None = None, seats: list[Seat] | None = None
+) -> None:
     """Rebuild the club's ratings after ``play``'s result was rewritten (called by services).
 
     Rebuilds from the earlier of the play's old rated time and its new one; a play that was not
-    and is not finished changes nothing and costs one indexed query.
+    and is not finished changes nothing and costs one indexed query. ``rated`` False: the caller
+    knows the play had no rating rows (it was not finished), which saves that query; then a
+    play just finished after every other play of the club (the move that finishes a play
+    tonight) is rated on its own (``_append``), from ``seats`` (with their results) when given.
     """
-    old = RatingChange.objects.filter(play=play).aggregate(at=Min("played_at"))["at"]
     new = play.ended_at if play.status == Play.Status.FINISHED else None
+    if rated is False:
+        if new is not None and not _append(play, seats):
+            rebuild_club(play.club_id, since=new)
+        return
+    old = RatingChange.objects.filter(play=play).aggregate(at=Min("played_at"))["at"]
     times = [at for at in (old, new) if at is not None]
     if times:
         rebuild_club(play.club_id, since=min(times))
+
+
+def _append(play: Play, seats: list[Seat] | None) -> bool:
+    """Rate ``play``, just finished and not rated before, when it ended after every rated play
+    of its club: its rows follow every other, so nothing else is rewritten. One statement reads
+    its players' last rows in each scope and whether any row of the club is as late (then False:
+    the caller rebuilds from the play's time), one writes its rows, one adds to its pairs'
+    records. In the caller's transaction, with the club's row locked (on SQLite the transaction
+    holds the database's write lock already)."""
+    if connection.features.has_select_for_update:
+        list(Club.objects.select_for_update().filter(pk=play.club_id).values_list("pk"))
+    if seats is None:
+        seats = list(play.seats.order_by("position"))
+    played_at = RatingChange._meta.get_field("played_at").get_db_prep_value(
+        play.ended_at, connection
+    )
+    # A catalogue game's co-operative rule is the club's (one query, only for those games).
+    cooperative = (
+        cooperative_games(play.club_id)
+        if play.game.startswith(CATALOGUE_PREFIX)
+        else frozenset(COOPERATIVE_GAMES)
+    )
+    scopes = (play.game,) if play.game in cooperative else (play.game, ALL_GAMES)
+    keys = [(scope, seat.player_id) for scope in scopes for seat in seats]
+    states = totals.States(RatingChange, play.ended_at)
+    if not states.fetch(keys, club_id=play.club_id, played_at=played_at):
+        return False
+    tally = totals.Pairs()
+    partners = totals.Partners(PartnerChange, play.ended_at)
+    partnered = [seat.player_id for seat in seats if seat.team is not None]
+    if partnered and play.game not in cooperative:
+        teams = {seat.player_id: seat.team for seat in seats}
+        partners.fetch(
+            [
+                (scope, player, other)
+                for scope in scopes
+                for player in partnered
+                for other in partnered
+                if other != player and teams[other] == teams[player]
+            ],
+            played_at,
+        )
+    stream = [
+        (play.pk, play.game, played_at, seat.player_id, seat.rank, seat.is_winner, seat.score,
+         seat.team)
+        for seat in sorted(seats, key=lambda seat: seat.position)
+    ]  # fmt: skip
+    rated = _rate(play.club_id, stream, states, tally, partners, cooperative)
+    rows = [row for rows_of_play in rated for row in rows_of_play]
+    bulk.insert_few(RatingChange, COLUMNS, rows)
+    bulk.insert_few(PartnerChange, totals.PARTNER_COLUMNS, partners.rows)
+    tally.add(play.club_id, HeadToHead)
+    return True
 
 
 def rebuild_club(
@@ -112,6 +176,9 @@ def rebuild_club(
         if excluding is not None:
             seats = seats.exclude(play_id=excluding)
         tally = totals.Pairs()
+        # The partner rows (none before the migration that made them: 0015 rebuilds without).
+        partner_model = getattr(models, "PartnerChange", None)
+        partners = totals.Partners(partner_model, since)
         # The club's whole history, and no other club's in the table: load it the way one loads
         # a table, emptied at once and indexed after (see bulk.load).
         every = models.RatingChange.objects
@@ -144,7 +211,15 @@ def rebuild_club(
                 models.RatingChange,
                 COLUMNS,
                 COPY_TYPES,
-                _rate(club_id, stream, states, tally, cooperative),
+                _rate(club_id, stream, states, tally, partners, cooperative),
+            )
+        if partner_model is not None:
+            rewritten = partner_model.objects.filter(club_id=club_id)
+            if since is not None:
+                rewritten = rewritten.filter(played_at__gte=since)
+            rewritten.delete()
+            bulk.insert(
+                partner_model, totals.PARTNER_COLUMNS, totals.PARTNER_COPY_TYPES, [partners.rows]
             )
         tally.save(club_id, models.HeadToHead, full=since is None)
         if since is None:
@@ -177,11 +252,13 @@ def _rate(
     seat_rows: Iterable[tuple],
     states: totals.States,
     tally: totals.Pairs,
+    partners: totals.Partners,
     cooperative: frozenset[str] = frozenset(COOPERATIVE_GAMES),
 ) -> Iterator[list[tuple]]:
     """The rating rows of the seats, given in play order, one play's seats together: one list
-    of rows per play. Counts each competitive play's head-to-head in ``tally``. ``cooperative``:
-    the club's co-operative games (cooperative_games)."""
+    of rows per play. Counts each competitive play's head-to-head in ``tally``, and each team
+    play's partners in ``partners``. ``cooperative``: the club's co-operative games
+    (cooperative_games)."""
     rate = update.plackett_luce
     count_alone = tally.count_alone
     for play_id, group in groupby(seat_rows, key=itemgetter(0)):
@@ -201,7 +278,9 @@ def _rate(
             continue
         numbers = [seat[7] for seat in seats]
         if numbers.count(None) != len(numbers):
-            _rate_teams(rows, club_id, play_id, game, played_at, seats, numbers, states, tally)
+            _rate_teams(
+                rows, club_id, play_id, game, played_at, seats, numbers, states, tally, partners
+            )
             yield rows
             continue
         # Everyone for themselves (most plays: the rebuild's hot path, totals.count inlined).
@@ -253,17 +332,16 @@ def _rate_teams(
     numbers: list[int | None],
     states: totals.States,
     tally: totals.Pairs,
+    partners: totals.Partners,
 ) -> None:
     """_rate for a play with partners: its seats rated as teams, into ``rows``."""
     teams = update.play_teams(numbers)
     ranks = [min(seats[i][4] for i in team) for team in teams]
-    tally.count(
-        game,
-        [[seats[i][3] for i in team] for team in teams],
-        ranks,
-        [seats[team[0]][5] for team in teams],
-    )
+    players = [[seats[i][3] for i in team] for team in teams]
+    wins = [seats[team[0]][5] for team in teams]
+    tally.count(game, players, ranks, wins)
     for scope in (game, ALL_GAMES):
+        partners.count(club_id, play_id, scope, played_at, players, wins)
         current = [states[(scope, seat[3])] for seat in seats]
         ratings = [[(current[i][0], current[i][1]) for i in team] for team in teams]
         if len(teams) > 1:

@@ -14,6 +14,8 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
+from django.db import connection
+
 from ..models import ALL_GAMES
 from . import bulk
 from .update import INITIAL_MU, INITIAL_SIGMA, play_teams
@@ -33,7 +35,7 @@ _STATE_COLUMNS = (
 
 class States(dict):
     """Each player's state per (scope, player), fetched when first needed: their last row before
-    ``since`` (one index lookup on rating_player_scope_plays), or a new player's state."""
+    ``since`` (one index seek on rating_player_scope_time), or a new player's state."""
 
     def __init__(self, rows: Any, since: datetime.datetime | None):
         super().__init__()
@@ -45,20 +47,135 @@ class States(dict):
         if self.since is not None:  # a full rebuild starts everyone afresh
             last = (
                 self.rows.objects.filter(player_id=player, scope=scope, played_at__lt=self.since)
-                .order_by("-plays")
+                .order_by("-played_at", "-plays")
                 .values_list(*_STATE_COLUMNS)
                 .first()
             )
+        return self._keep(key, last)
+
+    def _keep(self, key: tuple[str, int], last: Any) -> _State:
+        """The state of ``key`` from its last row (None: a new player's)."""
         if last is None:
             state = [INITIAL_MU, INITIAL_SIGMA, 0, 0, 0, None, None, 0, 0]
         else:
             state = list(last)
             if state[0] is None:  # a cooperative game's rows carry no rating
                 state[0], state[1] = INITIAL_MU, INITIAL_SIGMA
-        if scope == ALL_GAMES:
+        if key[0] == ALL_GAMES:
             state[4] = None
         self[key] = state
         return state
+
+    def fetch(self, keys: list[tuple[str, int]], *, club_id: int, played_at: Any) -> bool:
+        """The states of ``keys``, each from its last row before ``since``, read by one
+        statement (one index seek each, on rating_player_scope_time), which also counts the
+        club's rows at ``played_at`` (``since`` as the database stores it) or later: False,
+        reading no state, when there is any (``since`` is not after every rated play)."""
+        table = self.rows._meta.db_table
+        quote = connection.ops.quote_name
+        columns = ", ".join(quote(column) for column in _STATE_COLUMNS)
+        nulls = ", ".join(["NULL"] * (len(_STATE_COLUMNS) - 1))
+        parts = [
+            f"SELECT -1, COUNT(*), {nulls} FROM {quote(table)}"
+            f" WHERE {quote('club_id')} = %s AND {quote('played_at')} >= %s"
+        ]
+        params: list[Any] = [club_id, played_at]
+        for index, (scope, player) in enumerate(keys):
+            parts.append(
+                f"SELECT * FROM (SELECT {index:d}, {columns} FROM {quote(table)}"
+                f" WHERE {quote('player_id')} = %s AND {quote('scope')} = %s"
+                f" AND {quote('played_at')} < %s"
+                f" ORDER BY {quote('played_at')} DESC, {quote('plays')} DESC LIMIT 1)"
+                f" AS last{index:d}"
+            )
+            params += [player, scope, played_at]
+        with connection.cursor() as cursor:
+            cursor.execute(" UNION ALL ".join(parts), params)
+            found = {row[0]: row[1:] for row in cursor.fetchall()}
+        if found[-1][0]:
+            return False
+        for index, key in enumerate(keys):
+            self._keep(key, found.get(index))
+        return True
+
+
+#: The columns of a partner row (models.PartnerChange), and their PostgreSQL types.
+PARTNER_COLUMNS = (
+    "club_id", "play_id", "player_id", "partner_id", "scope", "played_at",
+    "together", "together_won",
+)  # fmt: skip
+PARTNER_COPY_TYPES = ("int8", "int8", "int8", "int8", "text", "timestamptz", "int4", "int4")
+
+
+class Partners(dict):
+    """Each pair of partners' running totals per (scope, player, partner) — [together,
+    together_won] — fetched when first needed (their last row before ``since``, one index seek
+    on partner_pair_time), and the partner rows of the team plays rated since (``rows``)."""
+
+    def __init__(self, model: Any, since: datetime.datetime | None):
+        super().__init__()
+        self.model, self.since = model, since
+        self.rows: list[tuple] = []
+
+    def __missing__(self, key: tuple[str, int, int]) -> list[int]:
+        scope, player, partner = key
+        last = None
+        if self.since is not None and self.model is not None:
+            last = (
+                self.model.objects.filter(
+                    player_id=player, scope=scope, partner_id=partner, played_at__lt=self.since
+                )
+                .order_by("-played_at", "-id")
+                .values_list("together", "together_won")
+                .first()
+            )
+        state = self[key] = list(last) if last is not None else [0, 0]
+        return state
+
+    def count(
+        self,
+        club_id: int,
+        play_id: int,
+        scope: str,
+        played_at: Any,
+        teams: list[list[int]],
+        wins: list[bool],
+    ) -> None:
+        """One team play in ``scope``: each partner of each team (its players) one play more
+        together, and a win more if the team won; a row each."""
+        for team, won in zip(teams, wins, strict=True):
+            for player in team:
+                for partner in team:
+                    if partner == player:
+                        continue
+                    state = self[(scope, player, partner)]
+                    state[0] += 1
+                    state[1] += 1 if won else 0
+                    self.rows.append(
+                        (club_id, play_id, player, partner, scope, played_at, state[0], state[1])
+                    )
+
+    def fetch(self, keys: list[tuple[str, int, int]], played_at: Any) -> None:
+        """The states of ``keys``, each from its last row before ``played_at`` (``since`` as
+        the database stores it), read by one statement."""
+        if not keys:
+            return
+        table = connection.ops.quote_name(self.model._meta.db_table)
+        quote = connection.ops.quote_name
+        parts, params = [], []
+        for index, (scope, player, partner) in enumerate(keys):
+            parts.append(
+                f"SELECT * FROM (SELECT {index:d}, {quote('together')}, {quote('together_won')}"
+                f" FROM {table} WHERE {quote('player_id')} = %s AND {quote('scope')} = %s"
+                f" AND {quote('partner_id')} = %s AND {quote('played_at')} < %s"
+                f" ORDER BY {quote('played_at')} DESC, {quote('id')} DESC LIMIT 1) AS pair{index:d}"
+            )
+            params += [player, scope, partner, played_at]
+        with connection.cursor() as cursor:
+            cursor.execute(" UNION ALL ".join(parts), params)
+            found = {row[0]: list(row[1:]) for row in cursor.fetchall()}
+        for index, key in enumerate(keys):
+            self[key] = found.get(index, [0, 0])
 
 
 class Pairs:
@@ -179,6 +296,36 @@ class Pairs:
                 update_fields=list(PAIR_TOTALS),
                 batch_size=2000,
             )
+
+    def add(self, club_id: int, model: Any) -> None:
+        """Add the counted plays to the stored records, in one statement (an upsert that adds
+        to a record already there): for plays rated after every other, which take nothing
+        back, so no record is left empty."""
+        changes = [
+            (club_id, player, other, scope, *record)
+            for (scope, player, other), record in self.pairs.items()
+            if any(record)
+        ]
+        if not changes:
+            return
+        quote = connection.ops.quote_name
+        table = quote(model._meta.db_table)
+        names = [model._meta.get_field(c.removesuffix("_id")).column for c in H2H_COLUMNS]
+        row = f"({', '.join(['%s'] * len(names))})"
+        added = ", ".join(
+            f"{quote(name)} = {table}.{quote(name)} + excluded.{quote(name)}"
+            for name in PAIR_TOTALS
+        )
+        keys = ", ".join(
+            quote(model._meta.get_field(f).column) for f in ("player", "opponent", "scope")
+        )
+        sql = (
+            f"INSERT INTO {table} ({', '.join(quote(n) for n in names)})"
+            f" VALUES {', '.join([row] * len(changes))}"
+            f" ON CONFLICT ({keys}) DO UPDATE SET {added}"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [value for change in changes for value in change])
 
 
 def count(state: _State, won: bool, score: int) -> None:

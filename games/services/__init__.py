@@ -1,7 +1,9 @@
 """The only code that writes. Every function is one transaction; the referee judges every change.
 
-A move is stored only if the whole log, with it appended, is legal; the derived results (seat
-scores, ranks, winners, the play's status and details) are rewritten in the same transaction.
+A move is stored only if the whole log, with it appended, is legal — judged from the state kept
+after the log's last move (Play.kept), which every change to the log rewrites; the derived
+results (seat scores, ranks, winners, the play's status and details) are rewritten in the same
+transaction.
 
 One room per job; ``from games import services`` gives every service and refusal:
 

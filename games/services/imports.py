@@ -103,6 +103,6 @@ def import_log(
     Move.objects.bulk_create(
         Move(play=play, seq=index, data=move, entered_by=by) for index, move in enumerate(moves)
     )
-    refresh_results(play, judgement)
+    refresh_results(play, judgement, position=(len(moves), list(range(len(moves)))))
     audit_play(play, AuditEntry.Action.PLAY_IMPORT, by=by, moves=len(moves))
     return play

@@ -17,13 +17,22 @@ from django.utils.translation import gettext as _
 
 from referee import Judgement, judge_next
 
-from .. import verdicts
+from .. import selectors, verdicts
 from ..models import AuditEntry, Move, Play, Seat
 from ..selectors import LogEntry, judge_play, log_moves
 from ..sqlrows import column, insert, quoted
 from .audit import audit_play
 from .errors import IllegalMoveError, ServiceError, key_reused_error, stale_error
-from .playrow import advance_version, lock_play, lock_seated, refresh_results, rejudge
+from .playrow import (
+    Asked,
+    Kept,
+    advance_version,
+    kept_judgement,
+    lock_play,
+    lock_seated,
+    refresh_results,
+    rejudge,
+)
 from .vetting import storable
 
 #: What a move entry's ``compose`` returns while the move is not complete (nothing is stored).
@@ -54,7 +63,8 @@ def _asked_before(play_id: int, keyed: Keyed, undo: bool) -> bool:
     """Whether the play has already done this very request (a move or, ``undo``, an undo):
     then it is answered as the first time and nothing is stored. A key that an earlier request
     of the play used to ask something else is refused (KeyReusedError). One indexed read, under
-    the play's row lock, so two copies of one request racing are done once."""
+    the play's row lock, so two copies of one request racing are done once (a move entry reads
+    it with the lock itself: _done_before)."""
     table = Move._meta.db_table
     sql = (
         f"SELECT {quoted('key')}, {quoted('asked')} FROM {quoted(table)}"
@@ -73,22 +83,70 @@ def _asked_before(play_id: int, keyed: Keyed, undo: bool) -> bool:
     raise key_reused_error()
 
 
-@dataclass
+def _done_before(asked: Asked) -> bool:
+    """_asked_before for a move, from what the lock's statement read of its key: done already
+    when the one move carrying the key asked the same; any other use of the key is refused."""
+    if not asked.carried:
+        return False
+    if asked.carried == 1 and asked.same == 1:
+        return True
+    raise key_reused_error()
+
+
 class PlayState:
     """A play as its page shows it, read once under the play's row lock by a move entry, so
-    that the page is rendered from memory: the seats (players joined), the whole move log
-    (undone entries included), the referee's judgement of its active moves, and, once a move
-    is stored, that entry and the judgement before it."""
+    that the page is rendered from memory: the seats (players joined), the referee's judgement
+    of its active moves, and, once a move is stored, that entry and the judgement before it.
 
-    play: Play
-    seats: list[Seat]
-    log: list[LogEntry]
-    judgement: Judgement
-    entered: LogEntry | None = None
-    before: Judgement | None = None
-    #: the entry's request was done already (the same key and body sent again): nothing was
-    #: stored, and the play is shown as it stands
-    repeated: bool = False
+    The entry judges from the state kept with the play (Play.kept) and never reads the log;
+    ``log``, the whole move log (undone entries included), is read when first asked for (by a
+    page that tells it), after the entry, up to the entry's own move."""
+
+    def __init__(
+        self,
+        play: Play,
+        seats: list[Seat],
+        log: list[LogEntry] | None,
+        judgement: Judgement,
+        entered: LogEntry | None = None,
+        before: Judgement | None = None,
+        *,
+        next_seq: int,
+        active: list[int] | None = None,
+        repeated: bool = False,
+    ):
+        self.play = play
+        self.seats = seats
+        self._log = log
+        self.judgement = judgement
+        self.entered = entered
+        self.before = before
+        #: the ``seq`` of the log's next entry: the log read later stops before it
+        self.next_seq = next_seq
+        #: the ``seq`` of each active move, when known without the log (the kept state's)
+        self._active = active
+        #: the entry's request was done already (the same key and body sent again): nothing was
+        #: stored, and the play is shown as it stands
+        self.repeated = repeated
+
+    @property
+    def log(self) -> list[LogEntry]:
+        if self._log is None:
+            self._log = [entry for entry in log_moves(self.play) if entry.seq < self.next_seq]
+        return self._log
+
+    @property
+    def active_moves(self) -> int:
+        """How many moves the log holds, undone ones left out (no read of the log)."""
+        return len(self.judgement.plans)
+
+    @property
+    def position(self) -> str:
+        """The fingerprint of the play's position (selectors.position), as the page carries it:
+        from the kept state, without reading the log, when the entry judged from it."""
+        if self._active is None:
+            return selectors.position([e.seq for e in self.log if e.undone_at is None])
+        return selectors.position(self._active)
 
     @property
     def names(self) -> list[str]:
@@ -103,12 +161,13 @@ def enter_move(
     compose: Callable[[Judgement, list[str]], Any],
     keyed: Keyed | None = None,
 ) -> PlayState:
-    """One entry at the table: under the play's row lock, read its seats and its move log
-    once, judge the log, let ``compose`` make the move from that judgement and the players'
-    names (what was tapped; it returns NOT_COMPLETE while the move is not complete, and then
-    nothing is stored), judge the move from that judgement (judge_next: the log is judged
-    once), and store the move, the results and the new version; or refuse (IllegalMoveError,
-    ServiceError, with ``state``).
+    """One entry at the table: under the play's row lock, read its seats and the judged state
+    kept after its last move (in the same statement: Play.kept; the log is read and judged
+    only when no state is kept at the play's version), let ``compose`` make the move from that
+    judgement and the players' names (what was tapped; it returns NOT_COMPLETE while the move
+    is not complete, and then nothing is stored), judge the move from that judgement
+    (judge_next), and store the move, the results, the new kept state and the new version; or
+    refuse (IllegalMoveError, ServiceError, with ``state``).
 
     ``version`` is the play's version the entry form was made at: if the play changed since
     (another entry, an undo, abandoning it), the entry is refused (StalePlayError) rather than
@@ -140,7 +199,8 @@ def record_move(
     version: int | None = None,
     key: str | None = None,
 ) -> Judgement:
-    """Judge the whole log with ``move`` appended; store the move and the results, or refuse
+    """Judge the log with ``move`` appended (from its kept state); store the move and the
+    results, or refuse
     (enter_move, for a move already composed; ``key``: its request's key, see Keyed)."""
     keyed = Keyed.of(key, move) if key is not None else None
     compose = lambda *_: move  # noqa: E731
@@ -157,28 +217,38 @@ def _enter_move(
     keyed: Keyed | None,
 ) -> PlayState:
     # A request sent again carries the version of before its own move: its key is read first.
-    play, seats = lock_seated(play_id)
-    repeated = keyed is not None and _asked_before(play_id, keyed, undo=False)
+    play, seats, asked = lock_seated(play_id, (keyed.key, keyed.asked) if keyed else None)
+    repeated = keyed is not None and _done_before(asked)
     if not repeated and version is not None and play.version != version:
-        raise stale_error()
+        # On PostgreSQL the lock's statement may have waited for the very change that moved the
+        # version on, then counted the keys as they stood when it began: this request may be
+        # that change sent again. Its key is read again, by a statement of its own (only then).
+        if keyed is None or not _asked_before(play_id, keyed, undo=False):
+            raise stale_error()
+        repeated = True
     if play.kind == Play.Kind.RESULT:
         raise ServiceError(result_has_no_moves())
-    log = log_moves(play)
     names = [seat.player.name for seat in seats]
-    active = [entry.data for entry in log if entry.undone_at is None]
-    state = PlayState(play, seats, log, judge_play(play, names, active), repeated=repeated)
+    log, judged = None, kept_judgement(play)
+    if judged is None:  # no state kept at this version: the log is judged (and kept below)
+        log = log_moves(play)
+        active = [entry for entry in log if entry.undone_at is None]
+        judgement = judge_play(play, names, [entry.data for entry in active])
+        judged = Kept(judgement, log[-1].seq + 1 if log else 0, [entry.seq for entry in active])
+    before, seq, active_seqs = judged
+    state = PlayState(play, seats, log, before, next_seq=seq, active=active_seqs, repeated=repeated)
     if repeated:
         return state
-    move = compose(state.judgement, names)
+    move = compose(before, names)
     if move is NOT_COMPLETE:
         return state
     try:
         storable(move)
         if play.status == Play.Status.ABANDONED:
             raise ServiceError(_("This play was abandoned: no more moves can be entered."))
-        judgement = judge_next(state.judgement, move)
+        judgement = judge_next(before, move)
         if judgement.error is not None:
-            if judgement.error["move"] == len(active):
+            if judgement.error["move"] == len(before.plans):
                 raise IllegalMoveError(judgement)
             # The stored log itself no longer judges legal (it should never happen): say so.
             raise ServiceError(verdicts.explain(judgement))
@@ -187,15 +257,16 @@ def _enter_move(
         raise
     # What the referee understood (known keys, canonical names), never the raw input.
     understood = judgement.plans[-1].canonical()
-    seq = log[-1].seq + 1 if log else 0
     stored = Move(play=play, seq=seq, data=understood, entered_by=by)
     if keyed is not None:
         stored.key, stored.asked = keyed.key, keyed.asked
     insert(stored)
-    refresh_results(play, judgement, seats, advance=True)
+    after = [*active_seqs, seq]
+    refresh_results(play, judgement, seats, advance=True, position=(seq + 1, after))
     audit_play(play, AuditEntry.Action.MOVE_ENTER, by=by, names=names, seq=seq, move=understood)
     entered = LogEntry(seq, understood, _entered_by(by), stored.entered_at, None, None)
-    return PlayState(play, seats, [*log, entered], judgement, entered, state.judgement)
+    log = [*log, entered] if log is not None else None
+    return PlayState(play, seats, log, judgement, entered, before, next_seq=seq + 1, active=after)
 
 
 def _entered_by(by: AbstractBaseUser | None) -> str | None:

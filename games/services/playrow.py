@@ -1,18 +1,22 @@
 """A play's row, changed one change at a time: locked (with its seats, for a move entry, in one
 statement written by hand: games.sqlrows), its version moved on, and its derived results (seat
-scores, ranks, winners, the play's status and details) rewritten from the referee's judgement."""
+scores, ranks, winners, the play's status and details, and the judged state kept for the next
+move) rewritten from the referee's judgement."""
 
 from __future__ import annotations
 
 import functools
+import json
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db import connection
 from django.utils import timezone
 
-from referee import Judgement
+from referee import Judgement, keep, resume
 
 from .. import live, ratings
-from ..models import Play, Player, Seat
+from ..models import Move, Play, Player, Seat
 from ..selectors import judge_play, seat_names
 from ..sqlrows import Columns, column, instances, join, quoted
 from .errors import gone_error, stale_error
@@ -37,14 +41,23 @@ def lock_play(play: Play, version: int | None = None) -> Play:
 @functools.cache
 def _seated_sql(vendor: str) -> tuple[str, Columns, Columns, Columns]:
     """lock_seated's one statement (sqlrows: the ORM took ten times longer to build it than
-    the database to run it), with the columns of its seats, players and play."""
+    the database to run it), with the columns of its seats, players and play, and then, for a
+    request key, how many moves of the play carry it (as a move's key or an undo's) and how
+    many of those asked the same (two indexed counts: the unique (play, key) and (play,
+    undo_key))."""
     seat, player, play = Columns.of(Seat), Columns.of(Player), Columns.of(Play)
-    seats = Seat._meta.db_table
+    seats, moves = Seat._meta.db_table, Move._meta.db_table
     lock = ""
     if connection.features.has_select_for_update_of:
         lock = f" FOR UPDATE OF {quoted(Play._meta.db_table)}"
+    in_play = f"{column(moves, 'play_id')} = %s"
+    key, undo_key, asked = (column(moves, name) for name in ("key", "undo_key", "asked"))
+    keyed = f"SELECT COUNT(*) FROM {quoted(moves)} WHERE {in_play}"
     sql = (
-        f"SELECT {seat.sql}, {player.sql}, {play.sql} FROM {quoted(seats)}"
+        f"SELECT {seat.sql}, {player.sql}, {play.sql},"
+        f" ({keyed} AND ({key} = %s OR {undo_key} = %s)),"
+        f" ({keyed} AND {key} = %s AND {asked} = %s)"
+        f" FROM {quoted(seats)}"
         + join(Player, column(seats, "player_id"))
         + join(Play, column(seats, "play_id"))
         + f" WHERE {column(seats, 'play_id')} = %s ORDER BY {column(seats, 'position')}{lock}"
@@ -52,22 +65,38 @@ def _seated_sql(vendor: str) -> tuple[str, Columns, Columns, Columns]:
     return sql, seat, player, play
 
 
-def lock_seated(play_id: int) -> tuple[Play, list[Seat]]:
+@dataclass(frozen=True)
+class Asked:
+    """What the moves of a play say of a request key (read with the play's lock): how many moves
+    carry it, as a move's key or an undo's (``carried``), and how many of those carry it as
+    their key for the same request (``same``)."""
+
+    carried: int
+    same: int
+
+
+def lock_seated(play_id: int, key: tuple[str, str] | None = None) -> tuple[Play, list[Seat], Asked]:
     """lock_play, reading the play's seats (and their players) in the same query, with no
     version check: a move entry reads its request's key before the version (services.moves).
-    On SQLite the transaction itself holds the lock (it begins IMMEDIATE: config/settings.py)."""
+    ``key``: the request's key and what it asked, looked up among the play's moves by the same
+    statement. On SQLite the transaction itself holds the lock (it begins IMMEDIATE:
+    config/settings.py)."""
     sql, seat_columns, player_columns, play_columns = _seated_sql(connection.vendor)
+    looked_up, asked = key if key is not None else (None, None)
+    params = [play_id, looked_up, looked_up, play_id, looked_up, asked, play_id]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [play_id])
+        cursor.execute(sql, params)
         rows = cursor.fetchall()
     if not rows:  # a play always has its seats: none means it is gone
         raise gone_error()
-    (play,) = instances(Play, play_columns, rows[:1], start=len(seat_columns) + len(player_columns))
+    start = len(seat_columns) + len(player_columns)
+    (play,) = instances(Play, play_columns, rows[:1], start=start)
     seats = instances(Seat, seat_columns, rows)
     players = instances(Player, player_columns, rows, start=len(seat_columns))
     for seat, player in zip(seats, players, strict=True):
         seat.play, seat.player = play, player
-    return play, seats
+    end = start + len(play_columns)
+    return play, seats, Asked(*rows[0][end : end + 2])
 
 
 def advance_version(play: Play, *, results: bool = False) -> None:
@@ -75,8 +104,9 @@ def advance_version(play: Play, *, results: bool = False) -> None:
     transaction, on the locked row; an increment in the database, so that no stale instance
     saved elsewhere can ever take the version back. Every page watching the play is told once
     the change commits (games.live). ``results``: the play's status, end and details are
-    written by the same statement (one UPDATE per move entry)."""
-    fields = ("status", "ended_at", "details") if results else ()
+    written by the same statement (one UPDATE per move entry), and the state kept for the next
+    move."""
+    fields = ("status", "ended_at", "details", "kept") if results else ()
     sets, params = [], []
     for name in fields:
         field = Play._meta.get_field(name)
@@ -91,18 +121,66 @@ def advance_version(play: Play, *, results: bool = False) -> None:
         live.changed_on_commit(play.night_id, play.pk)
 
 
+class Kept(NamedTuple):
+    """What a move entry judges from: the referee's judgement of the play's active log, the
+    ``seq`` of the log's next entry, and the ``seq`` of each active move (its position)."""
+
+    judgement: Judgement
+    next_seq: int
+    active: list[int]
+
+
+def kept_judgement(play: Play) -> Kept | None:
+    """The judgement of the play's active log from the state kept after its last change
+    (Play.kept); None when there is none to trust (never kept, kept at another version of the
+    play or by another referee): the log is then judged again. Reads nothing: the state came
+    with the play's row."""
+    if not play.kept:
+        return None
+    try:
+        kept = json.loads(play.kept)
+        if not isinstance(kept, dict) or kept.get("version") != play.version:
+            return None
+        judgement = resume(kept.get("judged"), play.game)
+        if judgement is None:
+            return None
+        return Kept(judgement, kept["seq"], kept["active"])
+    except Exception:  # a kept state that does not load is as none: the log is the truth
+        return None
+
+
+def _kept(judgement: Judgement, version: int, position: tuple[int, list[int]] | None) -> str:
+    """What Play.kept holds after a change judged ``judgement``, at ``version``: empty when the
+    log's ``position`` (its next ``seq``, and the ``seq`` of each active move) is not known or
+    the log does not judge legal (the next entry judges the log again)."""
+    judged = keep(judgement) if position is not None else None
+    if judged is None:
+        return ""
+    next_seq, active = position
+    kept = {"version": version, "seq": next_seq, "active": active, "judged": judged}
+    return json.dumps(kept, ensure_ascii=False, separators=(",", ":"))
+
+
 def _seats(play: Play) -> list[Seat]:
     return list(play.seats.select_related("player").order_by("position"))
 
 
 def refresh_results(
-    play: Play, judgement: Judgement, seats: list[Seat] | None = None, *, advance: bool = False
+    play: Play,
+    judgement: Judgement,
+    seats: list[Seat] | None = None,
+    *,
+    advance: bool = False,
+    position: tuple[int, list[int]] | None = None,
 ) -> None:
-    """Rewrite the derived results of a play from the referee's judgement of its log.
+    """Rewrite the derived results of a play from the referee's judgement of its log, and the
+    judged state kept for the next move.
 
     ``seats`` (with their players), when the caller already has them, saves a query. Only the
     rows whose values change are written. ``advance``: the play's version moves on in the same
-    UPDATE (see advance_version; the caller holds the play's row lock).
+    UPDATE (see advance_version; the caller holds the play's row lock). ``position``: the
+    ``seq`` the log's next entry takes and the ``seq`` of each active move; without it no state
+    is kept (the next entry judges the whole log, and keeps it).
     """
     finished = judgement.status == "finished"
     winners = set(judgement.winners)
@@ -129,19 +207,32 @@ def refresh_results(
         elif not finished:
             play.ended_at = None
     play.details = judgement.details
+    # Under the row lock the UPDATE moves the version on by one: the state is kept at that one.
+    # Only while moves may be entered: a finished or abandoned play keeps none (its row is read
+    # by many pages; an undo or resuming judges its log again, and keeps the state then).
+    version = play.version + 1 if advance else play.version
+    in_progress = play.status == Play.Status.IN_PROGRESS
+    play.kept = _kept(judgement, version, position) if in_progress else ""
     if advance:
         advance_version(play, results=True)
     else:
-        play.save(update_fields=["status", "ended_at", "details"])
+        play.save(update_fields=["status", "ended_at", "details", "kept"])
     if was_finished or play.status == Play.Status.FINISHED:
         # Ratings and running totals follow the results, from this play's time onward (only
         # finished plays are rated, so a play that neither was nor is finished changes none).
-        ratings.refresh_for_play(play)
+        ratings.refresh_for_play(play, rated=was_finished, seats=seats)
 
 
 def rejudge(play: Play) -> Judgement:
-    """Judge the play's active log again and rewrite its derived results."""
-    moves = [m.data for m in play.moves.active()]
-    judgement = judge_play(play, seat_names(play), moves)
-    refresh_results(play, judgement)
+    """Judge the play's active log again and rewrite its derived results and its kept state:
+    the one way back to a kept state that agrees with the log after any change to it other than
+    a move entered (an undo, resuming, a correction). The state is kept for ``play.version``:
+    the caller's play is at its version now (locked, its version moved on: advance_version);
+    a stale instance keeps it for an older version, which the next entry ignores (it judges
+    the log again)."""
+    log = list(play.moves.order_by("seq").values_list("seq", "data", "undone_at"))
+    active = [(seq, data) for seq, data, undone_at in log if undone_at is None]
+    judgement = judge_play(play, seat_names(play), [data for _seq, data in active])
+    position = (log[-1][0] + 1 if log else 0, [seq for seq, _data in active])
+    refresh_results(play, judgement, position=position)
     return judgement

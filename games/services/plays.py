@@ -155,7 +155,7 @@ def start_play(
     Seat.objects.bulk_create(
         Seat(play=play, position=index, player=player) for index, player in enumerate(players)
     )
-    refresh_results(play, verdict)
+    refresh_results(play, verdict, position=(0, []))
     audit_play(play, AuditEntry.Action.PLAY_START, by=by, setup=play.setup)
     live.notify(night.pk, play.pk)  # the night's page shows it
     return play
@@ -175,7 +175,8 @@ def abandon_play(
         raise ServiceError(_("This play was already abandoned."))
     play.status = Play.Status.ABANDONED
     play.ended_at = timezone.now()
-    play.save(update_fields=["status", "ended_at"])
+    play.kept = ""  # no move until it is resumed, which judges its log again
+    play.save(update_fields=["status", "ended_at", "kept"])
     advance_version(play)
     audit_play(play, AuditEntry.Action.PLAY_ABANDON, by=by)
     return play

@@ -7,11 +7,11 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from ..models import ALL_GAMES, Club, HeadToHead, Play, Player, RatingChange, Seat
-from ..ratings import cooperative_games, ordinal
+from ..models import Club, HeadToHead, PartnerChange, Player, RatingChange
+from ..ratings import ordinal
 from .rules import SCOPES, club_scopes, is_provisional, win_rate
 
 SORT_KEYS = ("ordinal", "mu", "sigma", "plays", "wins", "losses", "win_rate", "player")
@@ -78,11 +78,14 @@ def leaderboard(
     if scope not in SCOPES and scope not in club_scopes(club.pk):
         raise ValueError(f"unknown scope {scope!r}")
     rows = RatingChange.objects.filter(player=OuterRef("pk"), scope=scope)
+    latest = ("-plays",)  # the player's record: their last row (rating_player_scope_plays)
     # The calendar's last day (9999-12-31) has no end to compare with: "as of" it is everything.
     if as_of is not None and as_of < datetime.date.max:
         rows = rows.filter(played_at__lt=end_of_day(as_of))
+        # Their last row before the day: one seek on rating_player_scope_time, however far back.
+        latest = ("-played_at", "-plays")
     last = Player.objects.filter(club=club).annotate(
-        last=Subquery(rows.order_by("-plays").values("id")[:1])
+        last=Subquery(rows.order_by(*latest).values("id")[:1])
     )
     last_ids = [pk for pk in last.values_list("last", flat=True) if pk is not None]
     partners = _partners_in(club, scope, as_of)
@@ -110,7 +113,8 @@ def _partners_in(
     ``as_of``): player id → [(partner's name, plays together)], most plays first.
 
     Today's are the running pair records (a few rows per pair of players, whatever the club's
-    history); as of a past day, they are counted from the seats of the plays before it."""
+    history); as of a past day, each pair's running totals after its last play together before
+    it (models.PartnerChange)."""
     if as_of is None or as_of >= datetime.date.max:  # the last day has no end to compute
         rows = (
             HeadToHead.objects.filter(club=club, scope=scope, together__gt=0)
@@ -118,23 +122,25 @@ def _partners_in(
             .values_list("player_id", "opponent__name", "together")
         )
         return _partner_lists(rows)
-    seats = Seat.objects.filter(
-        # One filter, so that every condition on play__seats is about the same partner's seat.
-        Q(play__seats__position__lt=F("position")) | Q(play__seats__position__gt=F("position")),
-        play__seats__team=F("team"),
-        play__club=club,
-        play__status=Play.Status.FINISHED,
+    # As at a past day: each pair's last partner row before it (one index seek per pair, on
+    # partner_pair_time), for the pairs that are partners now (a pair that was is one still:
+    # a partnership taken back takes its rows with it).
+    as_at = (
+        PartnerChange.objects.filter(
+            player_id=OuterRef("player_id"),
+            partner_id=OuterRef("opponent_id"),
+            scope=scope,
+            played_at__lt=end_of_day(as_of),
+        )
+        .order_by("-played_at", "-id")
+        .values("together")[:1]
     )
-    if scope == ALL_GAMES:  # every competitive game, the catalogue's included
-        seats = seats.exclude(play__game__in=cooperative_games(club.pk))
-    else:
-        seats = seats.filter(play__game=scope)
     rows = (
-        seats.filter(play__ended_at__lt=end_of_day(as_of))
+        HeadToHead.objects.filter(club=club, scope=scope, together__gt=0)
         .order_by()
-        .values("player_id", "play__seats__player__name")
-        .annotate(plays=Count("id"))
-        .values_list("player_id", "play__seats__player__name", "plays")
+        .annotate(as_at=Subquery(as_at))
+        .filter(as_at__isnull=False)
+        .values_list("player_id", "opponent__name", "as_at")
     )
     return _partner_lists(rows)
 

@@ -5,8 +5,6 @@ static/js/move-builder.js.)"""
 
 from __future__ import annotations
 
-import hashlib
-
 from django.core import signing
 from django.http import HttpRequest
 
@@ -73,8 +71,6 @@ def signed_draft(play: Play, moves: list[selectors.LogEntry], draft: Draft | Non
 
 
 def position_of(moves: list[selectors.LogEntry]) -> str:
-    """A short fingerprint of the position a page shows: its active moves (an undo then a new
-    move gives a different position, even with as many moves)."""
-    active = [m.seq for m in moves if m.undone_at is None]
-    digest = hashlib.blake2s(",".join(map(str, active)).encode(), digest_size=6).hexdigest()
-    return f"{len(active)}-{digest}"
+    """A short fingerprint of the position a page shows: its active moves (selectors.position;
+    a move entry has it without the log: services.PlayState.position)."""
+    return selectors.position([m.seq for m in moves if m.undone_at is None])

@@ -150,13 +150,13 @@ def test_two_people_entering_a_move_at_once_store_exactly_one(club, night, playe
 def test_the_unique_sequence_is_the_last_line_of_defence(play, monkeypatch):
     """Should a second entry ever get past the row lock, the database refuses the duplicate
     sequence number: the entry is told someone else entered a move and nothing is half-saved."""
-    judge_play = moves.judge_play
+    judge_next = moves.judge_next
 
     def judge_then_race(*args, **kwargs):
         Move.objects.create(play=play, seq=0, data={"sneaked": "in"})  # the other entry
-        return judge_play(*args, **kwargs)
+        return judge_next(*args, **kwargs)
 
-    monkeypatch.setattr(moves, "judge_play", judge_then_race)
+    monkeypatch.setattr(moves, "judge_next", judge_then_race)
     before = snapshot()
     with pytest.raises(services.StalePlayError, match="Someone else changed this play"):
         services.record_move(play=play, move=GOOD, version=0)

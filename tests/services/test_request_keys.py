@@ -185,13 +185,13 @@ def test_what_a_request_asked_does_not_depend_on_the_order_of_its_keys():
 def test_the_unique_key_is_the_last_line_of_defence(play, monkeypatch):
     """Should another entry with the same key ever get past the row lock and the key's read,
     the database refuses the second key: nothing is half-saved."""
-    judge_play = moves.judge_play
+    judge_next = moves.judge_next
 
     def judge_then_race(*args, **kwargs):
         Move.objects.create(play=play, seq=5, data={"sneaked": "in"}, key=KEY)
-        return judge_play(*args, **kwargs)
+        return judge_next(*args, **kwargs)
 
-    monkeypatch.setattr(moves, "judge_play", judge_then_race)
+    monkeypatch.setattr(moves, "judge_next", judge_then_race)
     before = stored()
     with pytest.raises(services.StalePlayError):
         enter(play, GOOD, version=0)

@@ -107,3 +107,51 @@ def rating_rows(club) -> list[tuple]:
         .order_by("play__ended_at", "play__started_at", "play_id", "scope", "player_id")
         .values_list(*ROW)
     )
+
+
+def leaderboard_as_at(club, scope: str, day) -> dict:
+    """The leaderboard of ``scope`` as at ``day``, the slow and obvious way: player's name →
+    (plays, wins, μ, σ, partners), counted from the seats of the club's finished plays that
+    ended before the end of ``day``, the rating read from the player's rating rows of that
+    scope, all of them, in play order; partners as [(name, plays together)], most first."""
+    from games.stats.rules import COMPETITIVE_GAMES
+    from games.stats.standings import end_of_day
+
+    end = end_of_day(day)
+    games = COMPETITIVE_GAMES if scope == ALL_GAMES else [scope]
+    seats = (
+        Seat.objects.filter(
+            play__club=club, play__status="finished", play__game__in=games, play__ended_at__lt=end
+        )
+        .order_by("play_id", "position")
+        .values_list("play_id", "player_id", "player__name", "is_winner", "team")
+    )
+    counted: dict = {}
+    by_play: dict = {}
+    for play, player, name, won, team in seats:
+        plays, wins = counted.get(player, (0, 0))
+        counted[player] = (plays + 1, wins + won)
+        by_play.setdefault(play, []).append((player, name, team))
+    together: dict = {}
+    for seated in by_play.values():
+        for player, _, team in seated:
+            for other, other_name, their_team in seated:
+                if other != player and team is not None and team == their_team:
+                    key = (player, other_name)
+                    together[key] = together.get(key, 0) + 1
+    rating: dict = {}
+    for player, mu, sigma in (
+        RatingChange.objects.filter(club=club, scope=scope, played_at__lt=end)
+        .order_by("played_at", "plays")
+        .values_list("player_id", "mu_after", "sigma_after")
+    ):
+        rating[player] = (mu, sigma)  # the last one wins
+    names = {player: name for _, seated in by_play.items() for player, name, _ in seated}
+    board = {}
+    for player, (plays, wins) in counted.items():
+        partners = sorted(
+            ((name, count) for (who, name), count in together.items() if who == player),
+            key=lambda partner: (-partner[1], partner[0].casefold()),
+        )
+        board[names[player]] = (plays, wins, *rating.get(player, (None, None)), partners)
+    return board

@@ -20,9 +20,10 @@ from games import ratings, services, stats
 from games.models import Club, GameNight, HeadToHead, Play, RatingChange, Seat
 from games.ratings import bulk
 from games.services import moves
+from games.stats.rules import SCOPES
 from referee import GAMES
 from tests.examples import EXAMPLES
-from tests.stats.recount import rating_rows, recount, stored
+from tests.stats.recount import leaderboard_as_at, rating_rows, recount, stored
 
 NAMES = ["Ana", "Ben", "Chloé", "Dev", "Eli"]
 
@@ -56,7 +57,10 @@ class RunningTotalsEqualARecount(TestCase):
         self.night = GameNight.objects.create(club=self.club, date=datetime.date(2026, 1, 1))
 
     def write(self, play, seats, scores, teams, *, finished, at):
-        """Rewrite a play's results as services.refresh_results does, then its history."""
+        """Rewrite a play's results as services.refresh_results does, then its history (saying,
+        as it does, whether the play was rated before: a play finished after every other is
+        then rated on its own)."""
+        was_finished = play.status == "finished"
         play.status = "finished" if finished else "in_progress"
         play.ended_at = at if finished else None
         play.save(update_fields=["status", "ended_at"])
@@ -66,10 +70,20 @@ class RunningTotalsEqualARecount(TestCase):
             seat.score, seat.team = score, team
             seat.rank, seat.is_winner = (rank, won) if finished else (None, False)
         Seat.objects.bulk_update(seats, ["score", "rank", "is_winner", "team"])
-        ratings.refresh_for_play(play)
+        ratings.refresh_for_play(play, rated=was_finished, seats=seats)
 
     def check(self):
         self.assertEqual(stored(self.club), recount(self.club))
+        # The leaderboard as at every day of the history (and the day before it), in every
+        # scope, is what the plays before that day's end give (issue 32).
+        for day in range(0, 5):
+            as_at = datetime.date(2026, 1, 1) + datetime.timedelta(days=day - 1)
+            for scope in SCOPES:
+                board = stats.leaderboard(self.club, scope, as_of=as_at)
+                self.assertEqual(
+                    {s.player: (s.plays, s.wins, s.mu, s.sigma, s.partners) for s in board},
+                    leaderboard_as_at(self.club, scope, as_at),
+                )
         incremental = rating_rows(self.club)
         ratings.rebuild_club(self.club.pk)
         self.assertEqual(rating_rows(self.club), incremental)

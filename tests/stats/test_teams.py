@@ -231,3 +231,31 @@ def test_the_zip_of_logs_holds_team_logs_that_import_again(team_play, club, owne
     assert {n: (s.is_winner, s.team) for n, s in seats_of(again).items()} == {
         n: (s.is_winner, s.team) for n, s in seats_of(play).items()
     }
+
+
+@pytest.mark.django_db
+def test_the_partners_as_at_a_day_are_those_of_the_team_plays_before_its_end(record, four):
+    """Each pair's partnership as at a day is its last partner row before the day's end (issue
+    32): Ana and Chloé partner on days 1, 2 and 4, Ana and Ben on day 3."""
+    ana, ben, chloe, _dev = four
+    for day, first in zip((1, 2, 3, 4), [chloe, chloe, ben, chloe], strict=True):
+        others = [p for p in four if p not in (ana, first)]
+        record(
+            "punto",
+            [(ana, 5, True), (others[0], 1, False), (first, 5, True), (others[1], 1, False)],
+            day=day,
+            teams=[1, 2, 1, 2],
+        )
+
+    def partners(day):
+        board = stats.leaderboard(ana.club, "punto", as_of=datetime.date(2026, 1, day))
+        return {s.player: s.partners for s in board}["Ana"]
+
+    assert partners(1) == [("Chloé", 1)]
+    assert partners(2) == [("Chloé", 2)]
+    assert partners(3) == [("Chloé", 2), ("Ben", 1)]
+    assert partners(4) == [("Chloé", 3), ("Ben", 1)]
+    assert {s.player: s.partners for s in stats.leaderboard(ana.club, "punto")}["Ana"] == [
+        ("Chloé", 3),
+        ("Ben", 1),
+    ]

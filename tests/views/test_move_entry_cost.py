@@ -1,6 +1,8 @@
-"""A move entry near its floor (issue 19): the play's seats and move log read once, under its row
-lock, and the page rendered from what was read; at most 8 SQL statements, however long the log
-and however big the club; and the log not drawn again: only its new entry is sent."""
+"""A move entry near its floor (issue 19): the play's seats read once, under its row lock, with
+the judged state kept after its last move (issue 32: the log is not judged again, and read only
+once, by the page, for its position), and the page rendered from what was read; at most 8 SQL
+statements, however long the log and however big the club; and the log not drawn again: only
+its new entry is sent."""
 
 import json
 from pathlib import Path
@@ -88,7 +90,7 @@ def test_the_statement_count_does_not_depend_on_the_clubs_size(member, club, nig
 
 def test_the_log_and_the_seats_are_read_once(member, club, night):
     sql, _ = entry_cost(member, club, night, 30)
-    moves = [q for q in sql if q.startswith("SELECT") and '"games_move"' in q.split("WHERE")[0]]
+    moves = [q for q in sql if q.startswith('SELECT "games_move"."seq"')]
     seats = [q for q in sql if q.startswith("SELECT") and 'FROM "games_seat"' in q]
     assert len(moves) == 1 and len(seats) == 1
 
