@@ -98,7 +98,7 @@ def _replace_move(
     keyed: Keyed | None,
 ) -> Correction:
     # A request sent again carries the version of before its own change: its key is read first.
-    play, seats = lock_seated(play_id)
+    play, seats, _asked = lock_seated(play_id)
     if keyed is not None and _asked_before(play_id, keyed, undo=False):
         return Correction(repeated=True)
     if version is not None and play.version != version:

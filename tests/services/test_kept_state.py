@@ -177,11 +177,32 @@ def lose_the_kept_state(play: Play, move_of, rng: random.Random) -> Play:
     return enter_random_move(play, move_of, rng)
 
 
+def correct_a_past_move(play: Play, move_of, rng: random.Random) -> Play:
+    """A past move replaced by another legal one at its position (issue 30); the moves after it
+    that it makes illegal dropped."""
+    moves = [move.data for move in play.moves.active()]
+    if not moves or play.status == Play.Status.ABANDONED:
+        return play
+    index = rng.randrange(len(moves))
+    before = judge_play(play, seat_names(play), moves[:index]).state
+    services.replace_move(
+        play=play,
+        index=index,
+        move=move_of(before, rng),
+        by=None,
+        version=play.version,
+        cut_at_refusal=True,
+    )
+    play.refresh_from_db()
+    return play
+
+
 #: every kind of change to a play's log, with how often the dice pick it
 CHANGES: list[tuple[Callable, int]] = [
     (enter_random_move, 8),
     (refuse_a_move, 1),
     (undo, 3),
+    (correct_a_past_move, 2),
     (abandon_then_resume, 1),
     (export_then_import, 1),
     (lose_the_kept_state, 1),
