@@ -198,12 +198,13 @@ def _number(score: Decimal | int | None) -> int | float | None:
     return int(value) if value == value.to_integral_value() else float(value)
 
 
-def push_link(play: Play) -> str:
+def push_link(play: Play, seats: list[Seat] | None = None) -> str:
     """BG Stats' "add this play" link for a finished play (its documented push format): the
     play as a JSON object, url-encoded after ``data=``. BG Stats, opening it, asks its user to
     match the game and the players to their own."""
     club = play.club
-    seats = list(play.seats.select_related("player").order_by("position"))
+    if seats is None:  # else the page's own, their players joined, in seat order
+        seats = list(play.seats.select_related("player").order_by("position"))
     flags = game_flags(play)
     catalogue = play.catalogue_game
     data = {
