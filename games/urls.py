@@ -1,7 +1,6 @@
 from django.urls import path, register_converter
 
 from .converters import IdConverter
-
 from .views import (
     accounts,
     audit,
@@ -70,9 +69,7 @@ urlpatterns = [
     path("players/<id:player_id>/delete/", deletions.player_delete, name="player-delete"),
     # History and leaderboards
     path("clubs/<id:club_id>/leaderboard/", stats.leaderboard, name="leaderboard"),
-    path(
-        "clubs/<id:club_id>/leaderboard/<str:scope>/", stats.leaderboard, name="leaderboard-game"
-    ),
+    path("clubs/<id:club_id>/leaderboard/<str:scope>/", stats.leaderboard, name="leaderboard-game"),
     path("clubs/<id:club_id>/export/plays.csv", stats.export_csv, name="export-csv"),
     path("clubs/<id:club_id>/export/logs.zip", stats.export_logs, name="export-logs"),
     path("players/<id:player_id>/", stats.player_detail, name="player"),
