@@ -60,6 +60,8 @@ MIDDLEWARE = [
     # A page hit by a database outage answers 503 with Retry-After, not a 500.
     "games.views.health.DatabaseOutageMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # A body announced past every page's limit: 413 before anything reads it (games/uploads.py).
+    "games.uploads.BodyLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

@@ -14,7 +14,9 @@ from io import BytesIO
 from django.conf import settings
 from django.core.files.uploadedfile import InMemoryUploadedFile
 from django.core.files.uploadhandler import FileUploadHandler, StopUpload
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.utils import translation
 
 #: What a multipart form adds around the file it carries (boundaries, part headers, the CSRF
 #: token): a request may be this much bigger than the file limit.
@@ -87,16 +89,43 @@ def asgi_body_limit() -> int:
     )
 
 
+def too_big_response(request: HttpRequest) -> HttpResponse:
+    """413, in the reader's language: a request body past what any page of the site accepts.
+    Drawn without the database (no session, no user): nothing of the request was read."""
+    with translation.override(translation.get_language_from_request(request)):
+        body = render_to_string("413.html", {"limit_mb": asgi_body_limit() // 2**20})
+    return HttpResponse(body, status=413)
+
+
+class BodyLimitMiddleware:
+    """A request announcing a body larger than any page accepts answers 413 before anything
+    reads it, whatever the address (issue 29: such a request answered 500 with a traceback under
+    uvicorn). Under WSGI and Django's test client the body is then never read; under ASGI,
+    ``ASGIBodyLimit`` has already kept it from Django. The log upload's own, smaller limit
+    stays the upload's to say, on the night's page (games/views/logs.py)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if declared_length(request) > asgi_body_limit():
+            return too_big_response(request)
+        return self.get_response(request)
+
+
 class ASGIBodyLimit:
     """Under ASGI, Django reads the whole body (spooling it to a temporary file past
     ``FILE_UPLOAD_MAX_MEMORY_SIZE``) before any view or upload handler runs, so the limits above
     would come too late. This wraps the ASGI application:
 
     - a body *announced* larger than the limit is not read at all: Django gets the request with
-      an empty body, and the view refuses it by its announced length, as under WSGI (the upload
-      page says the file is too big; any other page fails its CSRF check);
+      an empty body and ``BodyLimitMiddleware`` answers 413 from the announced length, as under
+      WSGI. What the client still sends is read and dropped while Django answers, so that
+      Django's wait for the client to leave hears only that (it took a second empty body for a
+      protocol error, and answered 500 with a traceback);
     - a body that arrives without a length, or sends more than it announced, is cut off at the
-      limit: Django is told the client went away, and answers nothing.
+      limit: Django is told the client went away (it answers nothing), and the client is
+      answered 413 here if it is still there.
     """
 
     def __init__(self, app, limit: int | None = None) -> None:
@@ -115,20 +144,45 @@ class ASGIBodyLimit:
                 except ValueError:
                     announced = 0
         if announced > limit:
+            given = False
 
             async def nothing():
-                return {"type": "http.request", "body": b"", "more_body": False}
+                nonlocal given
+                if not given:
+                    given = True
+                    return {"type": "http.request", "body": b"", "more_body": False}
+                while True:  # the rest of the body, dropped, until the client leaves
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        return message
 
             return await self.app(scope, nothing, send)
         received = 0
+        cut = started = False
 
         async def capped():
-            nonlocal received
+            nonlocal received, cut
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
+                    cut = True
                     return {"type": "http.disconnect"}
             return message
 
-        return await self.app(scope, capped, send)
+        async def watched_send(message):
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        await self.app(scope, capped, watched_send)
+        if cut and not started:
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 413,
+                    "headers": [(b"content-type", b"text/plain; charset=utf-8")],
+                }
+            )
+            await send({"type": "http.response.body", "body": b"413 Content Too Large\n"})
