@@ -118,12 +118,19 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A pool per process, not a persistent connection per thread: under ASGI each request runs
     # its synchronous code in a thread of its own, and persistent connections left behind by
     # those threads piled up to PostgreSQL's max_connections under `make loadtest` ("too many
-    # clients"). Django's docs ask for a pool under ASGI. A request waits up to 10 s for one.
+    # clients"). Django's docs ask for a pool under ASGI.
+    # A request waits at most DB_POOL_TIMEOUT seconds for a connection: with the database down
+    # the pool has none to give, and pages and /healthz answer 503 after that wait (it was 10 s,
+    # and the load balancer's checks and people's pages waited as long; issue 29). A pool of 20
+    # per process is never that long busy otherwise. A connection attempt gives up after
+    # DB_CONNECT_TIMEOUT seconds (a database host that drops packets).
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+    options = DATABASES["default"].setdefault("OPTIONS", {})
+    options.setdefault("connect_timeout", int(os.environ.get("DB_CONNECT_TIMEOUT", "2")))
+    options["pool"] = {
         "min_size": 1,
         "max_size": int(os.environ.get("DB_POOL_SIZE", "20")),
-        "timeout": 10,
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "1.5")),
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
