@@ -175,6 +175,9 @@ AXES_CLIENT_IP_CALLABLE = "games.throttles.client_address"
 # latter per mailbox too).
 SIGNUPS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_HOUR", "20"))
 PASSWORD_RESETS_PER_HOUR = int(os.environ.get("PASSWORD_RESETS_PER_HOUR", "5"))
+# Per account and per hour: files uploaded (game logs, and any other upload of JSON; refused
+# ones count too): a club importing an evening's logs, not a script (games/uploads.py).
+UPLOADS_PER_HOUR = int(os.environ.get("UPLOADS_PER_HOUR", "30"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

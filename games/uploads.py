@@ -10,6 +10,7 @@ memory and stops reading the request once its files together pass ``MAX_UPLOAD_B
 from __future__ import annotations
 
 from io import BytesIO
+from typing import Any
 
 from django.conf import settings
 from django.core.files.uploadedfile import InMemoryUploadedFile
@@ -17,6 +18,10 @@ from django.core.files.uploadhandler import FileUploadHandler, StopUpload
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
+
+from . import userjson
+from .throttles import HOUR, allow, client_address
 
 #: What a multipart form adds around the file it carries (boundaries, part headers, the CSRF
 #: token): a request may be this much bigger than the file limit.
@@ -87,6 +92,65 @@ def asgi_body_limit() -> int:
     return max(
         settings.MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES, settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     )
+
+
+class UploadRefused(Exception):
+    """An uploaded file refused before anything was made of it: ``message`` says why, in the
+    reader's words, and ``status`` is the answer's (429 throttled, 413 too big, 400 otherwise)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def too_big_message() -> str:
+    return _("That file is too big for a game log (at most %(kb)s KB).") % {
+        "kb": settings.MAX_UPLOAD_BYTES // 1024
+    }
+
+
+def read_json_upload(request: HttpRequest, field: str, *, scope: str = "upload") -> Any:
+    """The JSON document uploaded in the form's ``field``, read once within the site's caps, or
+    UploadRefused. Every upload of JSON goes through here (issue 29: uploads cost what they
+    weigh), in this order:
+
+    1. the throttle: at most ``UPLOADS_PER_HOUR`` uploads per account (``scope`` names the
+       count; uploads of every kind share "upload"), refused ones counted too;
+    2. the size: ``MAX_UPLOAD_BYTES``, the file held in memory by CappedMemoryUploadHandler,
+       which stops reading at the limit;
+    3. UTF-8 text (a byte-order mark allowed), then ``userjson.parse``: one pass, its cost
+       linear in the size whatever the shape (a 1 MB file takes milliseconds), the value never
+       walked in Python. What the caller stores of it is checked once, by its service
+       (``vetting.storable``) — only what is stored: ignore unknown fields, never walk them.
+
+    The view must refuse a body announced too big before anything reads the form, and check
+    the CSRF token after (``log_upload`` in games/views/logs.py shows how: ``csrf_exempt``,
+    ``upload_too_big``, then ``csrf_protect``).
+    """
+    user_id = getattr(request.user, "pk", None)
+    key = f"user:{user_id}" if user_id is not None else f"address:{client_address(request)}"
+    if not allow(scope, key, limit=settings.UPLOADS_PER_HOUR, window=HOUR):
+        raise UploadRefused(
+            _(
+                "Too many files were uploaded from your account in the last hour: "
+                "please try again later."
+            ),
+            status=429,
+        )
+    upload = request.FILES.get(field)
+    if upload_too_big(request):
+        raise UploadRefused(too_big_message(), status=413)
+    if upload is None:
+        raise UploadRefused(_("Choose a game log file to upload."))
+    try:
+        text = upload.read().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UploadRefused(_("That file is not a text file."))
+    try:
+        return userjson.parse(text, max_chars=settings.MAX_UPLOAD_BYTES)
+    except userjson.UserJSONError as exc:
+        raise UploadRefused(exc.message)
 
 
 def too_big_response(request: HttpRequest) -> HttpResponse:
