@@ -123,7 +123,7 @@ def upload(client, night, shape: str) -> str:
         statuses.add(response.status_code)
     plays = Play.objects.filter(game="punto").count()
     return (
-        f"- a {len(data) / MB:.2f} MB log upload, 1 MB of junk under an unknown key "
+        f"- a {len(data) / MB:.2f} MB log upload, junk under an unknown key "
         f"({shape}): median {1000 * statistics.median(times):.0f} ms of CPU, max "
         f"{1000 * max(times):.0f} ms over {RUNS} uploads; answers {sorted(statuses)}, Punto plays "
         f"stored {plays} (load average {load()})"
