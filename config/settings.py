@@ -266,3 +266,16 @@ LOGGING = {
 # Live pages (games.live): a stream sends a keep-alive comment, and checks again that its
 # watcher may still see the play, at least this often.
 LIVE_KEEPALIVE_SECONDS = float(os.environ.get("LIVE_KEEPALIVE_SECONDS", "20"))
+# How many live streams may be open at once (issue 29), counted in each server process: per
+# browser session, per account, per read-only link; beyond them a stream is refused (429) and
+# the page asks every few seconds instead. Past the process's ceiling (by default its
+# file-descriptor limit, `ulimit -n`, less 256: games.live.process_ceiling) a stream is refused
+# with 503.
+LIVE_STREAMS_PER_SESSION = int(os.environ.get("LIVE_STREAMS_PER_SESSION", "8"))
+LIVE_STREAMS_PER_ACCOUNT = int(os.environ.get("LIVE_STREAMS_PER_ACCOUNT", "20"))
+LIVE_STREAMS_PER_SHARE = int(os.environ.get("LIVE_STREAMS_PER_SHARE", "50"))
+LIVE_STREAMS_PER_PROCESS = (
+    int(os.environ["LIVE_STREAMS_PER_PROCESS"])
+    if os.environ.get("LIVE_STREAMS_PER_PROCESS")
+    else None
+)
