@@ -271,6 +271,9 @@ LIVE_KEEPALIVE_SECONDS = float(os.environ.get("LIVE_KEEPALIVE_SECONDS", "20"))
 # the page asks every few seconds instead. Past the process's ceiling (by default its
 # file-descriptor limit, `ulimit -n`, less 256: games.live.process_ceiling) a stream is refused
 # with 503.
+# A half-built move the play page carries signed for its live refresh holds this long (and for
+# its user only): a game night's length (games.views.drafts).
+LIVE_KEPT_DRAFT_SECONDS = int(os.environ.get("LIVE_KEPT_DRAFT_SECONDS", str(6 * 60 * 60)))
 LIVE_STREAMS_PER_SESSION = int(os.environ.get("LIVE_STREAMS_PER_SESSION", "8"))
 LIVE_STREAMS_PER_ACCOUNT = int(os.environ.get("LIVE_STREAMS_PER_ACCOUNT", "20"))
 LIVE_STREAMS_PER_SHARE = int(os.environ.get("LIVE_STREAMS_PER_SHARE", "50"))
