@@ -130,7 +130,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     options["pool"] = {
         "min_size": 1,
         "max_size": int(os.environ.get("DB_POOL_SIZE", "20")),
-        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "1.5")),
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "1")),
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -25,6 +25,12 @@ def _slow_keepalive(settings):
     settings.LIVE_KEEPALIVE_SECONDS = 60  # only a notification can end a stream in time
 
 
+@pytest.fixture(autouse=True)
+def _own_slots(monkeypatch):
+    """The count of this test's streams alone (another test's may still be open)."""
+    monkeypatch.setattr(live, "slots", live.Slots())
+
+
 def at(play) -> str:
     """The play's stream, from a page at its version: nothing is sent until it changes."""
     return reverse("play-events", args=[play.pk]) + f"?v={play.version}"
