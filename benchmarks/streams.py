@@ -64,7 +64,13 @@ class Stream:
             writer.close()
 
 
-async def case(name: str, session: str, plays: list[int], night: int, port: int) -> str:
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used so far (user and system)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def case(name: str, session: str, plays: list[int], night: int, port: int, pid: int) -> str:
     client = live.Client(session)
     active, others = plays[0], plays[1:]
     if name == "elsewhere":
@@ -84,6 +90,7 @@ async def case(name: str, session: str, plays: list[int], night: int, port: int)
     await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in watchers)), 60)
     await asyncio.sleep(1)
     answered, sent = {}, {}
+    cpu_before = cpu_seconds(pid)
     for version in range(MOVES):
         sent[version + 1] = time.perf_counter()
         _, status = await client.post_move(port, active, version)
@@ -91,6 +98,7 @@ async def case(name: str, session: str, plays: list[int], night: int, port: int)
         answered[version + 1] = time.perf_counter()
         await asyncio.sleep(0.5)
     await asyncio.sleep(3)
+    cpu_per_move = (cpu_seconds(pid) - cpu_before) / MOVES
     samples, from_sent, missing = [], [], 0
     for watcher in watchers:
         for version in range(1, MOVES + 1):
@@ -110,7 +118,8 @@ async def case(name: str, session: str, plays: list[int], night: int, port: int)
         f"{1000 * live.pct(from_sent, 0.5):.0f} ms, p95 {1000 * live.pct(from_sent, 0.95):.0f} "
         f"ms, max {1000 * max(from_sent):.0f} ms; after the POST's answer p95 "
         f"{1000 * live.pct(samples, 0.95):.0f} ms; events not heard separately {missing}; "
-        f"events the idle streams received after connecting {woken} "
+        f"events the idle streams received after connecting {woken}; the server's CPU per "
+        f"move (the move, and telling every stream) {1000 * cpu_per_move:.0f} ms "
         f"(load average {live.load()})"
     )
 
@@ -128,7 +137,7 @@ def main() -> None:
         night = Play.objects.get(pk=plays[0]).night_id
         for name in ("elsewhere", "same night"):
             server, port = live.start_server()
-            lines.append(asyncio.run(case(name, session, plays, night, port)))
+            lines.append(asyncio.run(case(name, session, plays, night, port, server.pid)))
             print(lines[-1], flush=True)
             server.terminate()
             server.wait(timeout=20)

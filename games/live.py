@@ -92,6 +92,12 @@ class Watcher:
         self._news = News({})
 
     def tell(self, note: Change | str | None = None) -> None:
+        self.note(note)
+        self.wake()
+
+    def note(self, note: Change | str | None) -> None:
+        """Keep what ``note`` says, without waking the stream (``Hub.publish`` wakes many
+        streams of one event loop at once)."""
         with self._lock:
             news = self._news
             if isinstance(note, Change):
@@ -106,7 +112,6 @@ class Watcher:
                 news.ended = True
             else:
                 news.reread = True
-        self.wake()
 
     def take(self) -> News:
         """What was told since the last call, and nothing kept."""
@@ -153,19 +158,38 @@ class Hub:
         """Tell the watchers of ``keys`` (``note``: what happened; None: read again)."""
         with self._lock:
             told = set().union(*(self._watchers.get(key, ()) for key in keys))
-        for watcher in told:
-            watcher.tell(note)
+        _tell_all(told, note)
 
     def wake_all(self) -> None:
         """After the listener reconnected: anything may have changed meanwhile."""
         with self._lock:
             told = set().union(*self._watchers.values()) if self._watchers else set()
-        for watcher in told:
-            watcher.tell(None)
+        _tell_all(told, None)
 
     def count(self) -> int:
         with self._lock:
             return len(set().union(*self._watchers.values())) if self._watchers else 0
+
+
+def _tell_all(watchers: set[Watcher], note: Change | str | None) -> None:
+    """Tell each watcher, then wake them: the streams of one event loop (a worker's) with one
+    call into that loop, not one each (thousands of streams on one night are woken by each of
+    its moves)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Event]] = defaultdict(list)
+    for watcher in watchers:
+        watcher.note(note)
+        if watcher.loop is None:
+            watcher.event.set()
+        else:
+            by_loop[watcher.loop].append(watcher.event)
+    for loop, events in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # the loop is closed: its streams are gone
+            loop.call_soon_threadsafe(_set_events, events)
+
+
+def _set_events(events: list[asyncio.Event]) -> None:
+    for event in events:
+        event.set()
 
 
 hub = Hub()
