@@ -63,6 +63,8 @@ class Change:
 RECHECK = "recheck"
 #: this session ended (a logout): its streams end
 ENDED = "ended"
+#: anything may have changed (the listener was away): read again and check the session
+EVERYTHING = "everything"
 
 
 @dataclass(slots=True)
@@ -112,6 +114,8 @@ class Watcher:
                 news.ended = True
             else:
                 news.reread = True
+                if note == EVERYTHING:
+                    news.recheck = True
 
     def take(self) -> News:
         """What was told since the last call, and nothing kept."""
@@ -161,10 +165,11 @@ class Hub:
         _tell_all(told, note)
 
     def wake_all(self) -> None:
-        """After the listener reconnected: anything may have changed meanwhile."""
+        """After the listener reconnected: anything may have changed meanwhile (a session may
+        have ended too)."""
         with self._lock:
             told = set().union(*self._watchers.values()) if self._watchers else set()
-        _tell_all(told, None)
+        _tell_all(told, EVERYTHING)
 
     def count(self) -> int:
         with self._lock:

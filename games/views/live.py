@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import logging
 import random
 import threading
@@ -32,6 +33,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from .. import access, live
@@ -187,17 +189,18 @@ class _Session:
         self.key, self.user_id = key, user_id
         self.digest = live.session_digest(key)
 
-    def holder(self, wrapper: Callable) -> Callable[[], bool]:
-        """Whether the session still holds, read on the connection ``wrapper()`` gives: it
-        exists and has not expired, is this user's, the user is active, and its password is the
-        one it was signed in with (a changed password ends every other session, as Django's
-        own check does on the next request)."""
+    def holder(self, wrapper: Callable) -> Callable[[], float | None]:
+        """When the session expires if it still holds (None: it does not), read on the
+        connection ``wrapper()`` gives: it exists and has not expired, is this user's, the user
+        is active, and its password is the one it was signed in with (a changed password ends
+        every other session, as Django's own check does on the next request)."""
 
-        def holds() -> bool:
+        def holds() -> float | None:
             engine = import_module(settings.SESSION_ENGINE)
             store = engine.SessionStore()
             db = wrapper()
             model = getattr(store, "model", None)
+            expires = float("inf")
             if model is None:  # a session engine without a table: ask it (a cache, a cookie)
                 data = engine.SessionStore(self.key).load()
             else:
@@ -205,24 +208,37 @@ class _Session:
                     db,
                     model.objects.filter(
                         session_key=self.key, expire_date__gt=timezone.now()
-                    ).values_list("session_data"),
+                    ).values_list("session_data", "expire_date"),
                 )
                 data = store.decode(found[0][0]) if found else {}
+                if found:
+                    expires = _timestamp(found[0][1])
             if str(data.get(SESSION_KEY)) != str(self.user_id):
-                return False
+                return None
             users = get_user_model().objects.filter(pk=self.user_id, is_active=True)
             found = _rows(db, users.values_list("password"))
             if not found:
-                return False
+                return None
             user = get_user_model()(pk=self.user_id, password=found[0][0])
             signed = data.get(HASH_SESSION_KEY) or ""
             secrets = [settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS]
-            return any(
+            if not any(
                 constant_time_compare(signed, user._get_session_auth_hash(secret=secret))
                 for secret in secrets
-            )
+            ):
+                return None
+            return expires
 
         return holds
+
+
+def _timestamp(value: datetime.datetime | str) -> float:
+    """A column's date as the database driver gives it, read outside the ORM: aware from
+    PostgreSQL, naive UTC (or text) from SQLite."""
+    when = parse_datetime(value) if isinstance(value, str) else value
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.UTC)
+    return when.timestamp()
 
 
 class _Look:
@@ -232,8 +248,26 @@ class _Look:
         self.read, self.check = read, check
 
 
-def _after_wait(news: live.News, timed_out: bool) -> _Look:
-    return _Look(read=timed_out or news.reread, check=timed_out or news.recheck)
+#: A session is checked at a keep-alive this often at most (and when it expires): a logout
+#: and a new password are told at once by a notification; this catches what no notification
+#: says, at a third of the database reads a check at every keep-alive would cost.
+SESSION_CHECK_SECONDS = 300
+
+
+class _SessionClock:
+    """When a stream next checks its session at a keep-alive: at the first, then every
+    ``SESSION_CHECK_SECONDS``, or when the session expires if that comes first."""
+
+    def __init__(self) -> None:
+        self.next = 0.0
+
+    def checked(self, held: float | bool) -> None:
+        expires = held if isinstance(held, float) else float("inf")
+        self.next = min(time.time() + SESSION_CHECK_SECONDS, expires)
+
+    def look(self, news: live.News, timed_out: bool) -> _Look:
+        due = timed_out and time.time() >= self.next
+        return _Look(read=timed_out or news.reread, check=news.recheck or due)
 
 
 async def _async_stream(
@@ -251,12 +285,15 @@ async def _async_stream(
         stream = _Stream(last_seen)
         yield HELLO
         woken, look = True, _Look(read=True, check=False)
-        current = None
+        current, clock = None, _SessionClock()
         while True:
             if look.read:
                 current = watched.read(await read())
-            if look.check and holds is not None and not await holds():
-                return
+            if look.check and holds is not None:
+                held = await holds()
+                if not held:
+                    return
+                clock.checked(held)
             frame = stream.after_read(current, woken)
             if frame is None:
                 return
@@ -269,7 +306,7 @@ async def _async_stream(
             news = watcher.take()
             if news.ended:
                 return
-            woken, look = not timed_out, _after_wait(news, timed_out)
+            woken, look = not timed_out, clock.look(news, timed_out)
             if not look.read:
                 current = watched.told(news)
                 look.read = current is None
@@ -294,12 +331,15 @@ def _blocking_stream(
         stream = _Stream(last_seen)
         yield HELLO
         woken, look = True, _Look(read=True, check=False)
-        current = None
+        current, clock = None, _SessionClock()
         while True:
             if look.read:
                 current = watched.read(read())
-            if look.check and holds is not None and not holds():
-                return
+            if look.check and holds is not None:
+                held = holds()
+                if not held:
+                    return
+                clock.checked(held)
             frame = stream.after_read(current, woken)
             if frame is None:
                 return
@@ -310,7 +350,7 @@ def _blocking_stream(
             news = watcher.take()
             if news.ended:
                 return
-            woken, look = not timed_out, _after_wait(news, timed_out)
+            woken, look = not timed_out, clock.look(news, timed_out)
             if not look.read:
                 current = watched.told(news)
                 look.read = current is None

@@ -169,3 +169,19 @@ def test_an_expired_session_ends_its_stream_at_the_keep_alive(play, member, sett
         return rest
 
     assert all(b"event: changed" not in chunk for chunk in async_to_sync(run)())
+
+
+def test_the_session_check_reads_when_the_session_expires(member, client):
+    """The check tells when the session expires, so that the stream checks again then."""
+    import time
+
+    from games.views import live as views
+
+    client.force_login(member)
+    session = views._Session(client.session.session_key, member.pk)
+    expires = session.holder(views._django_connection)()
+    assert expires is not None
+    assert abs(expires - (time.time() + client.session.get_expiry_age())) < 60
+    member.set_password("another-pass-phrase-2026")
+    member.save()
+    assert session.holder(views._django_connection)() is None

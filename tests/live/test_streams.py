@@ -5,7 +5,9 @@ when it ends."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
+import time
 
 import pytest
 from asgiref.sync import SyncToAsync, ThreadSensitiveContext, sync_to_async
@@ -271,3 +273,39 @@ def test_the_pool_threads_connections_can_all_be_closed_from_another_thread():
     views.close_pool_connections()
     assert closed == [True]  # allowed to, for the while: Django refuses another thread's close
     assert not wrapper.allow_thread_sharing
+
+
+def test_the_session_is_checked_at_the_first_keep_alive_then_every_few_minutes():
+    """Every keep-alive reads the version; the session is checked at the first, then every
+    SESSION_CHECK_SECONDS or when it expires (a third of the reads at every keep-alive)."""
+    checked: list = []
+
+    async def holds():
+        checked.append(1)
+        return time.time() + 3600.0
+
+    async def run():
+        async def read_async():
+            return [(1, 4)]
+
+        stream = views._async_stream(("play:1",), read_async, watched(), 4, holds)
+        frames = []
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(0.6):
+                async for frame in stream:
+                    frames.append(frame)
+        await stream.aclose()
+        return frames
+
+    frames = asyncio.run(run())
+    assert frames.count(views.KEEPALIVE) >= 3 and checked == [1]
+
+
+def test_a_session_is_checked_again_when_it_expires():
+    clock = views._SessionClock()
+    assert clock.look(live.News({}), timed_out=True).check  # the first keep-alive
+    clock.checked(time.time() - 1)  # it expires now
+    assert clock.look(live.News({}), timed_out=True).check
+    clock.checked(time.time() + 3600.0)
+    assert not clock.look(live.News({}), timed_out=True).check
+    assert clock.look(live.News({}, recheck=True), timed_out=False).check
