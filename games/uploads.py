@@ -110,7 +110,13 @@ def too_big_message() -> str:
     }
 
 
-def read_json_upload(request: HttpRequest, field: str, *, scope: str = "upload") -> Any:
+def read_json_upload(
+    request: HttpRequest,
+    field: str,
+    *,
+    scope: str = "upload",
+    max_containers: int = userjson.MAX_CONTAINERS,
+) -> Any:
     """The JSON document uploaded in the form's ``field``, read once within the site's caps, or
     UploadRefused. Every upload of JSON goes through here (issue 29: uploads cost what they
     weigh), in this order:
@@ -121,7 +127,8 @@ def read_json_upload(request: HttpRequest, field: str, *, scope: str = "upload")
        which stops reading at the limit;
     3. UTF-8 text (a byte-order mark allowed), then ``userjson.parse``: one pass, its cost
        linear in the size whatever the shape (a 1 MB file takes milliseconds), the value never
-       walked in Python. What the caller stores of it is checked once, by its service
+       walked in Python (``max_containers``: the most lists and objects a file of this kind
+       may hold, 50,000 by default). What the caller stores of it is checked once, by its service
        (``vetting.storable``) — only what is stored: ignore unknown fields, never walk them.
 
     The view must refuse a body announced too big before anything reads the form, and check
@@ -148,7 +155,9 @@ def read_json_upload(request: HttpRequest, field: str, *, scope: str = "upload")
     except UnicodeDecodeError:
         raise UploadRefused(_("That file is not a text file."))
     try:
-        return userjson.parse(text, max_chars=settings.MAX_UPLOAD_BYTES)
+        return userjson.parse(
+            text, max_chars=settings.MAX_UPLOAD_BYTES, max_containers=max_containers
+        )
     except userjson.UserJSONError as exc:
         raise UploadRefused(exc.message)
 

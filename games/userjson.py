@@ -84,10 +84,13 @@ def _int(text: str) -> int:
     return value
 
 
-def parse(raw: str, *, max_chars: int = MAX_FIELD_CHARS) -> Any:
+def parse(
+    raw: str, *, max_chars: int = MAX_FIELD_CHARS, max_containers: int = MAX_CONTAINERS
+) -> Any:
     """The JSON value in ``raw``, or UserJSONError saying what is wrong with it.
 
-    Refused: more than ``max_chars`` characters, nesting deeper than ``MAX_DEPTH``, NaN and
+    Refused: more than ``max_chars`` characters or ``max_containers`` lists and objects,
+    nesting deeper than ``MAX_DEPTH``, NaN and
     Infinity, numbers beyond ``MAX_INTEGER`` or a double's range, ``\\u0000`` and lone
     surrogates in text, and anything that is not JSON.
 
@@ -102,10 +105,10 @@ def parse(raw: str, *, max_chars: int = MAX_FIELD_CHARS) -> Any:
         raise _too_deep()
     if len(raw) > max_chars:
         raise too_long(max_chars)
-    if containers > MAX_CONTAINERS:
+    if containers > max_containers:
         raise UserJSONError(
             _("That JSON holds far too many lists and objects (at most %(count)s).")
-            % {"count": number_format(MAX_CONTAINERS, force_grouping=True)}
+            % {"count": number_format(max_containers, force_grouping=True)}
         )
     # Integers are read by the parser itself (a call of Python per number cost 0.3 s for 1 MB of
     # them), unless one is long enough to pass the limit: then each is checked as it is read.
