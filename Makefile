@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test test-browser mutate bench bench-network bench-scale loadtest loadtest-live lint format check-deploy check-messages demo migrate clean
+.PHONY: run test test-browser mutate bench bench-network bench-scale loadtest loadtest-live loadtest-streams lint format check-deploy check-messages demo migrate clean
 
 $(VENV)/.created:
 	@python=$$(bin/find-python) && echo "Creating $(VENV) with $$python" && "$$python" -m venv $(VENV)
@@ -65,6 +65,10 @@ loadtest: $(VENV)/.dev
 # The live pages: move-to-screen latency across two uvicorn processes, idle streams, entry.
 loadtest-live: $(VENV)/.dev
 	timeout 600 $(PY) benchmarks/live.py
+
+# Many idle streams in one process (issue 29): a watcher still hears of a move at once.
+loadtest-streams: $(VENV)/.dev
+	timeout 1500 $(PY) benchmarks/streams.py
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .

@@ -60,6 +60,8 @@ MIDDLEWARE = [
     # A page hit by a database outage answers 503 with Retry-After, not a 500.
     "games.views.health.DatabaseOutageMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # A body announced past every page's limit: 413 before anything reads it (games/uploads.py).
+    "games.uploads.BodyLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -116,12 +118,19 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A pool per process, not a persistent connection per thread: under ASGI each request runs
     # its synchronous code in a thread of its own, and persistent connections left behind by
     # those threads piled up to PostgreSQL's max_connections under `make loadtest` ("too many
-    # clients"). Django's docs ask for a pool under ASGI. A request waits up to 10 s for one.
+    # clients"). Django's docs ask for a pool under ASGI.
+    # A request waits at most DB_POOL_TIMEOUT seconds for a connection: with the database down
+    # the pool has none to give, and pages and /healthz answer 503 after that wait (it was 10 s,
+    # and the load balancer's checks and people's pages waited as long; issue 29). A pool of 20
+    # per process is never that long busy otherwise. A connection attempt gives up after
+    # DB_CONNECT_TIMEOUT seconds (a database host that drops packets).
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+    options = DATABASES["default"].setdefault("OPTIONS", {})
+    options.setdefault("connect_timeout", int(os.environ.get("DB_CONNECT_TIMEOUT", "2")))
+    options["pool"] = {
         "min_size": 1,
         "max_size": int(os.environ.get("DB_POOL_SIZE", "20")),
-        "timeout": 10,
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "1")),
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -166,6 +175,9 @@ AXES_CLIENT_IP_CALLABLE = "games.throttles.client_address"
 # latter per mailbox too).
 SIGNUPS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_HOUR", "20"))
 PASSWORD_RESETS_PER_HOUR = int(os.environ.get("PASSWORD_RESETS_PER_HOUR", "5"))
+# Per account and per hour: files uploaded (game logs, and any other upload of JSON; refused
+# ones count too): a club importing an evening's logs, not a script (games/uploads.py).
+UPLOADS_PER_HOUR = int(os.environ.get("UPLOADS_PER_HOUR", "30"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -254,3 +266,19 @@ LOGGING = {
 # Live pages (games.live): a stream sends a keep-alive comment, and checks again that its
 # watcher may still see the play, at least this often.
 LIVE_KEEPALIVE_SECONDS = float(os.environ.get("LIVE_KEEPALIVE_SECONDS", "20"))
+# How many live streams may be open at once (issue 29), counted in each server process: per
+# browser session, per account, per read-only link; beyond them a stream is refused (429) and
+# the page asks every few seconds instead. Past the process's ceiling (by default its
+# file-descriptor limit, `ulimit -n`, less 256: games.live.process_ceiling) a stream is refused
+# with 503.
+# A half-built move the play page carries signed for its live refresh holds this long (and for
+# its user only): a game night's length (games.views.drafts).
+LIVE_KEPT_DRAFT_SECONDS = int(os.environ.get("LIVE_KEPT_DRAFT_SECONDS", str(6 * 60 * 60)))
+LIVE_STREAMS_PER_SESSION = int(os.environ.get("LIVE_STREAMS_PER_SESSION", "8"))
+LIVE_STREAMS_PER_ACCOUNT = int(os.environ.get("LIVE_STREAMS_PER_ACCOUNT", "20"))
+LIVE_STREAMS_PER_SHARE = int(os.environ.get("LIVE_STREAMS_PER_SHARE", "50"))
+LIVE_STREAMS_PER_PROCESS = (
+    int(os.environ["LIVE_STREAMS_PER_PROCESS"])
+    if os.environ.get("LIVE_STREAMS_PER_PROCESS")
+    else None
+)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 
 from django.db import connection
-from django.db.models import Count, Sum
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
@@ -168,39 +167,46 @@ async def watcher_id(request: HttpRequest) -> int:
 
 
 def watched_play(user_id: int, play_id: int):
-    """The play's version, if ``user_id`` may still see it (a member of its club): none once
-    the member is removed or the play deleted, which ends the stream. A query of one row (read
-    in whichever thread the stream has: games.views.live)."""
+    """The play's id and version, if ``user_id`` may still see it (a member of its club): no
+    row once the member is removed or the play deleted, which ends the stream. A query of one
+    row (read in whichever thread the stream has: games.views.live)."""
     return Play.objects.filter(pk=play_id, club__memberships__user_id=user_id).values_list(
-        "version", flat=True
+        "id", "version"
     )
 
 
 def watched_night(user_id: int, night_id: int):
-    """A version for a night's plays as a whole, if ``user_id`` may still see the night: the
-    sum of their versions plus their count, which changes with every change, a new play and a
-    deleted one. A query of one row, (sum, count)."""
-    return (
-        GameNight.objects.filter(pk=night_id, club__memberships__user_id=user_id)
-        .annotate(versions=Sum("plays__version"), count=Count("plays"))
-        .values_list("versions", "count")
+    """The night's plays and their versions, if ``user_id`` may still see the night: a row
+    (play id, version) per play, one row (None, None) for a night without plays, no row for a
+    night out of reach. The stream counts its version from them (``night_version``) and keeps
+    them up to date from the notifications (games.live)."""
+    return GameNight.objects.filter(pk=night_id, club__memberships__user_id=user_id).values_list(
+        "plays__id", "plays__version"
     )
 
 
 def watched_shared_night(token: str):
     """``watched_night`` through a read-only link: no row once the link is withdrawn."""
-    return (
-        GameNight.objects.filter(shares__token=token, shares__revoked_at=None)
-        .annotate(versions=Sum("plays__version"), count=Count("plays"))
-        .values_list("versions", "count")
+    return GameNight.objects.filter(shares__token=token, shares__revoked_at=None).values_list(
+        "plays__id", "plays__version"
     )
 
 
-def play_version(row: tuple[int] | None) -> int | None:
-    """The version in ``watched_play``'s row (None: no row, no access)."""
-    return None if row is None else row[0]
+def versions_of(rows: list[tuple[int | None, int | None]]) -> dict[int, int] | None:
+    """The plays' versions in ``watched_play``'s or ``watched_night``'s rows, by play id (None:
+    no row, no access)."""
+    if not rows:
+        return None
+    return {play_id: version for play_id, version in rows if play_id is not None}
 
 
-def night_version(row: tuple[int | None, int] | None) -> int | None:
-    """The version in ``watched_night``'s row (None: no row, no access)."""
-    return None if row is None else (row[0] or 0) + row[1]
+def play_version(versions: dict[int, int]) -> int:
+    """A play's version, as its stream tells it."""
+    return max(versions.values(), default=0)
+
+
+def night_version(versions: dict[int, int]) -> int:
+    """A version for a night's plays as a whole: the sum of their versions plus their count,
+    which changes with every change, a new play and a deleted one (the night's pages are made
+    at the same number: games.views.clubs, sheets, shares)."""
+    return sum(versions.values()) + len(versions)

@@ -1,7 +1,27 @@
 from django.apps import AppConfig
+from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_logged_out
 from django.core.management import call_command
-from django.db.models.signals import post_migrate
+from django.db.models.signals import post_migrate, post_save
 from django.utils.translation import gettext_lazy as _
+
+
+def end_session_streams(sender, request=None, user=None, **kwargs) -> None:
+    """A logout ends the live streams of its session, in every process (games.live)."""
+    from . import live
+
+    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    if session_key:
+        live.session_ended(session_key)
+
+
+def recheck_account_streams(sender, instance=None, **kwargs) -> None:
+    """A password just set (``set_password``, then ``save``): the account's live streams check
+    that their session still holds, and every other session's end (games.live)."""
+    if getattr(instance, "_password", None) is not None and instance.pk is not None:
+        from . import live
+
+        live.user_changed(instance.pk)
 
 
 def create_cache_table(using: str = "default", **kwargs) -> None:
@@ -20,3 +40,10 @@ class GamesConfig(AppConfig):
         # Every game of the referee's registry has its UI, or the site does not start.
         ui.load()
         post_migrate.connect(create_cache_table, sender=self, dispatch_uid="games-cache-table")
+        # Live streams end with their session (issue 29).
+        user_logged_out.connect(end_session_streams, dispatch_uid="games-live-logout")
+        post_save.connect(
+            recheck_account_streams,
+            sender=get_user_model(),
+            dispatch_uid="games-live-password",
+        )

@@ -1,10 +1,12 @@
 """Live pages: who is told that a play changed, across threads and server processes.
 
 A change to a play (a move, an undo, abandoning or deleting it) advances its ``version`` in the
-change's transaction (games.services). Once that transaction commits, every stream watching the
-play (games.views.live) is woken up; the stream then reads the play's version from the database
-(the source of truth) and tells its browser. A wake-up carries no state of its own, so a lost or
-doubled one costs nothing: the version in the database decides what the browser is sent.
+change's transaction (games.services). Once that transaction commits, the streams watching that
+play or its night (games.views.live), and only those, are woken up with the play's new version
+in the notification itself: a stream tells its browser without reading the database (issue 29:
+with 3,000 streams, one read each per move made watchers hear of it 9.7 s late). A notification
+without a version (0: a play created or deleted, a link withdrawn) makes its streams read again;
+a lost or doubled one costs nothing, as the keep-alive reads the database too.
 
 - On PostgreSQL the change's own statement sends ``NOTIFY`` (delivered on commit, never for a
   rolled-back change), and each server process keeps ONE listening connection, in one
@@ -13,6 +15,10 @@ doubled one costs nothing: the version in the database decides what the browser 
 - On SQLite (one process: ``make run``) the wake-up is sent in-process from
   ``transaction.on_commit``.
 
+A session that ends (a logout) ends its streams at once, and a changed password makes its
+account's streams check that their session still holds (``session_ended``, ``user_changed``).
+Streams are limited per session, account, read-only link and process (``Slots``).
+
 No broker, no extra service: the database already orders and commits the changes.
 """
 
@@ -20,21 +26,55 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
+import resource
 import threading
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import connection, transaction
 
 logger = logging.getLogger(__name__)
 
-#: the PostgreSQL channel; its payload is "<night id> <play id> <version>"
+#: the PostgreSQL channel; its payload is "<night id> <play id> <version>" for a change,
+#: "user <id>" for a changed password, "session <digest>" for a session that ended
 CHANNEL = "referee_play"
 
 
 def is_postgresql() -> bool:
     return connection.vendor == "postgresql"
+
+
+# What a notification says ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A play changed: its new version (0: read it again, e.g. a play created or deleted)."""
+
+    play_id: int
+    version: int
+
+
+#: the account's password changed: its streams check that their session still holds
+RECHECK = "recheck"
+#: this session ended (a logout): its streams end
+ENDED = "ended"
+#: anything may have changed (the listener was away): read again and check the session
+EVERYTHING = "everything"
+
+
+@dataclass(slots=True)
+class News:
+    """What a stream was told since it last looked (``Watcher.take``)."""
+
+    versions: dict[int, int]  # play id: the newest version told
+    reread: bool = False  # something changed that the notes do not say: read the database
+    recheck: bool = False  # check that the session still holds
+    ended: bool = False  # the session ended
 
 
 # The hub: the streams of this process, by what they watch ----------------------------------
@@ -43,11 +83,45 @@ def is_postgresql() -> bool:
 class Watcher:
     """One stream waiting for changes, woken from any thread: a coroutine waiting on an
     ``asyncio.Event`` in its loop (ASGI), or a thread waiting on a ``threading.Event`` (the
-    development server and the tests' live server, which speak WSGI)."""
+    development server and the tests' live server, which speak WSGI). What it is told is kept
+    until the stream takes it (``take``)."""
 
-    def __init__(self, *, threaded: bool = False) -> None:
+    def __init__(self, keys: tuple[str, ...] = (), *, threaded: bool = False) -> None:
+        self.keys = keys
         self.loop = None if threaded else asyncio.get_running_loop()
         self.event = threading.Event() if threaded else asyncio.Event()
+        self._lock = threading.Lock()
+        self._news = News({})
+
+    def tell(self, note: Change | str | None = None) -> None:
+        self.note(note)
+        self.wake()
+
+    def note(self, note: Change | str | None) -> None:
+        """Keep what ``note`` says, without waking the stream (``Hub.publish`` wakes many
+        streams of one event loop at once)."""
+        with self._lock:
+            news = self._news
+            if isinstance(note, Change):
+                if note.version > 0:
+                    told = news.versions.get(note.play_id, 0)
+                    news.versions[note.play_id] = max(told, note.version)
+                else:
+                    news.reread = True
+            elif note == RECHECK:
+                news.recheck = True
+            elif note == ENDED:
+                news.ended = True
+            else:
+                news.reread = True
+                if note == EVERYTHING:
+                    news.recheck = True
+
+    def take(self) -> News:
+        """What was told since the last call, and nothing kept."""
+        with self._lock:
+            news, self._news = self._news, News({})
+        return news
 
     def wake(self) -> None:
         if self.loop is None:
@@ -58,16 +132,17 @@ class Watcher:
 
 
 class Hub:
-    """Watchers by key ("play:<id>", "night:<id>"). Thread-safe: the SQLite wake-ups come from
-    the request threads, the PostgreSQL ones from the listener's thread, and under ``runserver``
-    each stream runs its own event loop in its own thread."""
+    """Watchers by key ("play:<id>", "night:<id>", "user:<id>", "session:<digest>").
+    Thread-safe: the SQLite wake-ups come from the request threads, the PostgreSQL ones from
+    the listener's thread, and under ``runserver`` each stream runs its own event loop in its
+    own thread."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._watchers: dict[str, set[Watcher]] = defaultdict(set)
 
     def watch(self, *keys: str, threaded: bool = False) -> Watcher:
-        watcher = Watcher(threaded=threaded)
+        watcher = Watcher(keys, threaded=threaded)
         with self._lock:
             for key in keys:
                 self._watchers[key].add(watcher)
@@ -75,27 +150,51 @@ class Hub:
 
     def forget(self, watcher: Watcher) -> None:
         with self._lock:
-            for key in list(self._watchers):
-                self._watchers[key].discard(watcher)
-                if not self._watchers[key]:
+            for key in watcher.keys:  # its own keys only: thousands of others stay untouched
+                watchers = self._watchers.get(key)
+                if watchers is None:
+                    continue
+                watchers.discard(watcher)
+                if not watchers:
                     del self._watchers[key]
 
-    def publish(self, *keys: str) -> None:
+    def publish(self, *keys: str, note: Change | str | None = None) -> None:
+        """Tell the watchers of ``keys`` (``note``: what happened; None: read again)."""
         with self._lock:
-            woken = set().union(*(self._watchers.get(key, ()) for key in keys))
-        for watcher in woken:
-            watcher.wake()
+            told = set().union(*(self._watchers.get(key, ()) for key in keys))
+        _tell_all(told, note)
 
     def wake_all(self) -> None:
-        """After the listener reconnected: anything may have changed meanwhile."""
+        """After the listener reconnected: anything may have changed meanwhile (a session may
+        have ended too)."""
         with self._lock:
-            woken = set().union(*self._watchers.values()) if self._watchers else set()
-        for watcher in woken:
-            watcher.wake()
+            told = set().union(*self._watchers.values()) if self._watchers else set()
+        _tell_all(told, EVERYTHING)
 
     def count(self) -> int:
         with self._lock:
             return len(set().union(*self._watchers.values())) if self._watchers else 0
+
+
+def _tell_all(watchers: set[Watcher], note: Change | str | None) -> None:
+    """Tell each watcher, then wake them: the streams of one event loop (a worker's) with one
+    call into that loop, not one each (thousands of streams on one night are woken by each of
+    its moves)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Event]] = defaultdict(list)
+    for watcher in watchers:
+        watcher.note(note)
+        if watcher.loop is None:
+            watcher.event.set()
+        else:
+            by_loop[watcher.loop].append(watcher.event)
+    for loop, events in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # the loop is closed: its streams are gone
+            loop.call_soon_threadsafe(_set_events, events)
+
+
+def _set_events(events: list[asyncio.Event]) -> None:
+    for event in events:
+        event.set()
 
 
 hub = Hub()
@@ -103,6 +202,85 @@ hub = Hub()
 
 def play_keys(night_id: int, play_id: int) -> tuple[str, str]:
     return (f"play:{play_id}", f"night:{night_id}")
+
+
+def session_digest(session_key: str) -> str:
+    """A session's name on the channel: not its key, which would open the session to anyone
+    reading the channel."""
+    return hashlib.sha256(f"referee-live:{session_key}".encode()).hexdigest()[:32]
+
+
+# How many streams: per session, account, read-only link, and process ---------------------------
+
+
+def process_ceiling() -> int:
+    """The most streams one process holds (``LIVE_STREAMS_PER_PROCESS``; by default the
+    file-descriptor limit less room for everything else): each open stream is a socket, and
+    at the limit a worker could accept nothing at all (EMFILE)."""
+    if settings.LIVE_STREAMS_PER_PROCESS is not None:
+        return settings.LIVE_STREAMS_PER_PROCESS
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 100_000
+    return max(16, soft - FD_RESERVE)
+
+
+#: file descriptors kept for everything but streams: database connections, the listening
+#: socket, ordinary requests, static files, logs
+FD_RESERVE = 256
+
+PROCESS = "process"
+
+
+class Slot:
+    """The streams one stream counts towards; given back once (``release``), however often it
+    is called (the response's close and the stream's end both call it)."""
+
+    def __init__(self, slots: Slots, claims: tuple[str, ...]) -> None:
+        self._slots, self._claims = slots, claims
+
+    def release(self) -> None:
+        claims, self._claims = self._claims, ()
+        if claims:
+            self._slots.give_back(claims)
+
+
+class Slots:
+    """Open streams counted in this process, by what they count towards ("session:…",
+    "user:…", "share:…"), and in all. Thread-safe, like the hub."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts: Counter[str] = Counter()
+
+    def take(self, limits: dict[str, int]) -> Slot | str:
+        """A slot counting towards every key of ``limits`` (key: its limit) and the process,
+        or the key whose limit is reached (PROCESS for the process's ceiling)."""
+        ceiling = process_ceiling()
+        with self._lock:
+            if self._counts[PROCESS] >= ceiling:
+                return PROCESS
+            for key, limit in limits.items():
+                if self._counts[key] >= limit:
+                    return key
+            claims = (PROCESS, *limits)
+            for key in claims:
+                self._counts[key] += 1
+        return Slot(self, claims)
+
+    def give_back(self, claims: Sequence[str]) -> None:
+        with self._lock:
+            for key in claims:
+                self._counts[key] -= 1
+                if self._counts[key] <= 0:
+                    del self._counts[key]
+
+    def count(self, key: str = PROCESS) -> int:
+        with self._lock:
+            return self._counts[key]
+
+
+slots = Slots()
 
 
 # Telling: called by the services, inside the change's transaction ---------------------------
@@ -123,21 +301,59 @@ def advance_version_sql(table: str, sets: Sequence[str] = ()) -> str:
     return f'UPDATE "{table}" SET {assignments} WHERE "id" = %s RETURNING {returning}'
 
 
-def changed_on_commit(night_id: int, play_id: int) -> None:
+def changed_on_commit(night_id: int, play_id: int, version: int = 0) -> None:
     """In-process wake-up once the change's transaction commits (SQLite, or any database in a
-    single process); PostgreSQL sends its NOTIFY from the change's own statement instead."""
-    keys = play_keys(night_id, play_id)
-    transaction.on_commit(lambda: hub.publish(*keys))
+    single process), with the play's new version (0: the streams read it); PostgreSQL sends
+    its NOTIFY from the change's own statement instead."""
+    keys, note = play_keys(night_id, play_id), Change(play_id, version)
+    transaction.on_commit(lambda: hub.publish(*keys, note=note))
 
 
 def notify(night_id: int, play_id: int) -> None:
     """A change that does not advance a version (a new play, a deleted one): one statement on
-    PostgreSQL, none on SQLite."""
+    PostgreSQL, none on SQLite. Its streams read the database again."""
     if is_postgresql():
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{night_id} {play_id} 0"])
     else:
         changed_on_commit(night_id, play_id)
+
+
+def _tell(key: str, note: str, payload: str) -> None:
+    """Tell ``key``'s streams in every process, once the current transaction commits."""
+    if is_postgresql():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload])
+    else:
+        transaction.on_commit(lambda: hub.publish(key, note=note))
+
+
+def session_ended(session_key: str) -> None:
+    """A session ended (a logout): its streams end, in every process."""
+    digest = session_digest(session_key)
+    _tell(f"session:{digest}", ENDED, f"session {digest}")
+
+
+def user_changed(user_id: int) -> None:
+    """An account's password changed: its streams check that their session still holds (the
+    other sessions' no longer do), in every process."""
+    _tell(f"user:{user_id}", RECHECK, f"user {user_id}")
+
+
+def heard(payload: str) -> None:
+    """A notification from the channel, told to the streams it concerns (a payload of another
+    shape is passed over)."""
+    parts = payload.split()
+    try:
+        if len(parts) == 3:
+            night_id, play_id, version = (int(part) for part in parts)
+            hub.publish(*play_keys(night_id, play_id), note=Change(play_id, version))
+        elif len(parts) == 2 and parts[0] == "user":
+            hub.publish(f"user:{int(parts[1])}", note=RECHECK)
+        elif len(parts) == 2 and parts[0] == "session":
+            hub.publish(f"session:{parts[1]}", note=ENDED)
+    except ValueError:
+        return
 
 
 # Listening: one PostgreSQL connection per process -------------------------------------------
@@ -195,11 +411,7 @@ class Listener:
                         hub.wake_all()
                     first = False
                     async for note in conn.notifies():
-                        try:
-                            night_id, play_id, _version = note.payload.split()
-                        except ValueError:
-                            continue
-                        hub.publish(*play_keys(int(night_id), int(play_id)))
+                        heard(note.payload)
             except asyncio.CancelledError:
                 return
             except Exception:  # the database went away: try again, then catch everyone up

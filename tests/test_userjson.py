@@ -105,3 +105,46 @@ def test_check_accepts_every_game_log_in_use():
 
     for path in EXAMPLES.glob("*.json"):
         userjson.check(json.loads(path.read_text()))
+
+
+# Issue 29: the cost of a parse is bounded by the text, whatever its shape --------------------
+
+
+def test_too_many_lists_and_objects_are_refused_before_the_parser_builds_them(monkeypatch):
+    built = []
+    monkeypatch.setattr(userjson.json, "loads", lambda *a, **k: built.append(1))
+    many = "[" + ",".join(["[]"] * (userjson.MAX_CONTAINERS + 1)) + "]"
+    with pytest.raises(userjson.UserJSONError, match="far too many lists and objects"):
+        userjson.parse(many, max_chars=len(many))
+    assert built == []
+
+
+def test_a_parse_never_walks_the_value(monkeypatch):
+    monkeypatch.setattr(userjson, "check", lambda value: pytest.fail("walked"))
+    text = '{"a": [[[1, 2.5, "x\\u00e9"]]], "b": "\\ud83c\\udfb2", "c": "\\\\u0000"}'
+    assert userjson.parse(text)["c"] == "\\u0000"
+
+
+@pytest.mark.parametrize(
+    ("number", "refused"),
+    [("9007199254740991", False), ("-9007199254740991", False), ("9007199254740992", True),
+     ("1234567890123456", False), ("12345678901234567", True)],
+)  # fmt: skip
+def test_integers_past_the_limit_are_refused_when_read_natively_otherwise(number, refused):
+    text = f'{{"n": [1, 2, {number}]}}'
+    if refused:
+        with pytest.raises(userjson.UserJSONError, match="too big"):
+            userjson.parse(text)
+    else:
+        assert userjson.parse(text)["n"][2] == int(number)
+
+
+@pytest.mark.parametrize("depth", [20, 21])
+def test_depth_is_counted_outside_strings_at_any_size(depth):
+    text = '{"s": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "v": ' + "[" * (depth - 1)
+    text += "]" * (depth - 1) + "}"
+    if depth > userjson.MAX_DEPTH:
+        with pytest.raises(userjson.UserJSONError, match="nested too deeply"):
+            userjson.parse(text)
+    else:
+        assert userjson.parse(text)["s"].startswith("[[[")

@@ -47,11 +47,14 @@ def import_log(
     """
     if night is not None and night.club_id != club.pk:
         raise ServiceError(_("That game night belongs to another club."))
-    storable(log)
+    # The referee reads any JSON value without fail, and keeps only what it understood: what is
+    # stored (the names, the canonical setup and moves) is checked, once, and nothing else. An
+    # unknown field, however big, is ignored as the format says, and never walked (issue 29).
     judgement = judge(log)
     if not judgement.legal:
         raise IllegalMoveError(judgement)
     log_names: list[str] = log["players"]
+    storable([log_names, judgement.setup, judgement.moves])
     existing = list(Player.objects.filter(club=club).values_list("name", flat=True))
     players = []
     for name in log_names:

@@ -118,7 +118,7 @@ def advance_version(play: Play, *, results: bool = False) -> None:
         cursor.execute(live.advance_version_sql(Play._meta.db_table, sets), [*params, play.pk])
         play.version = cursor.fetchone()[0]
     if not live.is_postgresql():
-        live.changed_on_commit(play.night_id, play.pk)
+        live.changed_on_commit(play.night_id, play.pk, play.version)
 
 
 class Kept(NamedTuple):

@@ -420,7 +420,8 @@ class BuntherumUI(GameUI):
         if isinstance(call, dict) and isinstance(call.get("player"), str):
             kept["caller"] = call["player"]
         if isinstance(tie, list):
-            kept["tied"] = [name for name in tie if isinstance(name, str)]
+            # only seated names, each once: the draft is kept in the session and drawn
+            kept["tied"] = [name for name in players if name in tie]
         return Draft(kept)
 
     @staticmethod

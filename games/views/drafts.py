@@ -5,6 +5,7 @@ static/js/move-builder.js.)"""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core import signing
 from django.http import HttpRequest
 
@@ -60,14 +61,28 @@ def forget_draft(request: HttpRequest, play: Play) -> None:
 LIVE_SALT = "games.play_live.draft"
 
 
-def signed_draft(play: Play, moves: list[selectors.LogEntry], draft: Draft | None) -> str:
-    """The half-built move and the position it was built on, signed: only a draft this site
-    made is ever kept, so it need not be judged again."""
+def signed_draft(
+    play: Play, moves: list[selectors.LogEntry], draft: Draft | None, user_id: int
+) -> str:
+    """The half-built move and the position it was built on, signed, for ``user_id`` only: only
+    a draft this site made is ever kept, so it need not be judged again. It holds for
+    ``LIVE_KEPT_DRAFT_SECONDS`` and for its user (issue 29: it never expired, and anyone could
+    replay it), checked by ``kept_draft``."""
     if not draft or not draft.data:
         return ""
-    return signing.dumps(
-        {"play": play.pk, "position": position_of(moves), "draft": draft.data}, salt=LIVE_SALT
-    )
+    kept = {"play": play.pk, "user": user_id, "position": position_of(moves), "draft": draft.data}
+    return signing.dumps(kept, salt=LIVE_SALT)
+
+
+def kept_draft(signed: str, play: Play, user_id: int) -> dict | None:
+    """What ``signed_draft`` signed for this play and this user, if it still holds."""
+    try:
+        kept = signing.loads(signed, salt=LIVE_SALT, max_age=settings.LIVE_KEPT_DRAFT_SECONDS)
+    except signing.BadSignature:  # forged, or expired (SignatureExpired is one)
+        return None
+    if not isinstance(kept, dict) or kept.get("play") != play.pk or kept.get("user") != user_id:
+        return None
+    return kept
 
 
 def position_of(moves: list[selectors.LogEntry]) -> str:

@@ -17,22 +17,37 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
+import logging
+import random
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
+from importlib import import_module
 
 from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.core.handlers.asgi import ASGIRequest
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.http import Http404, HttpRequest, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from .. import access, live
+
+logger = logging.getLogger(__name__)
 
 #: the browser waits this long before reconnecting after the stream ends or breaks: a page
 #: shows the play as it stands within 2 s of the connection coming back (issue 28)
 RETRY_MS = 1000
 HELLO = f"retry: {RETRY_MS}\n\n".encode()
 KEEPALIVE = b": keep-alive\n\n"
+#: a refused stream's browser is asked to wait this long, and its page asks every so often
+#: meanwhile (static/js/live-catchup.js)
+REFUSED_RETRY_SECONDS = 5
 
 
 def _last_seen(request: HttpRequest) -> int | None:
@@ -66,6 +81,37 @@ class _Stream:
             self.version = current
             return _event(current)
         return b"" if woken else KEEPALIVE
+
+
+class _Watched:
+    """What a stream knows of what it watches: the versions of its plays (one play, or a
+    night's), from the database and then from the notifications (games.live.News)."""
+
+    def __init__(self, version_of: Callable[[dict[int, int]], int]) -> None:
+        self.version_of = version_of
+        self.versions: dict[int, int] | None = None
+
+    def read(self, rows: list) -> int | None:
+        """The version after a read of the database (None: out of reach, the stream ends)."""
+        self.versions = access.versions_of(rows)
+        return None if self.versions is None else self.version_of(self.versions)
+
+    def told(self, news: live.News) -> int | None:
+        """The version after ``news``, or None when only the database can say (a play it does
+        not know of, or a notification without a version)."""
+        if news.reread or self.versions is None:
+            return None
+        for play_id, version in news.versions.items():
+            if play_id not in self.versions:
+                return None
+            self.versions[play_id] = max(self.versions[play_id], version)
+        return self.version_of(self.versions)
+
+
+def _keepalive_wait() -> float:
+    """The wait before a keep-alive: a little less at random, so that streams opened together
+    (a server's restart) do not all read the database at the same moment."""
+    return settings.LIVE_KEEPALIVE_SECONDS * random.uniform(0.8, 1.0)
 
 
 def _close_request_connection() -> None:
@@ -120,110 +166,307 @@ def close_pool_connections() -> None:
             wrapper.dec_thread_sharing()
 
 
-def _reader(query: Callable, wrapper: Callable) -> Callable[[], tuple | None]:
-    """Run ``query`` on the connection ``wrapper()`` gives, in the calling thread: its row."""
+def _rows(db, queryset) -> list[tuple]:
+    sql, params = queryset.query.get_compiler(connection=db).as_sql()
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
-    def read() -> tuple | None:
-        db = wrapper()
-        sql, params = query().query.get_compiler(connection=db).as_sql()
-        with db.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchone()
+
+def _reader(query: Callable, wrapper: Callable) -> Callable[[], list[tuple]]:
+    """Run ``query`` on the connection ``wrapper()`` gives, in the calling thread: its rows."""
+
+    def read() -> list[tuple]:
+        return _rows(wrapper(), query())
 
     return read
 
 
+class _Session:
+    """The browser session a member's stream belongs to: it ends with it."""
+
+    def __init__(self, key: str, user_id: int) -> None:
+        self.key, self.user_id = key, user_id
+        self.digest = live.session_digest(key)
+
+    def holder(self, wrapper: Callable) -> Callable[[], float | None]:
+        """When the session expires if it still holds (None: it does not), read on the
+        connection ``wrapper()`` gives: it exists and has not expired, is this user's, the user
+        is active, and its password is the one it was signed in with (a changed password ends
+        every other session, as Django's own check does on the next request)."""
+
+        def holds() -> float | None:
+            engine = import_module(settings.SESSION_ENGINE)
+            store = engine.SessionStore()
+            db = wrapper()
+            model = getattr(store, "model", None)
+            expires = float("inf")
+            if model is None:  # a session engine without a table: ask it (a cache, a cookie)
+                data = engine.SessionStore(self.key).load()
+            else:
+                found = _rows(
+                    db,
+                    model.objects.filter(
+                        session_key=self.key, expire_date__gt=timezone.now()
+                    ).values_list("session_data", "expire_date"),
+                )
+                data = store.decode(found[0][0]) if found else {}
+                if found:
+                    expires = _timestamp(found[0][1])
+            if str(data.get(SESSION_KEY)) != str(self.user_id):
+                return None
+            users = get_user_model().objects.filter(pk=self.user_id, is_active=True)
+            found = _rows(db, users.values_list("password"))
+            if not found:
+                return None
+            user = get_user_model()(pk=self.user_id, password=found[0][0])
+            signed = data.get(HASH_SESSION_KEY) or ""
+            secrets = [settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS]
+            if not any(
+                constant_time_compare(signed, user._get_session_auth_hash(secret=secret))
+                for secret in secrets
+            ):
+                return None
+            return expires
+
+        return holds
+
+
+def _timestamp(value: datetime.datetime | str) -> float:
+    """A column's date as the database driver gives it, read outside the ORM: aware from
+    PostgreSQL, naive UTC (or text) from SQLite."""
+    when = parse_datetime(value) if isinstance(value, str) else value
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.UTC)
+    return when.timestamp()
+
+
+class _Look:
+    """What a stream does after a wait: the database read, the session checked, or neither."""
+
+    def __init__(self, *, read: bool, check: bool) -> None:
+        self.read, self.check = read, check
+
+
+#: A session is checked at a keep-alive this often at most (and when it expires): a logout
+#: and a new password are told at once by a notification; this catches what no notification
+#: says, at a third of the database reads a check at every keep-alive would cost.
+SESSION_CHECK_SECONDS = 300
+
+
+class _SessionClock:
+    """When a stream next checks its session at a keep-alive: at the first, then every
+    ``SESSION_CHECK_SECONDS``, or when the session expires if that comes first."""
+
+    def __init__(self) -> None:
+        self.next = 0.0
+
+    def checked(self, held: float | bool) -> None:
+        expires = held if isinstance(held, float) else float("inf")
+        self.next = min(time.time() + SESSION_CHECK_SECONDS, expires)
+
+    def look(self, news: live.News, timed_out: bool) -> _Look:
+        due = timed_out and time.time() >= self.next
+        return _Look(read=timed_out or news.reread, check=news.recheck or due)
+
+
 async def _async_stream(
-    key: str, read, version_of: Callable, last_seen: int | None
+    keys: tuple[str, ...],
+    read,
+    watched: _Watched,
+    last_seen: int | None,
+    holds=None,
+    slot: live.Slot | None = None,
 ) -> AsyncIterator[bytes]:
-    watcher = live.hub.watch(key)  # watch, then read: a change in between is not missed
+    watcher = live.hub.watch(*keys)  # watch, then read: a change in between is not missed
     try:
         await _release_request_thread()
         await live.listening()
         stream = _Stream(last_seen)
         yield HELLO
-        woken = True
+        woken, look = True, _Look(read=True, check=False)
+        current, clock = None, _SessionClock()
         while True:
-            frame = stream.after_read(version_of(await read()), woken)
+            if look.read:
+                current = watched.read(await read())
+            if look.check and holds is not None:
+                held = await holds()
+                if not held:
+                    return
+                clock.checked(held)
+            frame = stream.after_read(current, woken)
             if frame is None:
                 return
             if frame:
                 yield frame
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(watcher.event.wait(), settings.LIVE_KEEPALIVE_SECONDS)
-            woken = watcher.event.is_set()
+                await asyncio.wait_for(watcher.event.wait(), _keepalive_wait())
+            timed_out = not watcher.event.is_set()
             watcher.event.clear()
+            news = watcher.take()
+            if news.ended:
+                return
+            woken, look = not timed_out, clock.look(news, timed_out)
+            if not look.read:
+                current = watched.told(news)
+                look.read = current is None
     finally:
         live.hub.forget(watcher)
+        if slot is not None:
+            slot.release()
 
 
-def _blocking_stream(key: str, read, last_seen: int | None) -> Iterator[bytes]:
-    watcher = live.hub.watch(key, threaded=True)
+def _blocking_stream(
+    keys: tuple[str, ...],
+    read,
+    watched: _Watched,
+    last_seen: int | None,
+    holds=None,
+    slot: live.Slot | None = None,
+) -> Iterator[bytes]:
+    watcher = live.hub.watch(*keys, threaded=True)
     try:
         if live.is_postgresql():
             live.listener.ready.wait(5)
         stream = _Stream(last_seen)
         yield HELLO
-        woken = True
+        woken, look = True, _Look(read=True, check=False)
+        current, clock = None, _SessionClock()
         while True:
-            frame = stream.after_read(read(), woken)
+            if look.read:
+                current = watched.read(read())
+            if look.check and holds is not None:
+                held = holds()
+                if not held:
+                    return
+                clock.checked(held)
+            frame = stream.after_read(current, woken)
             if frame is None:
                 return
             if frame:
                 yield frame
-            woken = watcher.event.wait(settings.LIVE_KEEPALIVE_SECONDS)
+            timed_out = not watcher.event.wait(_keepalive_wait())
             watcher.event.clear()
+            news = watcher.take()
+            if news.ended:
+                return
+            woken, look = not timed_out, clock.look(news, timed_out)
+            if not look.read:
+                current = watched.told(news)
+                look.read = current is None
     finally:
         live.hub.forget(watcher)
+        if slot is not None:
+            slot.release()
 
 
 def _django_connection():
     return connections[DEFAULT_DB_ALIAS]
 
 
+_last_ceiling_warning = 0.0
+
+
+def _refused(which: str) -> HttpResponse:
+    """A stream beyond a limit: 429 (the session's, the account's or the link's), 503 (the
+    process's ceiling), asking the browser to wait before trying again. Not logged one by one:
+    a page retrying would fill the log; the ceiling is said once a minute at most."""
+    global _last_ceiling_warning
+    if which == live.PROCESS:
+        now = time.monotonic()
+        if now - _last_ceiling_warning > 60:
+            _last_ceiling_warning = now
+            logger.warning(
+                "live: %s streams open, the process's ceiling: new streams refused (503)",
+                live.process_ceiling(),
+            )
+        text, status = _("This server has too many live pages open just now."), 503
+    else:
+        text, status = _("Too many live pages are open from your account or link."), 429
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8", status=status)
+    response["Retry-After"] = str(REFUSED_RETRY_SECONDS)
+    response["Cache-Control"] = "no-cache"
+    response._has_been_logged = True  # see above
+    return response
+
+
 async def _open(
-    request: HttpRequest, key: str, query: Callable, version_of: Callable
-) -> StreamingHttpResponse:
-    """404 unless the watcher may see it now; then the stream of its changes."""
-    if version_of(await sync_to_async(_reader(query, _django_connection))()) is None:
+    request: HttpRequest,
+    key: str,
+    query: Callable,
+    version_of: Callable[[dict[int, int]], int],
+    limits: dict[str, int],
+    session: _Session | None = None,
+) -> HttpResponse:
+    """404 unless the watcher may see it now; a refusal past the limits; then the stream of
+    its changes."""
+    if access.versions_of(await sync_to_async(_reader(query, _django_connection))()) is None:
         raise Http404
+    slot = live.slots.take(limits)
+    if isinstance(slot, str):
+        return _refused(slot)
     live.start_listening()
     last_seen = _last_seen(request)
+    keys = (
+        (key,) if session is None else (key, f"user:{session.user_id}", f"session:{session.digest}")
+    )
+    watched = _Watched(version_of)
 
     if isinstance(request, ASGIRequest):
         # the shared pool's threads, not one of its own (_release_request_thread)
         read = sync_to_async(_reader(query, _pool_connection), thread_sensitive=False)
-        content = _async_stream(key, read, version_of, last_seen)
+        holds = session and sync_to_async(session.holder(_pool_connection), thread_sensitive=False)
+        content = _async_stream(keys, read, watched, last_seen, holds, slot)
     else:
         read_here = _reader(query, _django_connection)
-        content = _blocking_stream(key, lambda: version_of(read_here()), last_seen)
+        holds_here = session and session.holder(_django_connection)
+        content = _blocking_stream(keys, read_here, watched, last_seen, holds_here, slot)
     response = StreamingHttpResponse(content, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the events back
+    # Given back when the response is closed, even if its stream never started.
+    response._resource_closers.append(slot.release)
     return response
 
 
-async def play_events(request: HttpRequest, play_id: int) -> StreamingHttpResponse:
+async def _member(request: HttpRequest) -> _Session:
+    """The signed-in person opening a stream, and their session; anyone else gets 404."""
     user_id = await access.watcher_id(request)
+    return _Session(request.session.session_key or "", user_id)
+
+
+def _member_limits(session: _Session) -> dict[str, int]:
+    return {
+        f"session:{session.digest}": settings.LIVE_STREAMS_PER_SESSION,
+        f"user:{session.user_id}": settings.LIVE_STREAMS_PER_ACCOUNT,
+    }
+
+
+async def play_events(request: HttpRequest, play_id: int) -> HttpResponse:
+    session = await _member(request)
     return await _open(
         request,
         f"play:{play_id}",
-        lambda: access.watched_play(user_id, play_id),
+        lambda: access.watched_play(session.user_id, play_id),
         access.play_version,
+        _member_limits(session),
+        session,
     )
 
 
-async def night_events(request: HttpRequest, night_id: int) -> StreamingHttpResponse:
-    user_id = await access.watcher_id(request)
+async def night_events(request: HttpRequest, night_id: int) -> HttpResponse:
+    session = await _member(request)
     return await _open(
         request,
         f"night:{night_id}",
-        lambda: access.watched_night(user_id, night_id),
+        lambda: access.watched_night(session.user_id, night_id),
         access.night_version,
+        _member_limits(session),
+        session,
     )
 
 
-async def shared_night_events(request: HttpRequest, token: str) -> StreamingHttpResponse:
+async def shared_night_events(request: HttpRequest, token: str) -> HttpResponse:
     """A night's stream through its read-only link (no account): it ends once the owner
     withdraws the link (games.services.revoke_share wakes it to find out)."""
     night = await sync_to_async(access.get_shared_night)(token)
@@ -232,4 +475,5 @@ async def shared_night_events(request: HttpRequest, token: str) -> StreamingHttp
         f"night:{night.pk}",
         lambda: access.watched_shared_night(token),
         access.night_version,
+        {f"share:{live.session_digest(token)}": settings.LIVE_STREAMS_PER_SHARE},
     )

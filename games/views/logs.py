@@ -3,7 +3,6 @@ referee has judged it."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -17,7 +16,8 @@ from .. import services, userjson
 from ..access import get_night, get_play
 from ..gamelog import log_filename, play_to_log
 from ..models import GameNight
-from ..uploads import upload_too_big
+from ..uploads import UploadRefused, read_json_upload, too_big_message, upload_too_big
+from .clubs import night_detail
 
 
 @login_required
@@ -45,42 +45,28 @@ def log_upload(request: HttpRequest, night_id: int) -> HttpResponse:
     """
     night = get_night(request, night_id)
     if upload_too_big(request):
-        messages.error(request, _too_big())
+        messages.error(request, too_big_message())
         return redirect("night", night_id=night.pk)
     return _log_upload(request, night)
 
 
-def _too_big() -> str:
-    return _("That file is too big for a game log (at most %(kb)s KB).") % {
-        "kb": settings.MAX_UPLOAD_BYTES // 1024
-    }
-
-
 @csrf_protect
 def _log_upload(request: HttpRequest, night: GameNight) -> HttpResponse:
-    upload = request.FILES.get("log")
-    problem = None
-    if upload_too_big(request):
-        problem = _too_big()
-    elif upload is None:
-        problem = _("Choose a game log file to upload.")
+    try:
+        log = read_json_upload(request, "log")
+        play = services.import_log(club=night.club, log=log, night=night, by=request.user)
+    except UploadRefused as exc:
+        problem = exc.message
+        if exc.status == 429:
+            # Throttled: the night's page again, saying so, with the status a client reads.
+            messages.error(request, problem)
+            response = night_detail(request, night.pk)
+            response.status_code = 429
+            return response
+    except services.ServiceError as exc:
+        problem = _("The referee refused this log. %(reason)s") % {"reason": exc.message}
     else:
-        try:
-            text = upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            problem = _("That file is not a text file.")
-        else:
-            try:
-                log = userjson.parse(text, max_chars=settings.MAX_UPLOAD_BYTES)
-            except userjson.UserJSONError as exc:
-                problem = exc.message
-    if problem is None:
-        try:
-            play = services.import_log(club=night.club, log=log, night=night, by=request.user)
-        except services.ServiceError as exc:
-            problem = _("The referee refused this log. %(reason)s") % {"reason": exc.message}
-        else:
-            messages.success(request, _("The game log was imported."))
-            return redirect("play", play_id=play.pk)
+        messages.success(request, _("The game log was imported."))
+        return redirect("play", play_id=play.pk)
     messages.error(request, problem)
     return redirect("night", night_id=night.pk)

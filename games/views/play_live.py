@@ -5,7 +5,6 @@ cleared and the page says why."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -14,7 +13,7 @@ from .. import selectors
 from ..access import get_play
 from ..models import Play
 from ..ui import Draft
-from .drafts import LIVE_SALT, position_of
+from .drafts import kept_draft, position_of
 from .play_page import Shown, render_play
 
 
@@ -58,11 +57,8 @@ def play_live(request: HttpRequest, play_id: int) -> HttpResponse:
             return render_play(request, play, moves=moves)
         live_notice = _what_changed(play, moves, drafting)
         return render_play(request, play, Shown(live_notice=live_notice), moves=moves)
-    try:
-        kept = signing.loads(request.GET.get("kept", ""), salt=LIVE_SALT)
-    except signing.BadSignature:
-        kept = None
-    if not isinstance(kept, dict) or kept.get("play") != play.pk:
+    kept = kept_draft(request.GET.get("kept", ""), play, request.user.pk)
+    if kept is None:
         return render_play(request, play, moves=moves)
     position = kept["position"]
     if play.status == Play.Status.IN_PROGRESS and position == position_of(moves):

@@ -128,7 +128,7 @@ def render_play(
         ),
         "events": shown.events,
         "live_notice": shown.live_notice,
-        "live_vals": _live_vals(play, moves, shown.draft),
+        "live_vals": _live_vals(play, moves, shown.draft, request.user.pk),
         # What a move built on the phone was built on: kept across a refresh only if unchanged.
         "position": position_of(moves),
         "can_enter": can_enter,
@@ -208,10 +208,13 @@ def _log_context(
     return {"log_lines": [], "log_appended": line}
 
 
-def _live_vals(play: Play, moves: list[selectors.LogEntry], draft: Draft | None) -> str:
-    """What the live refresh sends back (play_live): the page's version and, signed, its draft
-    with the position it was built on."""
-    return json.dumps({"version": str(play.version), "kept": signed_draft(play, moves, draft)})
+def _live_vals(
+    play: Play, moves: list[selectors.LogEntry], draft: Draft | None, user_id: int
+) -> str:
+    """What the live refresh sends back (play_live): the page's version and, signed for this
+    user, its draft with the position it was built on."""
+    kept = signed_draft(play, moves, draft, user_id)
+    return json.dumps({"version": str(play.version), "kept": kept})
 
 
 def _status(request: HttpRequest, shown: Shown) -> int:

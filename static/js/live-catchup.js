@@ -62,12 +62,25 @@
 // when the network returns, and every second meanwhile (an unchanged play answers 204, a few
 // bytes), so that it shows the play as it stands within 2 s of the server being reached
 // again. A refresh that failed is asked again.
+//
+// A stream the server refused (issue 29: too many live pages open from this account or link,
+// 429, or on that server, 503) is closed for good by the browser, and the extension tries it
+// again ever more slowly: meanwhile the page asks every few seconds, not every second, so
+// that pages refused for being too many do not hammer the server instead. The table screen
+// and the score sheet ask the same way (their refresh is marked data-live-refresh).
 (function () {
+  var DOWN_MS = 1000;
+  var REFUSED_MS = 5000;
   var streamDown = false;
   var timer = null;
+  var every = null;
+
+  function refresher() {
+    return document.getElementById("play-live") || document.querySelector("[data-live-refresh]");
+  }
 
   function ask() {
-    var live = document.getElementById("play-live");
+    var live = refresher();
     if (live && navigator.onLine !== false) htmx.trigger(live, "sse:changed");
   }
 
@@ -76,18 +89,25 @@
     if (banner) banner.hidden = !offline;
   }
 
-  function keepAsking() {
-    if (timer === null) timer = setInterval(ask, 1000);
+  function keepAsking(ms) {
+    if (timer !== null && every === ms) return;
+    stopAsking();
+    every = ms;
+    timer = setInterval(ask, ms);
   }
 
   function stopAsking() {
     if (timer !== null) clearInterval(timer);
     timer = null;
+    every = null;
   }
 
-  document.addEventListener("htmx:sseError", function () {
+  document.addEventListener("htmx:sseError", function (event) {
     streamDown = true;
-    keepAsking();
+    var source = event.detail && event.detail.source;
+    // Closed, with the network up: the server answered, and not with a stream.
+    var refused = source && source.readyState === 2 && navigator.onLine !== false;
+    keepAsking(refused ? REFUSED_MS : DOWN_MS);
   });
   document.addEventListener("htmx:sseOpen", function () {
     if (!streamDown) return;
@@ -98,7 +118,7 @@
   // A request of the page that never reached the server: the network is gone.
   document.addEventListener("htmx:sendError", function () {
     say(true);
-    keepAsking();
+    keepAsking(DOWN_MS);
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail && event.detail.xhr && event.detail.xhr.status) {
@@ -112,6 +132,6 @@
   window.addEventListener("online", function () {
     say(false);
     ask();
-    keepAsking(); // until a request or the stream says the server is reached again
+    keepAsking(DOWN_MS); // until a request or the stream says the server is reached again
   });
 })();

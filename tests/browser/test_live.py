@@ -208,7 +208,9 @@ def test_a_change_announced_while_the_phone_waits_for_its_own_move_is_fetched_af
 
     start_punto(page, table, ["Ana", "Ben"])
     play = Play.objects.get()
-    monkeypatch.setattr(live.hub, "publish", lambda *keys: None)  # the stream is told by hand
+    monkeypatch.setattr(
+        live.hub, "publish", lambda *keys, **note: None
+    )  # the stream is told by hand
     answered = []
 
     def after_the_answer_another_move(route):
@@ -230,3 +232,32 @@ def test_a_change_announced_while_the_phone_waits_for_its_own_move_is_fetched_af
     page.click(f'button[name=at][value="{x},{y}"]')
     expect(logged_moves(page)).to_have_count(2)
     expect(page.locator("#punto-turn")).to_have_text("Ana drew:")
+
+
+def test_a_refused_stream_falls_back_to_asking_every_few_seconds(page, table, settings):
+    """Issue 29: past the streams' limits the stream is refused (429): the page still shows a
+    move made on another phone, by asking for the play every 5 s, not every second, and the
+    stream is tried again ever more slowly."""
+    from games import services
+    from games.models import Play
+
+    settings.LIVE_STREAMS_PER_SESSION = 0  # every stream refused
+    asked, streams = [], []
+    start_punto(page, table, ["Ana", "Ben"])
+    play = Play.objects.get()
+    page.on(
+        "request",
+        lambda request: (
+            asked.append(time.monotonic()) if "/live/" in request.url else None,
+            streams.append(time.monotonic()) if "/events/" in request.url else None,
+        ),
+    )
+    start = time.monotonic()
+    page.wait_for_timeout(1_000)
+    services.record_move(play=play, move=MOVES[0])  # on another phone
+    expect(logged_moves(page)).to_have_count(1, timeout=8_000)
+    page.wait_for_timeout(11_000 - 1000 * (time.monotonic() - start))
+    spent = time.monotonic() - start
+    # about one ask per 5 s (it was one a second), and a few tries of the stream at most
+    assert len(asked) <= spent / 5 + 1, (len(asked), spent)
+    assert len(streams) <= 6, (len(streams), spent)

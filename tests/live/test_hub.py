@@ -123,3 +123,41 @@ def test_a_new_or_deleted_play_wakes_its_own_and_its_nights_watchers_on_commit(
         live.notify(night_id=1, play_id=2)
         assert not play.event.is_set()  # not before the change commits
     assert play.event.is_set() and night.event.is_set()
+
+
+def test_a_watcher_keeps_the_newest_version_told_of_each_play_until_it_takes_them():
+    """Issue 29: what a stream is told comes with the notification."""
+    hub = live.Hub()
+    night = hub.watch("night:1", threaded=True)
+    hub.publish("night:1", note=live.Change(3, 7))
+    hub.publish("night:1", note=live.Change(3, 6))  # an older one, arriving late
+    hub.publish("night:1", note=live.Change(4, 2))
+    news = night.take()
+    assert news.versions == {3: 7, 4: 2} and not news.reread
+    assert night.take().versions == {}  # taken: nothing kept
+    hub.publish("night:1", note=live.Change(5, 0))  # a play created or deleted: read again
+    hub.publish("night:1")
+    assert night.take().reread
+
+
+def test_forgetting_a_watcher_touches_only_its_own_keys():
+    hub = live.Hub()
+    others = [hub.watch(f"play:{n}", threaded=True) for n in range(100)]
+    leaving = hub.watch("play:1", "night:9", "user:3", threaded=True)
+    hub.forget(leaving)
+    assert "night:9" not in watchers_of(hub) and len(watchers_of(hub)) == 100
+    assert hub.count() == len(others)
+
+
+def test_the_channel_payloads_each_reach_their_streams():
+    hub_before = live.hub
+    live.hub = hub = live.Hub()
+    try:
+        play, user = hub.watch("play:2", threaded=True), hub.watch("user:5", threaded=True)
+        session = hub.watch("session:abc", threaded=True)
+        for payload in ("1 2 9", "user 5", "session abc", "nonsense", "user x", "1 2"):
+            live.heard(payload)
+        assert play.take().versions == {2: 9}
+        assert user.take().recheck and session.take().ended
+    finally:
+        live.hub = hub_before

@@ -91,3 +91,17 @@ def test_a_lost_connection_is_logged_with_its_cause_and_every_watcher_woken(list
     assert all("reconnecting" in r.getMessage() for r in lost)
     assert all(r.exc_info and r.exc_info[0] for r in lost), "the cause was not logged"
     assert listener.ready.is_set()
+
+
+def test_a_notification_carries_the_version_and_the_sessions_end(listener):
+    """Issue 29: the version comes with the change (no read per stream); a logout and a new
+    password reach every process's streams of that session or account."""
+    play = live.hub.watch("play:2", threaded=True)
+    account = live.hub.watch("user:5", threaded=True)
+    session = live.hub.watch(f"session:{live.session_digest('k' * 32)}", threaded=True)
+    _notify("1 2 7")
+    assert play.event.wait(5) and play.take().versions == {2: 7}
+    live.user_changed(5)
+    assert account.event.wait(5) and account.take().recheck
+    live.session_ended("k" * 32)
+    assert session.event.wait(5) and session.take().ended

@@ -5,6 +5,7 @@ the table, else clearing it and saying why."""
 from __future__ import annotations
 
 import json
+import time
 
 from django.core import signing
 from django.db import transaction
@@ -76,12 +77,13 @@ def test_a_move_from_another_phone_clears_the_half_built_one_and_says_why(member
     assert versions_on(page) == {str(play.version)}
 
 
-def test_a_move_that_names_its_player_says_whose_it_was(member_client, night, players):
+def test_a_move_that_names_its_player_says_whose_it_was(member_client, member, night, players):
     """Punto's moves name their player: the notice says whose move cleared the draft."""
     punto = json.loads((EXAMPLES / "punto-1.json").read_text())
     play = services.start_play(night=night, game="punto", players=players[:2], setup=punto["setup"])
     # what the page held before the move: a half-built move at the empty log's position
     kept = {"play": play.pk, "position": position_of([]), "draft": {"card": "red-1"}}
+    kept["user"] = member.pk
     vals = {"version": play.version, "kept": signing.dumps(kept, salt=LIVE_SALT)}
     services.record_move(play=play, move=punto["moves"][0])
     said = notice_on(dom(refresh(member_client, play, vals)))
@@ -140,3 +142,28 @@ def test_a_forged_draft_is_not_kept(member_client, play):
 
 def test_an_outsider_gets_a_404(outsider_client, play):
     assert refresh(outsider_client, play, {"version": "0"}).status_code == 404
+
+
+# Issue 29: the signed draft expires, and holds for its user only --------------------------------
+
+
+def test_a_kept_draft_holds_for_its_user_only(member_client, owner_client, play):
+    """The owner replaying the member's signed draft gets the play without it."""
+    vals = half_built(member_client, play)
+    with transaction.atomic():
+        services.record_move(play=play, move=PLAY_FIRST_MOVE)
+        services.undo_last_move(play=play)
+    assert draft_on(dom(refresh(member_client, play, vals))) == {"card": "green-die"}
+    page = dom(refresh(owner_client, play, vals))
+    assert draft_on(page) == {} and notice_on(page) is None
+
+
+def test_a_kept_draft_expires(member_client, play, settings, monkeypatch):
+    vals = half_built(member_client, play)
+    with transaction.atomic():
+        services.record_move(play=play, move=PLAY_FIRST_MOVE)
+        services.undo_last_move(play=play)
+    later = time.time() + settings.LIVE_KEPT_DRAFT_SECONDS + 1
+    monkeypatch.setattr(signing.time, "time", lambda: later)
+    page = dom(refresh(member_client, play, vals))
+    assert draft_on(page) == {}

@@ -5,13 +5,15 @@ when it ends."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
+import time
 
 import pytest
 from asgiref.sync import SyncToAsync, ThreadSensitiveContext, sync_to_async
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
-from games import live
+from games import access, live
 from games.views import live as views
 
 EVENT_5 = b"id: 5\nevent: changed\ndata: 5\n\n"
@@ -33,37 +35,47 @@ def test_a_new_version_is_told_once_then_nothing_when_woken_and_a_keep_alive_whe
     assert stream.after_read(None, woken=True) is None  # no longer visible: the end
 
 
-def versions(*seen: int | None, woken: bool = False):
-    """A read that gives these versions in turn; ``woken``: each read comes with a wake-up (a
-    change announced that left the version as it was)."""
+def versions(*seen: int | None, woken: bool = False, calls: list | None = None):
+    """A read that gives these versions of play 1 in turn (None: out of reach); ``woken``: each
+    read comes with a wake-up that says nothing (a notification without a version)."""
     remaining = iter(seen)
 
     def read():
         version = next(remaining)
+        if calls is not None:
+            calls.append(version)
         if woken:
             live.hub.publish("play:1")
-        return version
+        return [] if version is None else [(1, version)]
 
     return read
 
 
+def watched():
+    return views._Watched(access.play_version)
+
+
+def blocking_frames(read, last_seen, **kwargs):
+    return list(views._blocking_stream(("play:1",), read, watched(), last_seen, **kwargs))
+
+
 def test_the_blocking_stream_tells_the_new_version_keeps_alive_and_leaves_the_hub():
-    frames = list(views._blocking_stream("play:1", versions(4, 4, 5, None), last_seen=4))
+    frames = blocking_frames(versions(4, 4, 5, None), last_seen=4)
     assert frames == [views.HELLO, views.KEEPALIVE, EVENT_5]
     assert live.hub.count() == 0
 
 
 def test_the_blocking_stream_sends_nothing_for_a_wake_up_without_a_new_version():
     read = versions(4, 4, None, woken=True)
-    assert list(views._blocking_stream("play:1", read, last_seen=4)) == [views.HELLO]
+    assert blocking_frames(read, last_seen=4) == [views.HELLO]
 
 
-def async_frames(read, last_seen: int | None) -> list[bytes]:
+def async_frames(read, last_seen: int | None, keys=("play:1",), **kwargs) -> list[bytes]:
     async def run():
         async def read_async():
             return read()
 
-        stream = views._async_stream("play:1", read_async, lambda version: version, last_seen)
+        stream = views._async_stream(keys, read_async, watched(), last_seen, **kwargs)
         frames = [frame async for frame in stream]
         assert live.hub.count() == 0  # the stream has left the hub
         return frames
@@ -78,6 +90,140 @@ def test_the_async_stream_tells_the_new_version_keeps_alive_and_leaves_the_hub()
 
 def test_the_async_stream_sends_nothing_for_a_wake_up_without_a_new_version():
     assert async_frames(versions(4, 4, None, woken=True), last_seen=4) == [views.HELLO]
+
+
+# Issue 29: the version comes with the notification; the session ends the stream ---------------
+
+
+def later(publish) -> None:
+    """``publish`` once the stream waits (from another thread, as the listener does)."""
+    threading.Timer(0.02, publish).start()
+
+
+def test_a_notification_with_a_version_is_told_without_reading_the_database(settings):
+    """One read when the stream opens; the next version comes in the notification itself."""
+    settings.LIVE_KEEPALIVE_SECONDS = 5
+    calls: list = []
+    read = versions(4, None, calls=calls)
+
+    async def run():
+        async def read_async():
+            return read()
+
+        stream = views._async_stream(("play:1",), read_async, watched(), 4)
+        frames = [await anext(stream)]  # HELLO
+        later(lambda: live.hub.publish("play:1", note=live.Change(1, 5)))
+        frames.append(await anext(stream))
+        await stream.aclose()
+        return frames
+
+    assert asyncio.run(run()) == [views.HELLO, EVENT_5]
+    assert calls == [4]  # read once, at the start
+
+
+def test_a_notification_about_an_unknown_play_or_without_a_version_reads_again(settings):
+    settings.LIVE_KEEPALIVE_SECONDS = 5
+    for note in (live.Change(1, 0), live.Change(7, 3), None):
+        calls: list = []
+        read = versions(4, 5, calls=calls)
+
+        async def run(note=note, read=read):
+            async def read_async():
+                return read()
+
+            stream = views._async_stream(("play:1",), read_async, watched(), 4)
+            await anext(stream)
+            later(lambda: live.hub.publish("play:1", note=note))
+            frame = await anext(stream)
+            await stream.aclose()
+            return frame
+
+        assert asyncio.run(run()) == EVENT_5
+        assert calls == [4, 5]
+
+
+def test_a_stream_ends_when_its_session_ends(settings):
+    settings.LIVE_KEEPALIVE_SECONDS = 5
+    read = versions(4, 4, 4)
+
+    async def run():
+        async def read_async():
+            return read()
+
+        keys = ("play:1", "session:abc")
+        stream = views._async_stream(keys, read_async, watched(), 4)
+        frames = [await anext(stream)]
+        later(lambda: live.hub.publish("session:abc", note=live.ENDED))
+        frames += [frame async for frame in stream]
+        return frames
+
+    assert asyncio.run(run()) == [views.HELLO]
+    assert live.hub.count() == 0
+
+
+@pytest.mark.parametrize("still", [True, False])
+def test_a_changed_password_makes_the_stream_check_its_session(settings, still):
+    settings.LIVE_KEEPALIVE_SECONDS = 5
+    checked: list = []
+
+    async def holds():
+        checked.append(1)
+        return still
+
+    async def run():
+        async def read_async():
+            return [(1, 4)]
+
+        stream = views._async_stream(("play:1", "user:3"), read_async, watched(), 4, holds)
+        await anext(stream)
+        later(lambda: live.hub.publish("user:3", note=live.RECHECK))
+        ending = asyncio.ensure_future(anext(stream, "ended"))
+        await asyncio.sleep(0.3)
+        ended = ending.done() and ending.result() == "ended"
+        ending.cancel()
+        return ended
+
+    assert asyncio.run(run()) is not still  # it goes on only while its session holds
+    assert checked == [1]
+
+
+def test_the_keep_alive_checks_the_session_too():
+    """A session that expired, or whose password changed while no notification reached this
+    process, ends the stream at the next keep-alive."""
+    checked: list = []
+
+    async def holds():
+        checked.append(1)
+        return False
+
+    async def run():
+        async def read_async():
+            return [(1, 4)]
+
+        stream = views._async_stream(("play:1",), read_async, watched(), 4, holds)
+        return [frame async for frame in stream]
+
+    assert asyncio.run(run()) == [views.HELLO]
+    assert checked == [1]
+
+
+def test_a_slot_is_given_back_when_the_stream_ends():
+    slots = live.Slots()
+    slot = slots.take({"session:x": 1})
+    assert isinstance(slot, live.Slot) and slots.take({"session:x": 1}) == "session:x"
+
+    async def run():
+        async def read_async():
+            return []
+
+        return [
+            f async for f in views._async_stream(("play:1",), read_async, watched(), 4, None, slot)
+        ]
+
+    assert asyncio.run(run()) == [views.HELLO]
+    assert slots.count() == 0 and slots.count("session:x") == 0
+    slot.release()  # once only, however often it is called
+    assert slots.count() == 0
 
 
 def test_a_stream_lets_go_of_the_thread_its_request_ran_in():
@@ -127,3 +273,39 @@ def test_the_pool_threads_connections_can_all_be_closed_from_another_thread():
     views.close_pool_connections()
     assert closed == [True]  # allowed to, for the while: Django refuses another thread's close
     assert not wrapper.allow_thread_sharing
+
+
+def test_the_session_is_checked_at_the_first_keep_alive_then_every_few_minutes():
+    """Every keep-alive reads the version; the session is checked at the first, then every
+    SESSION_CHECK_SECONDS or when it expires (a third of the reads at every keep-alive)."""
+    checked: list = []
+
+    async def holds():
+        checked.append(1)
+        return time.time() + 3600.0
+
+    async def run():
+        async def read_async():
+            return [(1, 4)]
+
+        stream = views._async_stream(("play:1",), read_async, watched(), 4, holds)
+        frames = []
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(0.6):
+                async for frame in stream:
+                    frames.append(frame)
+        await stream.aclose()
+        return frames
+
+    frames = asyncio.run(run())
+    assert frames.count(views.KEEPALIVE) >= 3 and checked == [1]
+
+
+def test_a_session_is_checked_again_when_it_expires():
+    clock = views._SessionClock()
+    assert clock.look(live.News({}), timed_out=True).check  # the first keep-alive
+    clock.checked(time.time() - 1)  # it expires now
+    assert clock.look(live.News({}), timed_out=True).check
+    clock.checked(time.time() + 3600.0)
+    assert not clock.look(live.News({}), timed_out=True).check
+    assert clock.look(live.News({}, recheck=True), timed_out=False).check

@@ -77,18 +77,25 @@ def test_with_the_database_really_unreachable_healthz_and_pages_answer_503():
     # Production settings, a PostgreSQL server that is not there (nothing listens on port 1).
     script = (
         "import django, json; django.setup(); from django.test import Client; "
+        "import time; "
         "c = Client(HTTP_HOST='referee.example.org'); c.cookies['sessionid'] = 'x' * 32; "
-        "r = c.get('/healthz', secure=True); p = c.get('/accounts/me/', secure=True); "
+        "c.get('/healthz', secure=True); "  # the process's first request sets the pool up
+        "t0 = time.monotonic(); r = c.get('/healthz', secure=True); t1 = time.monotonic(); "
+        "p = c.get('/accounts/me/', secure=True); t2 = time.monotonic(); "
         "print(json.dumps([r.status_code, r.get('Retry-After'), p.status_code, "
-        "p.get('Retry-After'), p.content.decode()]))"
+        "p.get('Retry-After'), p.content.decode(), t1 - t0, t2 - t1]))"
     )
     result = run_production(
         "-c", script, DATABASE_URL="postgres://nobody@127.0.0.1:1/referee", LOG_LEVEL="CRITICAL"
     )
     assert result.returncode == 0, result.stderr
-    health, health_retry, page, page_retry, html = json.loads(result.stdout.splitlines()[-1])
+    health, health_retry, page, page_retry, html, *waits = json.loads(
+        result.stdout.splitlines()[-1]
+    )
     assert (health, health_retry, page, page_retry) == (503, "30", 503, "30")
     assert "cannot reach its database" in html
+    # within 2 s each: the pool's wait for a connection (DB_POOL_TIMEOUT) was 10 s (issue 29)
+    assert max(waits) < 2, waits
 
 
 @pytest.fixture

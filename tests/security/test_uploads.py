@@ -74,14 +74,26 @@ def post_body(client: Client, url: str, body: WatchedBody):
 def test_an_oversize_log_upload_is_refused_before_its_body_is_read(
     member_client, night, settings, tmp_path
 ):
+    """Past a game log's limit but within what forms may send: said on the night's page."""
     settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path)
-    body = WatchedBody(300 * 1024 * 1024, look_at=1, temp_dir=tmp_path)
+    body = WatchedBody(int(1.5 * 1024 * 1024), look_at=1, temp_dir=tmp_path)
     response = post_body(member_client, reverse("log-upload", args=[night.pk]), body)
     assert response.status_code == 302 and response["Location"] == reverse("night", args=[night.pk])
-    assert body.position == 0  # not one byte of the 300 MB was read
+    assert body.position == 0  # not one byte was read
     page = dom(member_client.get(response["Location"]))
     said = [words(item) for item in find_all(find(page, "ul", class_="messages"), "li")]
     assert said == ["That file is too big for a game log (at most 1024 KB)."]
+    assert Play.objects.count() == 0 and os.listdir(tmp_path) == []
+
+
+def test_a_body_past_every_pages_limit_is_a_413_before_it_is_read(
+    member_client, night, settings, tmp_path
+):
+    """Past what any page accepts: 413 on the upload as on every address (issue 29)."""
+    settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path)
+    body = WatchedBody(300 * 1024 * 1024, look_at=1, temp_dir=tmp_path)
+    response = post_body(member_client, reverse("log-upload", args=[night.pk]), body)
+    assert response.status_code == 413 and body.position == 0
     assert Play.objects.count() == 0 and os.listdir(tmp_path) == []
 
 
@@ -129,6 +141,10 @@ def test_the_upload_still_checks_the_csrf_token(member, night):
 
 
 def test_an_outsider_gets_a_404_even_for_an_oversize_upload(outsider_client, night, tmp_path):
-    body = WatchedBody(300 * 1024 * 1024, look_at=1, temp_dir=tmp_path)
+    body = WatchedBody(int(1.5 * 1024 * 1024), look_at=1, temp_dir=tmp_path)
     response = post_body(outsider_client, reverse("log-upload", args=[night.pk]), body)
     assert response.status_code == 404 and body.position == 0
+    # past every page's limit: the same 413 on every address, which tells nothing of the night
+    body = WatchedBody(300 * 1024 * 1024, look_at=1, temp_dir=tmp_path)
+    response = post_body(outsider_client, reverse("log-upload", args=[night.pk]), body)
+    assert response.status_code == 413 and body.position == 0

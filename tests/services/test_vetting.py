@@ -46,7 +46,9 @@ def test_a_text_over_its_limit_is_refused_saying_the_limit_and_its_length(club):
 
 
 def test_a_log_holding_what_no_database_stores_is_refused_with_the_reason(club):
-    log = punto_log("Ana", "Ben", note="Ana\u0000")
+    """What is stored of a log (here a player's name) is checked; an unknown field is ignored,
+    never stored, never walked (tests/security/test_bad_input.py)."""
+    log = punto_log("Ana\u0000", "Ben")
     before = snapshot()
     with pytest.raises(services.ServiceError) as refusal:
         services.import_log(club=club, log=log)

@@ -217,6 +217,17 @@ class ForgetVeniceUI(GameUI):
             and all(isinstance(p, list) and all(c in BY_NAME for c in p) for p in piles)
         ):
             raise damaged_form()
+        # The piles are drawn card by card: they hold at most the deal's 7 cards, each once and
+        # each still to deal this half, as the taps lay them (issue 29: a draft is checked
+        # against the position before it is drawn, not only for its shape).
+        laid = [card for pile in piles for card in pile]
+        undealt = set(state.undealt())
+        if (
+            len(laid) > CARDS_PER_DEAL
+            or len(set(laid)) != len(laid)
+            or any(card not in undealt for card in laid)
+        ):
+            raise damaged_form()
         active = draft.get("active", 0)
         first = draft.get("first")
         if not _is_pile(active) or not (first is None or _is_pile(first)):

@@ -32,6 +32,8 @@ class TurnDraft:
             raise damaged_form()
         self.reveal: dict[str, str] = {p: CARD_NAMES[parse_card(reveal[p])] for p in players}
         self.place: list[dict[str, Any]] = []
+        if len(place) > len(CARD_NAMES):
+            raise damaged_form()
         for entry in place:
             if not isinstance(entry, dict) or entry.get("player") not in self.order:
                 raise damaged_form()
@@ -42,6 +44,13 @@ class TurnDraft:
             ):
                 raise damaged_form()
             card = CARD_NAMES[parse_card(entry["card"])]
+            # Each placement is checked against the position, as a tap on the board would be:
+            # the board is drawn around these cells, so a cell far off the grid ("at": [0,
+            # 50000]) drew every row and column in between (issue 29, finding 1).
+            if card not in self.cards_left(entry["player"]):
+                raise damaged_form()
+            if (at[0], at[1]) not in self.legal_cells():
+                raise FormError(_("A card cannot go there: tap one of the highlighted cells."))
             self.place.append({"player": entry["player"], "card": card, "at": at})
         self.done: list[str] = [p for p in self.order if p in done]
 

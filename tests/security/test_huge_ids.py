@@ -1,0 +1,59 @@
+"""An id past what a row can hold answers 404 on every address, streams included (issue 29,
+finding 4: `/plays/<huge id>/events/` and `/nights/<huge id>/events/` answered 500 where pages
+answered 404). Every address of the site with an id is tried, so a new one is covered too."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from games.converters import LARGEST_ID, IdConverter
+
+pytestmark = pytest.mark.django_db
+
+HUGE = [str(LARGEST_ID + 1), "9" * 30, "0"]
+
+
+def routes(patterns=None, prefix: str = ""):
+    """Every address pattern of the site as a route string ("plays/<id:play_id>/"), with the
+    converters of its parameters."""
+    for entry in get_resolver().url_patterns if patterns is None else patterns:
+        route = str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            yield from routes(entry.url_patterns, prefix + route)
+        elif isinstance(entry, URLPattern) and not (prefix + route).startswith("^"):
+            yield prefix + route, entry.pattern.converters
+
+
+PARAMETER = re.compile(r"<(?:(\w+):)?(\w+)>")
+WITH_IDS = [
+    route
+    for route, converters in routes()
+    if any(isinstance(c, IdConverter) for c in converters.values())
+]
+
+
+def test_every_id_in_an_address_goes_through_the_id_converter():
+    """A number named like an id in an address uses ``id`` (games/converters.py), never ``int``:
+    a new address added with ``<int:…_id>`` fails here."""
+    for route, converters in routes():
+        for name, converter in converters.items():
+            if name.endswith("_id") and not route.startswith("admin/"):
+                assert isinstance(converter, IdConverter), route
+
+
+def test_the_streams_and_pages_are_among_the_addresses_tried():
+    assert "plays/<id:play_id>/events/" in WITH_IDS
+    assert "nights/<id:night_id>/events/" in WITH_IDS
+    assert len(WITH_IDS) > 30
+
+
+@pytest.mark.parametrize("huge", HUGE)
+@pytest.mark.parametrize("route", WITH_IDS)
+def test_a_huge_id_is_a_404_on_every_address(member_client, club, route, huge):
+    url = "/" + PARAMETER.sub(lambda m: huge if m.group(1) == "id" else "x", route)
+    for method in (member_client.get, member_client.post):
+        response = method(url)
+        assert response.status_code == 404, (url, response.status_code)
