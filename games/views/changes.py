@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 from .. import services
 
@@ -53,3 +54,18 @@ def keyed_request(request: HttpRequest, key: str | None) -> services.Keyed | Non
         return None
     asked = {name: request.POST.getlist(name) for name in request.POST if name not in _NOT_ASKED}
     return services.Keyed.of(key, asked)
+
+
+def posted_change(request: HttpRequest) -> tuple[int | None, services.Keyed | None]:
+    """What a form that changes a play posted besides its change: the version it was made at
+    and its request, made once (keyed_request); the version is None when the form was damaged
+    (no version, or a key no page made)."""
+    try:
+        keyed = keyed_request(request, request_key(request))
+    except DamagedKey:
+        return None, None
+    return posted_version(request), keyed
+
+
+def damaged() -> str:
+    return _("The form was damaged: start the move again.")

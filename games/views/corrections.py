@@ -24,7 +24,7 @@ from .. import movelog, selectors, services
 from ..access import get_play
 from ..models import Play
 from ..ui import Draft, FormError, ui_for
-from .changes import DamagedKey, keyed_request, posted_version, request_key
+from .changes import damaged, posted_change
 from .lookback import Correcting, active_entries
 from .play_page import Shown, refusal_answer, render_play
 
@@ -57,13 +57,9 @@ def play_correct(request: HttpRequest, play_id: int, index: int) -> HttpResponse
 
     if request.method == "GET" or "reset" in request.POST:
         return page()
-    version = posted_version(request)
-    try:
-        keyed = keyed_request(request, request_key(request))
-    except DamagedKey:
-        version = None
+    version, keyed = posted_change(request)
     if version is None:
-        return page(Shown(error=_("The form was damaged: start the move again.")), 422)
+        return page(Shown(error=damaged()), 422)
     ui = ui_for(play.game)
     names = list(play.seats.order_by("position").values_list("player__name", flat=True))
     judgement = selectors.judge_moves(play, names, before)

@@ -27,7 +27,7 @@ from .. import movelog, parts, selectors, services, stats, verdicts
 from ..access import get_play, is_owner, require_owner
 from ..models import Play, Seat
 from ..ui import Draft, FormError, ui_for
-from .changes import DamagedKey, keyed_request, posted_version, request_key
+from .changes import DamagedKey, damaged, posted_change, posted_version, request_key
 from .drafts import forget_draft, keep_draft, position_of, saved_draft, signed_draft
 from .lookback import BadStep, Correcting, Replay, judged_seats, replay_step
 from .results import result_detail
@@ -244,10 +244,6 @@ def play_detail(request: HttpRequest, play_id: int) -> HttpResponse:
     return render_play(request, play, Shown(draft=saved_draft(request, play)))
 
 
-def _damaged() -> str:
-    return _("The form was damaged: start the move again.")
-
-
 def _render_stale(request: HttpRequest, play: Play) -> HttpResponse:
     """Refuse what a form made at an older version asked, and show where the play stands now
     (the draft it carried is dropped: it was built on a position that is gone)."""
@@ -317,13 +313,9 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
     play = get_play(request, play_id)
     if "reset" in request.POST:
         return render_play(request, play)
-    version = posted_version(request)
-    try:
-        keyed = keyed_request(request, request_key(request))
-    except DamagedKey:
-        version = None
+    version, keyed = posted_change(request)
     if version is None:
-        return render_play(request, play, Shown(error=_damaged()))
+        return render_play(request, play, Shown(error=damaged()))
     # A move sent again carries the version of before itself: its key decides (enter_move).
     if version != play.version and keyed is None:
         return _render_stale(request, play)
@@ -394,7 +386,7 @@ def play_undo(request: HttpRequest, play_id: int) -> HttpResponse:
     except DamagedKey:
         version = None
     if version is None:
-        return render_play(request, play, Shown(error=_damaged()))
+        return render_play(request, play, Shown(error=damaged()))
     try:
         undone = services.undo_last_move(play=play, by=request.user, version=version, key=key)
     except services.ServiceError as exc:
