@@ -61,16 +61,15 @@ def forget_draft(request: HttpRequest, play: Play) -> None:
 LIVE_SALT = "games.play_live.draft"
 
 
-def signed_draft(
-    play: Play, moves: list[selectors.LogEntry], draft: Draft | None, user_id: int
-) -> str:
-    """The half-built move and the position it was built on, signed, for ``user_id`` only: only
-    a draft this site made is ever kept, so it need not be judged again. It holds for
+def signed_draft(play: Play, position: str, draft: Draft | None, user_id: int) -> str:
+    """The half-built move and the position it was built on (position_of), signed, for
+    ``user_id`` only: only a draft this site made is ever kept, so it need not be judged again.
+    It holds for
     ``LIVE_KEPT_DRAFT_SECONDS`` and for its user (issue 29: it never expired, and anyone could
     replay it), checked by ``kept_draft``."""
     if not draft or not draft.data:
         return ""
-    kept = {"play": play.pk, "user": user_id, "position": position_of(moves), "draft": draft.data}
+    kept = {"play": play.pk, "user": user_id, "position": position, "draft": draft.data}
     return signing.dumps(kept, salt=LIVE_SALT)
 
 

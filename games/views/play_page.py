@@ -92,11 +92,19 @@ def render_play(
     ``moves``: its log, when the caller has read it already."""
     if play.is_result:  # no move log, no board: its own page, saying why nothing changed
         return result_detail(request, play, error=shown.error, status=409)
-    seats = judgement = None
+    seats = judgement = position = active_moves = None
     if state is not None:  # ``play`` is the view's, which enter_move brought up to date
-        moves, seats, judgement = state.log, state.seats, state.judgement
+        seats, judgement = state.seats, state.judgement
+        if shown.appended and state.entered is not None:
+            # A move's answer: the page keeps its log and appends the move's line, and the
+            # position is the one the entry kept, so the log is not read again (issue 32).
+            moves, position, active_moves = [state.entered], state.position, state.active_moves
+        else:
+            moves = state.log
     if moves is None:
         moves = selectors.log_moves(play)
+    if position is None:
+        position, active_moves = position_of(moves), sum(1 for m in moves if m.undone_at is None)
     context = play_context(play, moves, judgement, shown.draft, seats)
     judgement = context["judgement"]
     looking_back = shown.replay is not None or shown.correcting is not None
@@ -110,7 +118,6 @@ def render_play(
     )
     if not looking_back:  # the live page's half-built move is kept while looking back
         keep_draft(request, play, shown.draft if can_enter else None)
-    active_moves = sum(1 for m in moves if m.undone_at is None)
     ui = ui_for(play.game)
     context |= {
         "moves": moves,
@@ -128,9 +135,9 @@ def render_play(
         ),
         "events": shown.events,
         "live_notice": shown.live_notice,
-        "live_vals": _live_vals(play, moves, shown.draft, request.user.pk),
+        "live_vals": _live_vals(play, position, shown.draft, request.user.pk),
         # What a move built on the phone was built on: kept across a refresh only if unchanged.
-        "position": position_of(moves),
+        "position": position,
         "can_enter": can_enter,
         # Only finished plays are rated: each player's rating after it, in its game and overall.
         "rating_changes": (
@@ -208,12 +215,10 @@ def _log_context(
     return {"log_lines": [], "log_appended": line}
 
 
-def _live_vals(
-    play: Play, moves: list[selectors.LogEntry], draft: Draft | None, user_id: int
-) -> str:
+def _live_vals(play: Play, position: str, draft: Draft | None, user_id: int) -> str:
     """What the live refresh sends back (play_live): the page's version and, signed for this
     user, its draft with the position it was built on."""
-    kept = signed_draft(play, moves, draft, user_id)
+    kept = signed_draft(play, position, draft, user_id)
     return json.dumps({"version": str(play.version), "kept": kept})
 
 
@@ -369,8 +374,9 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
         return redirect("play", play_id=play.pk)
     # enter_move updated ``play``; what the move changed is said next to the controls
     events = ui.events(state.before, state.judgement, state.names)
-    # The page's log is kept and the new entry appended, unless it said "No move yet."
-    shown = Shown(events=events, appended=len(state.log) > 1)
+    # The page's log is kept and the new entry appended, unless it said "No move yet." (no
+    # entry before this one, undone or not: its seq is the first)
+    shown = Shown(events=events, appended=state.entered.seq > 0)
     return render_play(request, play, shown, state=state)
 
 
