@@ -117,7 +117,7 @@ def measure(label: str) -> list[str]:
     client = Client()
     client.force_login(user)
     service = Stopwatch(services, "enter_move")
-    template = Stopwatch(play_page, "render")
+    template = Stopwatch(play_page, "render_to_string")
     floor_play = None
     rows = []
     for what, name, logged in cases():
