@@ -14,8 +14,24 @@ from ..models import ALL_GAMES, Club, Play, Player, Seat
 from .rules import club_games, win_rate
 
 
+class _Record:
+    """What a record of plays, wins and minutes says of itself (PeriodLine, Slice)."""
+
+    plays: int
+    wins: int
+    minutes: int
+
+    @property
+    def win_rate(self) -> float | None:
+        return win_rate(self.wins, self.plays)
+
+    @property
+    def hours(self) -> str:
+        return f"{self.minutes // 60}:{self.minutes % 60:02d}"
+
+
 @dataclass
-class PeriodLine:
+class PeriodLine(_Record):
     """A player's record over a slice of the club's plays."""
 
     player_id: int
@@ -26,14 +42,6 @@ class PeriodLine:
     team_wins: int = 0
     points: int | None = None  # in one game's scope, when it scores in points
     minutes: int = 0  # time played, where known
-
-    @property
-    def win_rate(self) -> float | None:
-        return win_rate(self.wins, self.plays)
-
-    @property
-    def hours(self) -> str:
-        return f"{self.minutes // 60}:{self.minutes % 60:02d}"
 
 
 def year_bounds(club: Club, year: int) -> tuple[datetime.datetime, datetime.datetime]:
@@ -139,7 +147,7 @@ def period_lines(
 
 
 @dataclass
-class Slice:
+class Slice(_Record):
     """One row of a player's page's breakdown: a year, or a player count."""
 
     label: int
@@ -148,14 +156,6 @@ class Slice:
     team_plays: int
     team_wins: int
     minutes: int
-
-    @property
-    def win_rate(self) -> float | None:
-        return win_rate(self.wins, self.plays)
-
-    @property
-    def hours(self) -> str:
-        return f"{self.minutes // 60}:{self.minutes % 60:02d}"
 
 
 def player_breakdown(player: Player) -> dict[str, list[Slice]]:
