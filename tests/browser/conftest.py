@@ -159,12 +159,19 @@ def in_view(page, selector: str):
     scrolled: on a phone, the board and the move's controls must be tappable without scrolling.
     Counts the tap on ``page.taps``."""
     locator = page.locator(selector).first
-    locator.wait_for(state="visible")
     page.taps = getattr(page, "taps", 0) + 1
     width, height = page.viewport_size["width"], page.viewport_size["height"]
     if width > PHONE["viewport"]["width"] * 2:
+        locator.wait_for(state="visible")
         return locator  # a desktop: the board and the score sheet side by side, the page scrolls
-    box = locator.bounding_box()
+    # A live refresh may put an identical part in place between the wait and the measure (the
+    # element found is then detached): measure the one on the page now, as a finger would.
+    box = None
+    for _ in range(3):
+        locator.wait_for(state="visible")
+        box = locator.bounding_box()
+        if box is not None:
+            break
     assert box is not None, f"{selector} is not on the page"
     inside = (
         box["x"] >= 0
