@@ -26,6 +26,29 @@ MEASURE = """() => {
   };
 }"""
 
+#: Every piece of text the screen shows, with its size as drawn (its font size times the zoom
+#: the board is scaled by) and whether it is on the board: those under 20 px.
+SMALL_TEXT = """() => {
+  const small = [];
+  const walker = document.createTreeWalker(
+    document.querySelector("#table-screen"), NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const text = walker.currentNode;
+    const element = text.parentElement;
+    if (!text.textContent.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    const box = range.getBoundingClientRect();
+    if (box.width <= 1.5 || box.height <= 1.5) continue;  // not shown, or for screen readers
+    const size = parseFloat(getComputedStyle(element).fontSize) * element.currentCSSZoom;
+    if (size < 19.95) small.push({
+      text: text.textContent.trim().slice(0, 30), size: Math.round(size * 10) / 10,
+      where: element.closest(".board-fit") ? "board" : "beside", class: element.className,
+    });
+  }
+  return small;
+}"""
+
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_table_screen_fits_a_laptop_and_a_tv_unscrolled(desktop_page, table, name):
@@ -47,6 +70,12 @@ def test_the_table_screen_fits_a_laptop_and_a_tv_unscrolled(desktop_page, table,
         assert shown["fit"]["bottom"] <= shown["board"]["bottom"] + 1, where
         assert shown["fit"]["right"] <= shown["board"]["right"] + 1, where
         assert shown["scoreFont"] >= 20 and shown["lastFont"] >= 20, where
+        # Read from across a room: nothing beside the board under 20 px, and on a TV nothing
+        # on the board either (smaller screens scale a dense board down to fit it whole).
+        small = page.evaluate(SMALL_TEXT)
+        if width < 1920:
+            small = [text for text in small if text["where"] != "board"]
+        assert small == [], f"{name} at {width}×{height}: text under 20 px: {small}"
     assert page.js_errors == []
 
 
@@ -68,3 +97,29 @@ def test_the_table_screen_scales_its_board_again_after_a_move(desktop_page, tabl
     # fitted again: the fresh board has its zoom and width set by table-fit.js
     assert page.evaluate("document.querySelector('.board-fit').style.width").endswith("px")
     assert page.evaluate("document.documentElement.scrollHeight") <= 720
+
+
+def test_the_table_screen_steps_through_a_replay_with_the_arrow_keys(desktop_page, table):
+    """On a TV, the replay steps with ← and → as on the play page, each step fitted unscrolled,
+    the scores those of the log cut there."""
+    import re
+
+    from referee import judge
+
+    page = desktop_page
+    play, log = example_play(table, "punto-1")
+    log_in(page)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"/plays/{play.pk}/table/", wait_until="networkidle")
+    page.click("#replay-link")
+    page.wait_for_url(re.compile(r".*/table/\?at=0$"))
+    for step in (1, 2, 3):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_url(re.compile(rf".*/table/\?at={step}$"))
+        cut = judge({**log, "moves": log["moves"][:step]})
+        for player, score in cut.scores.items():
+            assert page.inner_text(f"#scores tr[data-player='{player}'] .score") == str(score)
+        assert page.evaluate("document.documentElement.scrollHeight") <= 768
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url(re.compile(r".*/table/\?at=2$"))
+    assert page.js_errors == []
