@@ -131,6 +131,12 @@ def start_server() -> tuple[subprocess.Popen, int]:
     raise SystemExit("the server did not start")
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_and_threads(pid: int) -> tuple[int, int]:
     status = Path(f"/proc/{pid}/status").read_text()
     fields = dict(line.split(":", 1) for line in status.splitlines())
@@ -447,7 +453,15 @@ def main() -> None:
         first, port1 = start_server()
         second, port2 = start_server()
         servers += [first, second]
+        busy = cpu_seconds(first.pid) + cpu_seconds(second.pid)
         measured = asyncio.run(latency(session, plays[:TABLES], [port1, port2]))
+        busy = cpu_seconds(first.pid) + cpu_seconds(second.pid) - busy
+        moves = TABLES * MOVES_PER_TABLE
+        measured.append(
+            f"- the two app servers' CPU over those {moves} moves (each answered, and watched "
+            f"by {WATCHERS_PER_TABLE} phones): {busy:.1f} s, {1000 * busy / moves:.0f} ms a "
+            f"move (the database's not counted)"
+        )
         lines += measured
         print("\n".join(measured), flush=True)
         fresh = plays[TABLES : TABLES + 3], plays[TABLES + 3 :]
