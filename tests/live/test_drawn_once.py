@@ -286,4 +286,3 @@ def test_markers_are_filled_with_the_viewers_token_and_fresh_keys(rf):
     token, move, undo, again = drawn.personal(html, request).split()
     assert re.fullmatch(r"[a-zA-Z0-9]{64}", token)
     assert move == again and move != undo and re.fullmatch(r"[0-9a-f]{32}", move)
-
