@@ -108,7 +108,7 @@ class Kept:
 
     WAIT_SECONDS = 5.0
 
-    def __init__(self, size: int = 256) -> None:
+    def __init__(self, size: int = 128) -> None:
         self.size = size
         self._entries: OrderedDict[tuple, Drawn] = OrderedDict()
         self._drawing: dict[tuple, threading.Lock] = {}
