@@ -5,9 +5,9 @@ A move at a table of six makes five other phones fetch the play (games.views.pla
 fetch drew the whole fragment again, the same five times. What a member's phone is shown of a
 play in progress, when it has nothing of its own to keep or to be told (no half-built move, no
 refusal, no notice), is the same for every member: the play at its version, in their language.
-So it is drawn once per (play, version, language) in each process and kept here, and each fetch
-answers from it: only the parts its page does not show already (games.parts), with what each
-viewer gets anew filled in (below).
+So it is drawn once per (play, version, language, club time zone) in each process and kept here,
+and each fetch answers from it: only the parts its page does not show already (games.parts), with
+what each viewer gets anew filled in (below).
 
 What differs between two viewers is never kept:
 
