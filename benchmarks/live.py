@@ -10,7 +10,10 @@ Against a throwaway PostgreSQL database on 127.0.0.1 and app servers run as in p
    page makes on it (``/plays/<id>/live/``, as htmx's ``sse:changed`` trigger does: one at a
    time, another after it if an event came meanwhile) answered with the new version. Also
    from the POST's answer to the event (the stream alone). Afterwards every watcher's last
-   event must equal the play's version in the database.
+   event must equal the play's version in the database. Every phone behaves as a real one:
+   each request for the play says which parts its page shows (the X-Play-Parts header, kept
+   from the answers it got: static/js/play-parts.js) and so gets only those that changed, and
+   it takes compressed answers.
 2. Idle streams: the memory (RSS) and threads of one server process holding N idle streams.
 3. Move entry with 0 and with 60 watchers on the plays being entered (one process).
 
@@ -20,6 +23,7 @@ Each figure is printed with the machine's load average when it was taken.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import os
 import re
@@ -127,6 +131,12 @@ def start_server() -> tuple[subprocess.Popen, int]:
     raise SystemExit("the server did not start")
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_and_threads(pid: int) -> tuple[int, int]:
     status = Path(f"/proc/{pid}/status").read_text()
     fields = dict(line.split(":", 1) for line in status.splitlines())
@@ -143,36 +153,93 @@ class Client:
             f"X-CSRFToken: {self.csrf}\r\nHX-Request: true\r\n"
         )
 
-    async def get(self, port: int, path: str) -> tuple[int, bytes]:
-        """A GET as the page's htmx makes it; (status, body)."""
+    async def get(self, port: int, path: str, extra: str = "") -> tuple[int, dict[str, str], bytes]:
+        """A GET as the page's htmx makes it (``extra``: more header lines); (status, headers,
+        body), the body uncompressed."""
         reader, writer = await asyncio.open_connection(HOST, port, limit=2**20)
         writer.write(
-            f"GET {path} HTTP/1.1\r\n{self.headers(port)}Connection: close\r\n\r\n".encode()
+            f"GET {path} HTTP/1.1\r\n{self.headers(port)}{extra}Connection: close\r\n\r\n".encode()
         )
         await writer.drain()
-        status = int((await reader.readline()).split()[1])
-        answer = await reader.read()  # headers and body, to the end
+        answer = await reader.read()  # to the end
         writer.close()
-        return status, answer
+        return read_answer(answer)
 
-    async def post_move(self, port: int, play: int, version: int) -> tuple[float, int]:
-        """Post the play's next move; (seconds taken, status)."""
+    async def post_move(
+        self, port: int, play: int, version: int, page: Page | None = None
+    ) -> tuple[float, int]:
+        """Post the play's next move; (seconds taken, status). ``page``: the phone's page,
+        whose parts the move says it shows, and which its answer updates."""
         body = urlencode({"move_json": json.dumps(LOG["moves"][version]), "version": version})
-        reader, writer = await asyncio.open_connection(HOST, port)
+        extra = page.headers() if page is not None else ""
+        reader, writer = await asyncio.open_connection(HOST, port, limit=2**20)
         start = time.perf_counter()
         writer.write(
             (
-                f"POST /plays/{play}/move/ HTTP/1.1\r\n{self.headers(port)}"
+                f"POST /plays/{play}/move/ HTTP/1.1\r\n{self.headers(port)}{extra}"
                 "Content-Type: application/x-www-form-urlencoded\r\n"
                 f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n{body}"
             ).encode()
         )
         await writer.drain()
-        status = int((await reader.readline()).split()[1])
-        await reader.read()  # to the end: the answer is complete
+        answer = await reader.read()  # to the end: the answer is complete
         elapsed = time.perf_counter() - start
         writer.close()
+        status, headers, content = read_answer(answer)
+        if page is not None and status == 200:
+            page.took(headers, content)
         return elapsed, status
+
+
+def read_answer(answer: bytes) -> tuple[int, dict[str, str], bytes]:
+    """(status, headers in lower case, body uncompressed) of a whole HTTP/1.1 answer."""
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    if headers.get("transfer-encoding") == "chunked":
+        chunks, rest = [], body
+        while True:
+            size, _, rest = rest.partition(b"\r\n")
+            if not int(size, 16):
+                break
+            chunks.append(rest[: int(size, 16)])
+            rest = rest[int(size, 16) + 2 :]
+        body = b"".join(chunks)
+    if headers.get("content-encoding") == "gzip":
+        body = gzip.decompress(body)
+    return status, headers, body
+
+
+#: The parts a page shows, in what the server drew (games.parts): each part's opening tag
+#: carries its fingerprint (data-h) and its id.
+PART = re.compile(rb'data-h="([^"]+)"[^>]*?\sid="([^"]+)"')
+
+
+class Page:
+    """What a phone's play page shows, as far as its requests tell: the fingerprint of each part
+    (static/js/play-parts.js sends them with every request for the play, the X-Play-Parts
+    header, and gets only the parts that differ), and it takes compressed answers."""
+
+    def __init__(self) -> None:
+        self.parts: dict[str, str] = {}
+
+    def headers(self) -> str:
+        shown = " ".join(f"{name}:{fingerprint}" for name, fingerprint in self.parts.items())
+        parts = f"X-Play-Parts: {shown}\r\n" if shown else ""
+        return f"Accept-Encoding: gzip, deflate, br\r\n{parts}"
+
+    def took(self, headers: dict[str, str], body: bytes) -> None:
+        """An answer put in place: the parts it carries replace the page's (the whole fragment
+        replaces them all)."""
+        found = {name.decode(): h.decode() for h, name in PART.findall(body)}
+        if headers.get("x-play-parts") == "1":
+            self.parts.update(found)
+        else:
+            self.parts = found
 
 
 SHOWN = re.compile(rb'id="play-main"[^>]*data-version="(\d+)"')
@@ -194,6 +261,8 @@ class Watcher:
         self._fetching: asyncio.Task | None = None
         self._again = False
         self.failed_fetches = 0
+        self.page = Page()
+        self.bytes = self.fetches = 0  # the fetches answered with a change, and their size
 
     def changed(self) -> None:
         """An event: the page fetches its fragment (one fetch at a time, then one more if an
@@ -207,9 +276,12 @@ class Watcher:
         while True:
             self._again = False
             path = f"/plays/{self.play}/live/?version={self.shown}"
-            status, answer = await self.client.get(self.port, path)
+            status, headers, answer = await self.client.get(self.port, path, self.page.headers())
             now = time.perf_counter()
             if status == 200 and (found := SHOWN.search(answer)):
+                self.page.took(headers, answer)
+                self.bytes += len(answer)
+                self.fetches += 1
                 version = int(found.group(1))
                 for shown in range(self.shown + 1, version + 1):
                     self.on_screen.setdefault(shown, now)
@@ -265,9 +337,10 @@ async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]
 
     async def table(index: int, play: int) -> None:
         nonlocal errors
+        page = Page()  # the entering phone's page, which its moves' answers update
         for version in range(MOVES_PER_TABLE):
             sent[(play, version + 1)] = time.perf_counter()
-            _, status = await client.post_move(ports[index % 2], play, version)
+            _, status = await client.post_move(ports[index % 2], play, version, page)
             answered[(play, version + 1)] = time.perf_counter()
             errors += status != 200
             await asyncio.sleep(PACE)
@@ -285,6 +358,8 @@ async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]
             else:
                 tap_to_screen.append(shown - sent[(watcher.play, version)])
     failed_fetches = sum(watcher.failed_fetches for watcher in watchers)
+    fetched = sum(watcher.fetches for watcher in watchers)
+    fetched_bytes = sum(watcher.bytes for watcher in watchers)
     for watcher in watchers:
         for version in range(1, MOVES_PER_TABLE + 1):
             arrived = watcher.arrivals.get(version)
@@ -309,7 +384,9 @@ async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]
         f"p50 {1000 * pct(tap_to_screen, 0.5):.0f} ms, "
         f"**p95 {1000 * pct(tap_to_screen, 0.95):.0f} ms** (target < 250 ms), "
         f"max {1000 * max(tap_to_screen):.0f} ms; versions never on a screen {never_shown}, "
-        f"failed fetches {failed_fetches} (load average {load()})",
+        f"failed fetches {failed_fetches}; {fetched} fetches answered with the change, "
+        f"{fetched_bytes / max(1, fetched) / 1024:.1f} KB each (uncompressed; the watchers send "
+        f"the parts their page shows and take gzip, as phones do) (load average {load()})",
         f"- move-to-event, {TABLES} tables × (1 entering + {WATCHERS_PER_TABLE} watching), "
         f"2 uvicorn processes, {len(samples)} events: p50 {1000 * pct(samples, 0.5):.0f} ms, "
         f"p95 {1000 * pct(samples, 0.95):.0f} ms, max {1000 * max(samples):.0f} ms "
@@ -376,7 +453,15 @@ def main() -> None:
         first, port1 = start_server()
         second, port2 = start_server()
         servers += [first, second]
+        busy = cpu_seconds(first.pid) + cpu_seconds(second.pid)
         measured = asyncio.run(latency(session, plays[:TABLES], [port1, port2]))
+        busy = cpu_seconds(first.pid) + cpu_seconds(second.pid) - busy
+        moves = TABLES * MOVES_PER_TABLE
+        measured.append(
+            f"- the two app servers' CPU over those {moves} moves (each answered, and watched "
+            f"by {WATCHERS_PER_TABLE} phones): {busy:.1f} s, {1000 * busy / moves:.0f} ms a "
+            f"move (the database's not counted)"
+        )
         lines += measured
         print("\n".join(measured), flush=True)
         fresh = plays[TABLES : TABLES + 3], plays[TABLES + 3 :]

@@ -75,6 +75,11 @@ def _plain_http(request):
         from django.utils import translation
 
         translation.activate(settings.LANGUAGE_CODE)
+        # The play fragments a process keeps (games.views.drawn): a play of an earlier test,
+        # rolled back, may have had the same id.
+        from games.views.drawn import KEPT
+
+        KEPT.clear()
 
 
 @pytest.fixture(scope="session", autouse=True)

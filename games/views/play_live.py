@@ -48,8 +48,13 @@ def play_live(request: HttpRequest, play_id: int) -> HttpResponse:
     play = get_play(request, play_id)
     if request.GET.get("version") == str(play.version):
         return HttpResponse(status=204)
-    moves = selectors.log_moves(play)
     drafting = request.GET.get("drafting", "")
+    kept = None if drafting else kept_draft(request.GET.get("kept", ""), play, request.user.pk)
+    if not drafting and kept is None:
+        # Nothing of this phone's own: the play as every member sees it, drawn once for all
+        # the phones that fetch it (games.views.drawn), its log read only to draw it.
+        return render_play(request, play)
+    moves = selectors.log_moves(play)
     if drafting:
         # A move half-built on the phone (static/js/move-builder.js), on the position the page
         # showed: the page keeps it if that position still stands, else says why it is gone.
@@ -57,9 +62,6 @@ def play_live(request: HttpRequest, play_id: int) -> HttpResponse:
             return render_play(request, play, moves=moves)
         live_notice = _what_changed(play, moves, drafting)
         return render_play(request, play, Shown(live_notice=live_notice), moves=moves)
-    kept = kept_draft(request.GET.get("kept", ""), play, request.user.pk)
-    if kept is None:
-        return render_play(request, play, moves=moves)
     position = kept["position"]
     if play.status == Play.Status.IN_PROGRESS and position == position_of(moves):
         return render_play(request, play, Shown(draft=Draft(kept["draft"])), moves=moves)

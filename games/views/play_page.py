@@ -4,7 +4,6 @@ being built kept in the session, a move's taps (htmx or plain forms), undo, aban
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -27,6 +26,7 @@ from .. import movelog, parts, selectors, services, stats, verdicts
 from ..access import get_play, is_owner, require_owner
 from ..models import Play, Seat
 from ..ui import Draft, FormError, ui_for
+from . import drawn
 from .changes import DamagedKey, damaged, posted_change, posted_version, request_key
 from .drafts import forget_draft, keep_draft, position_of, saved_draft, signed_draft
 from .lookback import BadStep, Correcting, Replay, judged_seats, replay_step
@@ -92,6 +92,43 @@ def render_play(
     ``moves``: its log, when the caller has read it already."""
     if play.is_result:  # no move log, no board: its own page, saying why nothing changed
         return result_detail(request, play, error=shown.error, status=409)
+    if drawn.alike(request, play, shown == Shown() and state is None):
+        # The play as every member sees it at this version, drawn once for all of them (the
+        # phones watching a table fetch it on each move): games.views.drawn.
+        keep_draft(request, play, None)
+
+        def draw() -> tuple[drawn.Drawn, bool]:
+            drawing = _draw(request, play, shown, state=None, moves=moves)
+            return drawing, drawn.still_at(play)
+
+        drawing = drawn.KEPT.get_or_draw(drawn.key(play), draw)
+    else:
+        drawing = _draw(request, play, shown, state=state, moves=moves)
+    # A page that says which parts it shows gets only those that changed (games.parts); the
+    # log it keeps, and the move's line is appended.
+    have = parts.shown(request.headers.get(parts.HEADER)) if request.htmx else None
+    answer = drawing.answer(have)
+    response = HttpResponse(
+        drawn.personal(answer or drawing.html, request), status=_status(request, shown)
+    )
+    patch_vary_headers(response, [parts.HEADER])
+    if answer is not None:
+        response[parts.HEADER] = "1"
+    if request.method == "POST":
+        response[CHANGE_HEADER] = _change(shown)
+    return response
+
+
+def _draw(
+    request: HttpRequest,
+    play: Play,
+    shown: Shown,
+    *,
+    state: services.PlayState | None,
+    moves: list[selectors.LogEntry] | None,
+) -> drawn.Drawn:
+    """The play page (or its fragment) drawn, with markers where each viewer's answer gets its
+    own token and keys (games.views.drawn.personal)."""
     seats = judgement = position = active_moves = None
     if state is not None:  # ``play`` is the view's, which enter_move brought up to date
         seats, judgement = state.seats, state.judgement
@@ -150,10 +187,10 @@ def render_play(
         # A move built on the phone reads what is legal now from the referee (issue 28).
         "builder": ui.builder if can_enter else None,
         "options": judgement.state.options() if can_enter and ui.builder else None,
-        # Made once per page for each change it may send (issue 28): a form sent again is
-        # done once (services.Keyed).
-        "move_key": secrets.token_hex(16),
-        "undo_key": secrets.token_hex(16),
+        # The CSRF token, and the keys made once per page for each change it may send (issue
+        # 28: a form sent again is done once, services.Keyed), are each viewer's: drawn as
+        # markers, filled in each answer (games.views.drawn).
+        **drawn.markers(),
         # issue 30: where the move form posts (a correction's own), the replay or correction
         # shown, and whether each move of the log offers "Correct this move"
         "move_url": shown.correcting.url
@@ -171,18 +208,8 @@ def render_play(
     template = "plays/play.html#main" if request.htmx else "plays/play.html"
     context["drawing"] = drawing = parts.Drawing()
     html = render_to_string(template, context, request)
-    # A page that says which parts it shows gets only those that changed (games.parts); the
-    # log it keeps, and the move's line is appended.
-    have = parts.shown(request.headers.get(parts.HEADER)) if request.htmx else None
     kept = frozenset({"move-log"}) if context["log_appended"] else frozenset()
-    answer = parts.answer(drawing, html, have, kept) if have is not None else None
-    response = HttpResponse(answer or html, status=_status(request, shown))
-    patch_vary_headers(response, [parts.HEADER])
-    if answer is not None:
-        response[parts.HEADER] = "1"
-    if request.method == "POST":
-        response[CHANGE_HEADER] = _change(shown)
-    return response
+    return drawn.Drawn(html, drawing, kept)
 
 
 #: What became of a change the page sent, for its outbox (static/js/outbox.js), which reads
