@@ -214,9 +214,9 @@ def _tied_updates(
 def _untied_updates(
     strength: list[float], variance: list[float], c: float, c_squared: float
 ) -> list[tuple[float, float]]:
-    """_updates when no two teams tie (most plays): every team is alone at its rank, so the
-    teams at or below rank q are those from q on, and dividing by the number tied (1) is left
-    out, which changes no bit. A full rebuild makes two updates per play."""
+    """_updates when no two teams tie (most team plays): every team is alone at its rank, so
+    the teams at or below rank q are those from q on, and dividing by the number tied (1) is
+    left out, which changes no bit."""
     count = len(strength)
     sums = []
     for first in range(count):
