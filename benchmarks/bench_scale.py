@@ -19,7 +19,15 @@ it answers), three child processes in turn:
 
 Prints one Markdown table per database, sizes as columns. 1,000,000 plays take tens of minutes
 (most of it generating the data). Options: ``--sizes 10000,100000``, ``--only sqlite|postgres``,
-``--runs N``, ``--rater openskill``, ``--pg-prefix NAME`` (the throwaway database's name prefix).
+``--runs N``, ``--rater openskill``, ``--pg-prefix NAME`` (the throwaway database's name prefix),
+``--keep DIR`` (generate each size's club once and keep it: a SQLite file in DIR, a PostgreSQL
+database named after the prefix and the size; later runs with the same DIR skip generating, and
+each run rebuilds and measures a copy of it), ``--no-measure`` (generate and rebuild only).
+
+The rebuild's row also says where its wall time went: the process's CPU time, and its context
+switches, voluntary (it waited: disk, the database server) and involuntary (the machine's other
+processes took the core), and the time spent building the rating table's indexes and, on
+SQLite, in the inserts (``executemany``, given rows already rated).
 """
 
 from __future__ import annotations
@@ -104,6 +112,32 @@ def openskill_alone(mus, sigmas, ranks):
     return [team[0][0] for team in teams], [team[0][1] for team in teams]
 
 
+class Phases:
+    """The rebuild's statements timed by kind (an execute wrapper): wall and CPU time of the
+    index builds and of the inserts (each executemany is given a batch of rows computed
+    before it)."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, list[float]] = {}
+
+    def __call__(self, execute, sql, params, many, context):
+        kind = "index" if sql.lstrip().upper().startswith("CREATE INDEX") else None
+        if many and sql.lstrip().upper().startswith("INSERT"):
+            kind = "insert"
+        if kind is None:
+            return execute(sql, params, many, context)
+        started, cpu = time.perf_counter(), time.process_time()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            found = self.found.setdefault(kind, [0.0, 0.0])
+            found[0] += time.perf_counter() - started
+            found[1] += time.process_time() - cpu
+
+    def out(self) -> dict:
+        return {f"{kind}_s": times for kind, times in self.found.items()}
+
+
 def step_rebuild(rater: str) -> dict:
     from unittest import mock
 
@@ -125,12 +159,19 @@ def step_rebuild(rater: str) -> dict:
     with contextlib.ExitStack() as stack:
         for patch in patches:
             stack.enter_context(patch)
+        phases = Phases()
+        stack.enter_context(connection.execute_wrapper(phases))
+        usage = resource.getrusage(resource.RUSAGE_SELF)
         started, cpu = time.perf_counter(), time.process_time()
         ratings.rebuild_club(club.pk)
         seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+        after = resource.getrusage(resource.RUSAGE_SELF)
     return {
         "rebuild_s": seconds,
         "rebuild_cpu_s": cpu,
+        "waits": after.ru_nvcsw - usage.ru_nvcsw,
+        "preempted": after.ru_nivcsw - usage.ru_nivcsw,
+        **phases.out(),
         "rows": RatingChange.objects.filter(club=club).count(),
         "baseline_mb": baseline,
         "peak_mb": peak_rss_mb(),
@@ -304,26 +345,67 @@ def run_step(step: str, url: str, plays: int, args, rater: str = "project") -> d
     return out
 
 
+def kept_club(label: str, plays: int, args) -> tuple[str | None, dict]:
+    """With ``--keep``: the size's kept club (generated first if it is not there yet), to copy
+    from — a SQLite file's path, or a PostgreSQL database's name — and the generation's figures
+    (none when it was there already)."""
+    import psycopg
+
+    if not args.keep:
+        return None, {}
+    directory = Path(args.keep)
+    directory.mkdir(parents=True, exist_ok=True)
+    done = directory / f"{label.lower()}-{plays}.json"
+    if label == "SQLite":
+        kept = str(directory / f"bench-{plays}.sqlite3")
+        url = f"sqlite:///{kept}"
+    else:
+        kept = f"{args.pg_prefix}_kept_{plays}"
+        url = f"{PG_SERVER}/{kept}"
+    if done.exists():
+        return kept, {"generate_s": json.loads(done.read_text())["generate_s"], "reused": True}
+    # Not (completely) generated yet: from scratch.
+    if label == "SQLite":
+        for suffix in ("", "-wal", "-shm"):
+            Path(kept + suffix).unlink(missing_ok=True)
+    else:
+        with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{kept}" WITH (FORCE)')
+            admin.execute(f'CREATE DATABASE "{kept}"')
+    out = run_step("generate", url, plays, args)
+    done.write_text(json.dumps(out))
+    return kept, out
+
+
 def measure_database(label: str, plays: int, args) -> dict:
+    import shutil
+    import sqlite3
+
     import psycopg
 
     print(f"{label}, {plays:,} plays", file=sys.stderr, flush=True)
-    with tempfile.TemporaryDirectory(prefix="bench-scale-") as workdir:
+    kept, generated = kept_club(label, plays, args)
+    with tempfile.TemporaryDirectory(prefix="bench-scale-", dir=args.keep) as workdir:
         if label == "SQLite":
             url, name = f"sqlite:///{workdir}/bench.sqlite3", None
+            if kept:  # a copy, its write-ahead log folded in (the kept file stays as it was)
+                shutil.copyfile(kept, f"{workdir}/bench.sqlite3")
+                sqlite3.connect(f"{workdir}/bench.sqlite3").close()
         else:
             name = f"{args.pg_prefix}_{plays}_{os.getpid()}"
             url = f"{PG_SERVER}/{name}"
+            template = f' TEMPLATE "{kept}"' if kept else ""
             with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as admin:
-                admin.execute(f'CREATE DATABASE "{name}"')
+                admin.execute(f'CREATE DATABASE "{name}"{template}')
         try:
-            out = run_step("generate", url, plays, args)
+            out = generated if kept else run_step("generate", url, plays, args)
             out |= run_step("rebuild", url, plays, args)
             if args.rater == "openskill":
                 openskill = run_step("rebuild", url, plays, args, rater="openskill")
                 out["openskill_s"] = openskill["rebuild_s"]
                 out["openskill_peak_mb"] = openskill["peak_mb"]
-            out |= run_step("measure", url, plays, args)
+            if args.measure:
+                out |= run_step("measure", url, plays, args)
             return out
         finally:
             if name is not None:
@@ -372,6 +454,17 @@ def table(label: str, sizes: list[int], found: dict[int, dict]) -> str:
         "full rating rebuild: wall time (this process's CPU time)",
         lambda o: f"{o['rebuild_s']:.1f} s ({o.get('rebuild_cpu_s', 0):.1f} s)",
     )
+    row(
+        "of which: building the indexes, wall (CPU); inserting, wall (CPU)",
+        lambda o: "; ".join(
+            f"{o[key][0]:.1f} s ({o[key][1]:.1f} s)" if key in o else "–"
+            for key in ("index_s", "insert_s")
+        ),
+    )
+    row(
+        "the rebuild's context switches: waits (voluntary); preempted (involuntary)",
+        lambda o: f"{o.get('waits', 0):,}; {o.get('preempted', 0):,}",
+    )
     row("rating rows written", lambda o: f"{o['rows']:,}")
     row(
         "peak resident memory of the rebuild (process at start)",
@@ -386,8 +479,14 @@ def table(label: str, sizes: list[int], found: dict[int, dict]) -> str:
                 else "–"
             ),
         )
-    row("busiest player's finished plays", lambda o: f"{o['busiest_plays']:,}")
-    row("generating the data (not measured)", lambda o: f"{o['generate_s']:.0f} s")
+    row(
+        "busiest player's finished plays",
+        lambda o: f"{o['busiest_plays']:,}" if "busiest_plays" in o else "–",
+    )
+    row(
+        "generating the data (not measured)",
+        lambda o: f"{o['generate_s']:.0f} s" + (" (kept, from an earlier run)" * ("reused" in o)),
+    )
     row("load average when measuring", lambda o: f"{o['load']:.1f}")
     return "\n".join(lines)
 
@@ -399,6 +498,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--rater", choices=["project", "openskill"], default="project")
     parser.add_argument("--pg-prefix", default="referee_bench_scale")
+    parser.add_argument("--keep", metavar="DIR", help="generate each club once, keep it there")
+    parser.add_argument("--no-measure", dest="measure", action="store_false")
     parser.add_argument("--child", choices=["generate", "rebuild", "measure"])
     parser.add_argument("--url")
     parser.add_argument("--plays", type=int, default=0)

@@ -163,8 +163,9 @@ def generate(count: int, *, first_day: datetime.date = datetime.date(2024, 1, 1)
                 ) + datetime.timedelta(minutes=4 * (index % per_night))
                 end = start + datetime.timedelta(minutes=rng.randint(10, 40))
                 plays.append(
-                    (next_id, club.pk, night.pk, game, "{}", "finished", start, end, "{}", 0)
-                )
+                    (next_id, club.pk, night.pk, game, "refereed", "", "", "{}", "finished",
+                     start, end, "{}", 0, "")
+                )  # fmt: skip
                 tables.append(sorted(table))
                 next_id += 1
             seats = []
@@ -185,9 +186,10 @@ def generate(count: int, *, first_day: datetime.date = datetime.date(2024, 1, 1)
     return club, user, busy
 
 
+#: Every column without a default in the database (Django's defaults are not the database's).
 PLAY_COLUMNS = (
-    "id", "club", "night", "game", "setup", "status", "started_at", "ended_at", "details",
-    "version",
+    "id", "club", "night", "game", "kind", "notes", "bgstats_uuid", "setup", "status",
+    "started_at", "ended_at", "details", "version", "kept",
 )  # fmt: skip
 SEAT_COLUMNS = ("play", "position", "player", "score", "rank", "is_winner")
 

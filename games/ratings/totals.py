@@ -10,7 +10,7 @@ last row per scope and their pair records instead of their whole history.
 from __future__ import annotations
 
 import datetime
-from itertools import groupby
+from itertools import combinations, groupby
 from operator import itemgetter
 from typing import Any
 
@@ -186,6 +186,11 @@ class Pairs:
 
     def __init__(self) -> None:
         self.pairs: dict[tuple[str, int, int], list[int]] = {}
+        # The plays where everyone played for themselves (count_alone), counted once per pair
+        # of players until folded into ``pairs`` (_fold): (winner, loser) → plays where the
+        # first ranked above the second; (player, other), the lower id first → plays they tied.
+        self.beaten: dict[tuple[int, int], int] = {}
+        self.tied: dict[tuple[int, int], int] = {}
 
     def count(
         self,
@@ -224,21 +229,37 @@ class Pairs:
 
     def count_alone(self, players: list[int], ranks: list[int]) -> None:
         """count() for a play where everyone plays for themselves (most plays): opponents only,
-        in the "all" scope."""
+        in the "all" scope. The hot path of a rebuild: each pair of the play is counted once,
+        the players in rank order (their ids breaking ties), so that every pair of a play
+        without ties is a winner and a loser (the pairs' both records come from it in _fold)."""
+        ranked = sorted(zip(ranks, players, strict=True))
+        if len(set(ranks)) == len(ranks):
+            beaten = self.beaten
+            for pair in combinations([player for _, player in ranked], 2):
+                beaten[pair] = beaten.get(pair, 0) + 1
+            return
+        for (rank, player), (their_rank, other) in combinations(ranked, 2):
+            counts = self.beaten if rank < their_rank else self.tied
+            counts[player, other] = counts.get((player, other), 0) + 1
+
+    def _fold(self) -> None:
+        """Add the pairs counted by count_alone to ``pairs``, both ways round."""
         pairs = self.pairs
-        for player, rank in zip(players, ranks, strict=True):
-            for other, their_rank in zip(players, ranks, strict=True):
-                if other == player:
-                    continue
-                won = 1 if rank < their_rank else 0
-                lost = 1 if rank > their_rank else 0
-                record = pairs.get((ALL_GAMES, player, other))
-                if record is None:
-                    pairs[(ALL_GAMES, player, other)] = [1, won, lost, 0, 0]
-                else:
-                    record[0] += 1
-                    record[1] += won
-                    record[2] += lost
+        changes = []
+        for (player, other), count in self.beaten.items():
+            changes += [(player, other, count, count, 0), (other, player, count, 0, count)]
+        for (player, other), count in self.tied.items():
+            changes += [(player, other, count, 0, 0), (other, player, count, 0, 0)]
+        for player, other, plays, won, lost in changes:
+            record = pairs.get((ALL_GAMES, player, other))
+            if record is None:
+                pairs[(ALL_GAMES, player, other)] = [plays, won, lost, 0, 0]
+            else:
+                record[0] += plays
+                record[1] += won
+                record[2] += lost
+        self.beaten.clear()
+        self.tied.clear()
 
     def uncount(self, rows: Any) -> None:
         """Take back what the competitive plays of these rating rows counted (their rows in the
@@ -264,6 +285,7 @@ class Pairs:
         """Write the changes: after a full rebuild (the club's records deleted first) they are
         the records; otherwise they are added to the stored ones, and a record left with no
         play is deleted."""
+        self._fold()
         changes = {pair: record for pair, record in self.pairs.items() if any(record)}
         gone = []
         if not full and changes:
@@ -301,6 +323,7 @@ class Pairs:
         """Add the counted plays to the stored records, in one statement (an upsert that adds
         to a record already there): for plays rated after every other, which take nothing
         back, so no record is left empty."""
+        self._fold()
         changes = [
             (club_id, player, other, scope, *record)
             for (scope, player, other), record in self.pairs.items()
