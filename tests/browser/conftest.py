@@ -74,13 +74,41 @@ def pytest_runtest_makereport(item, call):
         item.failed_call = report.failed
 
 
+#: What Chromium logs when the Content Security Policy refuses something ("Refused to load the
+#: script …", "Applying inline style violates the following Content Security Policy directive …").
+CSP_MESSAGE = re.compile(r"Content Security Policy|Refused to |violates the following")
+
+#: Every page reports its securitypolicyviolation events (what the policy refused, and where) to
+#: the test, before any of the page's own scripts runs: a violation on a page the test has left
+#: since is counted too.
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  const on = event.target instanceof Element ? event.target : null;
+  window.__cspViolation(
+    `${event.effectiveDirective} refused ${event.blockedURI || "inline"}` +
+      ` at ${event.sourceFile || event.documentURI}:${event.lineNumber}` +
+      (event.sample ? ` (${event.sample})` : "") +
+      (on ? ` on <${on.tagName.toLowerCase()}${on.id ? "#" + on.id : ""} class="${on.className}">` : ""),
+  );
+}, true);
+"""
+
+
 def _context(browser, request, options, live_server):
     context = browser.new_context(base_url=live_server.url, locale="en-GB", **options)
     context.set_default_timeout(10_000)
+    violations: list[str] = []
+    context.expose_binding("__cspViolation", lambda _source, text: violations.append(text))
+    context.add_init_script(CSP_LISTENER)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on(
+        "console",
+        lambda message: violations.append(message.text) if CSP_MESSAGE.search(message.text) else None,
+    )
     page.js_errors = errors
+    page.csp_violations = violations
     yield page
     if getattr(request.node, "failed_call", False):
         RESULTS.mkdir(exist_ok=True)
@@ -92,6 +120,10 @@ def _context(browser, request, options, live_server):
     with contextlib.suppress(Exception):
         page.wait_for_load_state("networkidle", timeout=5_000)
     context.close()
+    # Every browser test fails on a page the Content Security Policy refused something on: in
+    # production, what it refuses is simply not there (a style, a script).
+    if violations and not getattr(request.node, "failed_call", False):
+        pytest.fail("the Content Security Policy refused:\n" + "\n".join(violations), pytrace=False)
 
 
 @pytest.fixture
