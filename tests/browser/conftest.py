@@ -88,7 +88,7 @@ document.addEventListener("securitypolicyviolation", (event) => {
     `${event.effectiveDirective} refused ${event.blockedURI || "inline"}` +
       ` at ${event.sourceFile || event.documentURI}:${event.lineNumber}` +
       (event.sample ? ` (${event.sample})` : "") +
-      (on ? ` on <${on.tagName.toLowerCase()}${on.id ? "#" + on.id : ""} class="${on.className}">` : ""),
+      (on ? ` on <${on.tagName.toLowerCase()}${on.id ? "#" + on.id : ""}>` : ""),
   );
 }, true);
 """
@@ -103,10 +103,12 @@ def _context(browser, request, options, live_server):
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on(
-        "console",
-        lambda message: violations.append(message.text) if CSP_MESSAGE.search(message.text) else None,
-    )
+
+    def heard(message):
+        if CSP_MESSAGE.search(message.text):
+            violations.append(message.text)
+
+    page.on("console", heard)
     page.js_errors = errors
     page.csp_violations = violations
     yield page
