@@ -194,6 +194,13 @@ def in_view(page, selector: str):
     Counts the tap on ``page.taps``."""
     locator = page.locator(selector).first
     page.taps = getattr(page, "taps", 0) + 1
+    # After a tap on the play page, the focus is on the next thing to choose, never on <body>
+    # (static/js/play-keys.js): checked before the next tap on the same page.
+    if page.evaluate("window.__tapped === true && Boolean(document.getElementById('play-main'))"):
+        page.wait_for_function(
+            "document.activeElement && document.activeElement !== document.body", timeout=5_000
+        )
+    page.evaluate("window.__tapped = true")
     width, height = page.viewport_size["width"], page.viewport_size["height"]
     if width > PHONE["viewport"]["width"] * 2:
         locator.wait_for(state="visible")
