@@ -234,24 +234,25 @@
     };
   });
 
-  // Focus taken away: what had it is gone, hidden or disabled (a swap, a step drawn), and
-  // nothing else has it.
+  // Focus taken away: what had it is gone, hidden, disabled or moved (a swap, a step drawn, a
+  // card laid in a pile), and nothing else has it. A player who clicks outside any control, or
+  // leaves for another tab, keeps things so.
+  let left = null; // the control the player left on purpose (a press outside any control)
+  document.addEventListener("pointerdown", (event) => {
+    const on = event.target instanceof Element ? event.target : null;
+    if (last && !(on && on.closest("button, a[href], input, select, textarea, summary, [tabindex]"))) {
+      left = last.node;
+    }
+  });
+  document.addEventListener("focusin", () => {
+    left = null;
+  });
+
   function lost() {
     const active = document.activeElement;
     if (active && active !== document.body && available(active)) return false;
-    return Boolean(last) && !available(last.node);
+    return Boolean(last) && last.node !== left;
   }
-
-  // A player who clicks outside any control, or leaves for another tab, keeps things so.
-  document.addEventListener("focusout", (event) => {
-    const node = event.target;
-    if (event.relatedTarget) return;
-    setTimeout(() => {
-      if (last && last.node === node && available(node) && document.activeElement === document.body) {
-        last = null;
-      }
-    });
-  });
 
   function restore() {
     // This phone's move stored: the next one starts afresh, unless the player went on choosing

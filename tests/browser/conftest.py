@@ -188,6 +188,23 @@ def assert_no_horizontal_scroll(page) -> None:
     assert width <= viewport, f"the page scrolls sideways: {width}px wide in {viewport}px"
 
 
+FOCUS_OFF_BODY = "Boolean(document.activeElement) && document.activeElement !== document.body"
+
+
+def eventually(page, expression: str, timeout: float = 5.0) -> bool:
+    """Whether ``expression`` comes true on the page within ``timeout`` seconds. Polled from
+    here: Playwright's wait_for_function evaluates a string with eval, which the CSP refuses."""
+    import time
+
+    end = time.monotonic() + timeout
+    while True:
+        if page.evaluate(expression):
+            return True
+        if time.monotonic() > end:
+            return False
+        page.wait_for_timeout(25)
+
+
 def in_view(page, selector: str):
     """The element a person taps next, asserted fully on the screen while the page is not
     scrolled: on a phone, the board and the move's controls must be tappable without scrolling.
@@ -197,9 +214,7 @@ def in_view(page, selector: str):
     # After a tap on the play page, the focus is on the next thing to choose, never on <body>
     # (static/js/play-keys.js): checked before the next tap on the same page.
     if page.evaluate("window.__tapped === true && Boolean(document.getElementById('play-main'))"):
-        page.wait_for_function(
-            "document.activeElement && document.activeElement !== document.body", timeout=5_000
-        )
+        assert eventually(page, FOCUS_OFF_BODY), f"the focus fell to <body> before {selector}"
     page.evaluate("window.__tapped = true")
     width, height = page.viewport_size["width"], page.viewport_size["height"]
     if width > PHONE["viewport"]["width"] * 2:

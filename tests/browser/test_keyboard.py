@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from tests.examples import EXAMPLES
 
-from .conftest import log_in, start_play
+from .conftest import FOCUS_OFF_BODY, eventually, log_in, start_play
 
 PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
 THREE_HIGH = json.loads((EXAMPLES / "three-high-1.json").read_text())
@@ -48,9 +48,9 @@ class Keys:
 
     def focused(self) -> dict:
         """What has the focus once the page settles: never <body>."""
-        self.page.wait_for_function(
-            "document.activeElement && document.activeElement !== document.body"
-        )
+        assert eventually(self.page, FOCUS_OFF_BODY), "the focus fell to <body>"
+        self.page.wait_for_timeout(50)  # a swap's focus put back: settled
+        assert eventually(self.page, FOCUS_OFF_BODY), "the focus fell to <body>"
         return self.page.evaluate(FOCUSED)
 
     def until(self, key: str, wanted, most: int = 8) -> None:

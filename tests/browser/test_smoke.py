@@ -23,11 +23,13 @@ def test_a_csp_violation_is_heard_by_every_browser_test(page, table):
     log_in(page)
     # what htmx's settle did to Thricewise's grid: a style attribute, not the CSSOM
     page.evaluate("document.querySelector('main').setAttribute('style', 'color: red')")
-    page.wait_for_function("getComputedStyle(document.querySelector('main')).color !== ''")
-    page.wait_for_timeout(200)  # the binding's call reaches the test
-    heard = list(page.csp_violations)
+    for _ in range(100):  # the console message and the binding's call reach the test
+        heard = list(page.csp_violations)
+        if len(heard) >= 2:
+            break
+        page.wait_for_timeout(50)
     assert any("Applying inline style violates" in text for text in heard), heard
-    assert any(text.startswith("style-src-attr refused") and "<main>" in text for text in heard)
+    assert any(text.startswith("style-src-attr refused") and "<main" in text for text in heard)
     # … and what a script sets through the CSSOM is allowed
     page.csp_violations.clear()
     page.evaluate("document.querySelector('main').style.setProperty('--columns', '3')")
