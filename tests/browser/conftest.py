@@ -74,13 +74,43 @@ def pytest_runtest_makereport(item, call):
         item.failed_call = report.failed
 
 
+#: What Chromium logs when the Content Security Policy refuses something ("Refused to load the
+#: script …", "Applying inline style violates the following Content Security Policy directive …").
+CSP_MESSAGE = re.compile(r"Content Security Policy|Refused to |violates the following")
+
+#: Every page reports its securitypolicyviolation events (what the policy refused, and where) to
+#: the test, before any of the page's own scripts runs: a violation on a page the test has left
+#: since is counted too.
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  const on = event.target instanceof Element ? event.target : null;
+  window.__cspViolation(
+    `${event.effectiveDirective} refused ${event.blockedURI || "inline"}` +
+      ` at ${event.sourceFile || event.documentURI}:${event.lineNumber}` +
+      (event.sample ? ` (${event.sample})` : "") +
+      (on ? ` on <${on.tagName.toLowerCase()}${on.id ? "#" + on.id : ""}>` : ""),
+  );
+}, true);
+"""
+
+
 def _context(browser, request, options, live_server):
     context = browser.new_context(base_url=live_server.url, locale="en-GB", **options)
     context.set_default_timeout(10_000)
+    violations: list[str] = []
+    context.expose_binding("__cspViolation", lambda _source, text: violations.append(text))
+    context.add_init_script(CSP_LISTENER)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    def heard(message):
+        if CSP_MESSAGE.search(message.text):
+            violations.append(message.text)
+
+    page.on("console", heard)
     page.js_errors = errors
+    page.csp_violations = violations
     yield page
     if getattr(request.node, "failed_call", False):
         RESULTS.mkdir(exist_ok=True)
@@ -92,6 +122,10 @@ def _context(browser, request, options, live_server):
     with contextlib.suppress(Exception):
         page.wait_for_load_state("networkidle", timeout=5_000)
     context.close()
+    # Every browser test fails on a page the Content Security Policy refused something on: in
+    # production, what it refuses is simply not there (a style, a script).
+    if violations and not getattr(request.node, "failed_call", False):
+        pytest.fail("the Content Security Policy refused:\n" + "\n".join(violations), pytrace=False)
 
 
 @pytest.fixture
@@ -154,12 +188,34 @@ def assert_no_horizontal_scroll(page) -> None:
     assert width <= viewport, f"the page scrolls sideways: {width}px wide in {viewport}px"
 
 
+FOCUS_OFF_BODY = "Boolean(document.activeElement) && document.activeElement !== document.body"
+
+
+def eventually(page, expression: str, timeout: float = 5.0) -> bool:
+    """Whether ``expression`` comes true on the page within ``timeout`` seconds. Polled from
+    here: Playwright's wait_for_function evaluates a string with eval, which the CSP refuses."""
+    import time
+
+    end = time.monotonic() + timeout
+    while True:
+        if page.evaluate(expression):
+            return True
+        if time.monotonic() > end:
+            return False
+        page.wait_for_timeout(25)
+
+
 def in_view(page, selector: str):
     """The element a person taps next, asserted fully on the screen while the page is not
     scrolled: on a phone, the board and the move's controls must be tappable without scrolling.
     Counts the tap on ``page.taps``."""
     locator = page.locator(selector).first
     page.taps = getattr(page, "taps", 0) + 1
+    # After a tap on the play page, the focus is on the next thing to choose, never on <body>
+    # (static/js/play-keys.js): checked before the next tap on the same page.
+    if page.evaluate("window.__tapped === true && Boolean(document.getElementById('play-main'))"):
+        assert eventually(page, FOCUS_OFF_BODY), f"the focus fell to <body> before {selector}"
+    page.evaluate("window.__tapped = true")
     width, height = page.viewport_size["width"], page.viewport_size["height"]
     if width > PHONE["viewport"]["width"] * 2:
         locator.wait_for(state="visible")

@@ -17,6 +17,26 @@ def test_htmx_is_served_by_us_and_runs_under_the_csp(page, table):
     assert page.js_errors == []
 
 
+def test_a_csp_violation_is_heard_by_every_browser_test(page, table):
+    """The page fixture fails a test on a page the CSP refused something on (conftest): both
+    Chromium's console message and the securitypolicyviolation event are heard, on any page."""
+    log_in(page)
+    # what htmx's settle did to Thricewise's grid: a style attribute, not the CSSOM
+    page.evaluate("document.querySelector('main').setAttribute('style', 'color: red')")
+    for _ in range(100):  # the console message and the binding's call reach the test
+        heard = list(page.csp_violations)
+        if len(heard) >= 2:
+            break
+        page.wait_for_timeout(50)
+    assert any("Applying inline style violates" in text for text in heard), heard
+    assert any(text.startswith("style-src-attr refused") and "<main" in text for text in heard)
+    # … and what a script sets through the CSSOM is allowed
+    page.csp_violations.clear()
+    page.evaluate("document.querySelector('main').style.setProperty('--columns', '3')")
+    page.wait_for_timeout(200)
+    assert page.csp_violations == []
+
+
 def test_switch_to_french(page, table):
     log_in(page)
     page.click("button[name=language][value=fr]")

@@ -28,10 +28,11 @@ def shown_hands(node) -> list:
 
 def builds(card: str, words: str) -> dict:
     """What the phone's builder reads on a hand's card (static/js/move-builder.js): the card it
-    sets, offered if the referee's options list it, and how the outbox tells it."""
+    sets, offered if the referee's options list it, and how the outbox tells it; and what a
+    keyboard types to reach it (static/js/play-keys.js): its value."""
     return {
         "data-set": "card", "data-string": "", "data-value": card, "data-offered": "cards",
-        "data-label": words,
+        "data-label": words, "data-key-text": card.split("-")[1],
     }  # fmt: skip
 
 

@@ -1,0 +1,203 @@
+"""The play page by keyboard alone (issue 33): after the login and the start of the play, only
+key presses (page.keyboard.press, no click), counted against the targets: a Punto move in at
+most 6, a Thricewise turn in at most 3 per card plus 1; a whole game of Punto and of 3-High.
+A board, a hand, a grid is one tab stop, its buttons reached by arrows or by typing what they
+say ("7" for a card, "c4" for a cell); after each step the focus is on the next thing to choose
+(static/js/play-keys.js).
+
+Before (issue 33, the same Punto match by Tab and Enter): 845 presses, 40 a move, up to 68; a
+Thricewise turn 111 to 161."""
+
+import json
+import re
+
+from playwright.sync_api import expect
+
+from tests.examples import EXAMPLES
+
+from .conftest import FOCUS_OFF_BODY, eventually, log_in, start_play
+
+PUNTO = json.loads((EXAMPLES / "punto-1.json").read_text())
+THREE_HIGH = json.loads((EXAMPLES / "three-high-1.json").read_text())
+THRICEWISE = json.loads((EXAMPLES / "thricewise-1.json").read_text())
+
+FOCUSED = """() => {
+  const node = document.activeElement;
+  if (!node || node === document.body) return null;
+  return {
+    id: node.id, name: node.getAttribute("name"), value: node.getAttribute("value"),
+    at: node.dataset.at || null, label: node.dataset.label || null,
+  };
+}"""
+
+
+class Keys:
+    """page.keyboard.press, counted."""
+
+    def __init__(self, page):
+        self.page = page
+        self.count = 0
+
+    def press(self, key: str) -> None:
+        self.count += 1
+        self.page.keyboard.press(key)
+
+    def type(self, text: str) -> None:
+        for char in text:
+            self.press(char)
+
+    def focused(self) -> dict:
+        """What has the focus once the page settles: never <body>."""
+        assert eventually(self.page, FOCUS_OFF_BODY), "the focus fell to <body>"
+        self.page.wait_for_timeout(50)  # a swap's focus put back: settled
+        assert eventually(self.page, FOCUS_OFF_BODY), "the focus fell to <body>"
+        return self.page.evaluate(FOCUSED)
+
+    def until(self, key: str, wanted, most: int = 8) -> None:
+        """Press ``key`` until the focus is on what ``wanted`` accepts."""
+        for _ in range(most):
+            if wanted(self.focused()):
+                return
+            self.press(key)
+        assert wanted(self.focused()), self.focused()
+
+    def type_until(self, text: str, wanted) -> None:
+        """Type ``text`` a key at a time, as a person watching the focus would, until the focus
+        is on what ``wanted`` accepts."""
+        for char in text:
+            if wanted(self.focused()):
+                return
+            self.press(char)
+        assert wanted(self.focused()), (text, self.focused())
+
+    def skip_to_the_move(self) -> None:
+        """Tab to the skip link, first in the page, and follow it."""
+        self.press("Tab")
+        expect(self.page.locator(".skip-link")).to_be_focused()
+        self.press("Enter")
+
+
+def logged(page):
+    return page.locator("#move-log li:not(.undone)")
+
+
+def start(page, table, game: str, players, setup=None) -> None:
+    log_in(page)
+    start_play(page, table["night"], game, players)
+    page.click("#start-play")
+    page.wait_for_url(re.compile(r".*/plays/\d+/$"))
+
+
+def test_a_whole_punto_match_by_keyboard(page, table):
+    start(page, table, "punto", PUNTO["players"])
+    keys = Keys(page)
+    keys.skip_to_the_move()
+    assert keys.focused()["name"] == "card"  # the hand: the first step of the move
+    per_move = []
+    over = []
+    for index, move in enumerate(PUNTO["moves"]):
+        before = keys.count
+        value = move["card"].split("-")[1]
+        # the card: its value typed (again for the same value of the other colour), then Enter
+        keys.until(value, lambda f, card=move["card"]: f["value"] == card, most=3)
+        other_colour = keys.count - before > 1
+        keys.press("Enter")
+        label = ""
+        if move.get("blocked"):
+            assert keys.focused()["id"] == "punto-blocked"
+        else:
+            x, y = move["at"]
+            label = page.locator(f'button[data-at="{x},{y}"]:enabled').get_attribute("data-label")
+            # the board's first legal cell has the focus; the cell's label typed ("c4")
+            assert keys.focused()["at"] is not None
+            keys.type_until(label.lower(), lambda f, at=f"{x},{y}": f["at"] == at)
+        keys.press("Enter")
+        expect(logged(page)).to_have_count(index + 1)
+        per_move.append(keys.count - before)
+        if per_move[-1] > 6:
+            over.append((move["card"], label))
+            # the one case over 6: a card of the second colour on a cell of a two-digit row
+            assert per_move[-1] == 7 and other_colour and len(label) == 3, (move, per_move)
+        if index + 1 < len(PUNTO["moves"]):
+            # the next move's first step: the hand
+            expect(page.locator("button[name=card]:focus")).to_have_count(1)
+    expect(page.locator("#result")).to_have_text("Winners: Ana")
+    print(f"Punto by keyboard: {keys.count} presses, per move {per_move}, over 6: {over}")
+    assert len(over) <= 1, over
+    assert keys.count <= 6 * len(PUNTO["moves"]) + 2
+    assert page.js_errors == []
+
+
+def test_a_whole_three_high_game_by_keyboard(page, table):
+    from .test_three_high import tap_setup
+
+    log_in(page)
+    start_play(page, table["night"], "three-high", THREE_HIGH["players"])
+    tap_setup(page, THREE_HIGH["setup"]["pieces"])
+    keys = Keys(page)
+    keys.skip_to_the_move()
+    per_move = []
+    for index, move in enumerate(THREE_HIGH["moves"]):
+        before = keys.count
+        assert keys.focused()["name"] == "card"
+        keys.type(move["card"].lower())  # "6s": the six of spades
+        assert keys.focused()["value"] == move["card"]
+        keys.press("Enter")
+        assert keys.focused()["name"] == "side"
+        keys.until(move["side"][0], lambda f, side=move["side"]: f["value"] == side, most=3)
+        keys.press("Enter")
+        square = page.locator(f"#th-board button[value='{move['piece']}']").get_attribute(
+            "data-label"
+        )
+        assert page.evaluate("document.activeElement.closest('#th-board') !== null")
+        keys.type_until(square.lower(), lambda f, piece=move["piece"]: f["value"] == piece)
+        keys.press("Enter")
+        assert keys.focused()["id"] == "confirm-move"
+        keys.press("Enter")
+        expect(logged(page)).to_have_count(index + 1)
+        per_move.append(keys.count - before)
+    expect(page.locator("#result")).to_be_visible()
+    print(f"3-High by keyboard: {keys.count} presses, per move {per_move}")
+    assert max(per_move) <= 9, per_move
+    assert page.js_errors == []
+
+
+def test_a_thricewise_turn_by_keyboard(page, table):
+    from .test_thricewise import enter_setup
+
+    log_in(page)
+    start_play(page, table["night"], "thricewise", THRICEWISE["players"])
+    enter_setup(page, THRICEWISE["setup"]["grid"])
+    keys = Keys(page)
+    keys.skip_to_the_move()
+    turns = []
+    for number, move in enumerate(THRICEWISE["moves"][:4]):
+        before = keys.count
+        for player in THRICEWISE["players"]:
+            card = move["reveal"][player]
+            short = card.removeprefix("The ").lower()
+            # typed until it is the one: "sa", "sai"
+            for length in range(1, len(short) + 1):
+                keys.press(short[length - 1])
+                if keys.focused()["value"] == card:
+                    break
+            assert keys.focused()["value"] == card
+            keys.press("Enter")
+            slot = page.locator(f'#tw-slots [data-slot="{player}"]')
+            expect(slot).to_have_attribute("data-holds", card)
+        for entry in move.get("place") or []:
+            assert entry["card"] == move["reveal"][entry["player"]]  # the one ready
+            x, y = entry["at"]
+            label = page.locator(f"#tw-grid button[data-at='{x},{y}']").get_attribute("data-label")
+            assert keys.focused()["at"] is not None  # a cell of the grid
+            keys.type_until(label.lower(), lambda f, at=f"{x},{y}": f["at"] == at)
+            keys.press("Enter")
+        assert keys.focused()["id"] == "enter-turn"
+        keys.press("Enter")
+        expect(logged(page)).to_have_count(number + 1)
+        cards = len(move["reveal"]) + len(move.get("place") or [])
+        turns.append((keys.count - before, cards))
+    print(f"Thricewise by keyboard: (presses, cards) per turn {turns}")
+    for presses, cards in turns:
+        assert presses <= 3 * cards + 1, turns
+    assert page.js_errors == []
