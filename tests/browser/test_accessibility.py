@@ -1,0 +1,270 @@
+"""Accessibility (issue 33): axe-core finds no WCAG 2.2 A or AA violation on any page family, nor
+in any state of a move of the five games (the setup and a tap of it, each step of building a
+move, a refusal, the play finished, the sheet), on a phone and on a desktop, in English and in
+French; every control of a move is at least 44 × 44 CSS px on a phone; no colour carries
+meaning alone.
+
+axe-core comes from npm (package.json; tests/browser/axe.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from referee import GAMES
+from tests.examples import EXAMPLES
+
+from .axe import Audit, assert_clean, violations
+from .conftest import DESKTOP, OWNER, PHONE, RESULTS
+from .test_layout import _session_cookie, history  # noqa: F401 (a fixture)
+from .test_play_page import example_play
+
+DEVICES = {"phone": PHONE, "desktop": DESKTOP}
+#: the move of each public example whose steps are checked one by one (about the middle; for
+#: Thricewise the turn where Dev places two older set-aside cards)
+MID = {"punto": 10, "buntherum": 6, "three-high": 2, "thricewise": 4, "forget-venice": 6}
+
+
+@contextlib.contextmanager
+def opened(browser, live_server, device: str, language: str, *, logged_in: bool = True):
+    """A page in ``language``, logged in as the owner unless told otherwise."""
+    from django.conf import settings
+
+    context = browser.new_context(base_url=live_server.url, locale="en-GB", **DEVICES[device])
+    context.set_default_timeout(15_000)
+    cookies = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    if logged_in:
+        cookies.append(_session_cookie(live_server))
+    context.add_cookies(cookies)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        yield page
+    finally:
+        with contextlib.suppress(Exception):
+            page.wait_for_load_state("networkidle", timeout=5_000)
+        context.close()
+    assert errors == []
+
+
+def settled(page) -> None:
+    page.wait_for_selector(".htmx-request, .htmx-swapping, .htmx-settling", state="detached")
+
+
+# -- every page family ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_axe_finds_nothing_on_any_page(browser, live_server, history, device, language):  # noqa: F811
+    """Every page of test_layout.py's club with a history, its folded parts opened, with the
+    night's read-only link, and each game's table screen."""
+    from django.contrib.auth import get_user_model
+
+    from games import services
+    from games.models import GameNight
+
+    pages = dict(history["pages"])
+    night = GameNight.objects.get(pk=re.search(r"\d+", pages["night"]).group())
+    share = services.share_night(night=night, by=get_user_model().objects.get(username=OWNER))
+    shared_play = re.search(r"\d+", pages["play-punto"]).group()
+    extra = [
+        ("night-share", f"/nights/{night.pk}/share/"),
+        ("shared-night", f"/shared/{share.token}/"),
+        ("shared-play", f"/shared/{share.token}/plays/{shared_play}/"),
+        *((f"table-{game}", pages[f"play-{game}"] + "table/") for game in GAMES),
+        ("table-in-progress", pages["play-in-progress"] + "table/"),
+    ]
+    audit = Audit(f"{device}, {language}")
+    with opened(browser, live_server, device, language) as page:
+        for name, url in [*history["pages"], *extra]:
+            response = page.goto(url)
+            assert response is not None and response.status < 500, (name, url)
+            page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+            audit.check(page, f"{name} {url}")
+    with opened(browser, live_server, device, language, logged_in=False) as page:
+        for name, url in history["anonymous_pages"]:
+            page.goto(url)
+            audit.check(page, f"{name} {url}")
+    audit.assert_clean()
+
+
+# -- every state of a move of each game -------------------------------------------------------
+
+
+def _players(log) -> list[str]:
+    return list(log["players"])
+
+
+def _steps_punto(move, log):
+    yield "the card", f"button[name=card][value={move['card']}]"
+    if move.get("blocked"):
+        yield "blocked", "#punto-blocked"
+    else:
+        x, y = move["at"]
+        yield "the cell", f'button[name=at][value="{x},{y}"]'
+
+
+def _steps_buntherum(move, log):
+    yield "the card", f"button[name=card][value={move['card']}]"
+    if "tie" in move:
+        for name in move["tie"]:
+            yield f"tied {name}", f"input[name=tied][value='{name}']"
+        yield "the tie", "#record-tie"
+    else:
+        yield "the caller", f"input[name=caller][value='{move['call']['player']}']"
+        yield "the call", f"#call-{move['call']['series']}"
+
+
+def _steps_three_high(move, log):
+    yield "the card", f"button[name=card][value='{move['card']}']"
+    yield "the side", f"button[name=side][value={move['side']}]"
+    yield "the piece", f"#th-board button[value='{move['piece']}']"
+    yield "confirm", "#confirm-move"
+
+
+def _steps_thricewise(move, log):
+    for player in _players(log):
+        if player in move["reveal"]:
+            card = move["reveal"][player]
+            yield f"{player} reveals", f'#tw-deck button[name=pick][value="{card}"]'
+    for entry in move.get("place") or []:
+        if entry["card"] != move["reveal"][entry["player"]]:
+            yield "an older card", f"#tw-place [data-choose][data-value='{entry['card']}']"
+        x, y = entry["at"]
+        yield f"{entry['card']} placed", f"#tw-grid button[data-at='{x},{y}']"
+    yield "enter the turn", "#enter-turn"
+
+
+def _steps_forget_venice(move, log):
+    yield "the dealer", f'#fv-dealer button[name=dealer][value="{move["dealer"]}"]'
+    for index, pile in enumerate(move["piles"]):
+        yield f"pile {index + 1}", f"#fv-pile-{index + 1}"
+        for card in pile:
+            yield card, f'#fv-deck button[name=card][value="{card}"]'
+    yield "the First Chooser", f"#fv-first-{move['first'] + 1}"
+    yield "the Second Chooser", f"#fv-second-{move['second'] + 1}"
+
+
+STEPS = {
+    "punto": _steps_punto,
+    "buntherum": _steps_buntherum,
+    "three-high": _steps_three_high,
+    "thricewise": _steps_thricewise,
+    "forget-venice": _steps_forget_venice,
+}
+#: one tap of each game's setup page, where the setup is tapped
+SETUP_TAP = {
+    "buntherum": "#bh-setup-taps [data-cell=red-die]",
+    "three-high": "#th-setup-taps [data-cell=a1]",
+    "thricewise": "#setup-deck button[data-cell]",
+}
+
+
+def logged(page):
+    return page.locator("#move-log li:not(.undone) .move-text")
+
+
+def shoot(page, label: str) -> None:
+    """A screenshot for a person to look at: test-results/a11y/<label>.png."""
+    folder = RESULTS / "a11y"
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{label}.png"))
+
+
+def build_move(page, audit, game: str, move: dict, log: dict, done: int, label="") -> int:
+    """Each step of ``move`` tapped, axe after each; the move sent. The steps tapped. With a
+    ``label``, the screen after the first step is saved."""
+    taps = 0
+    for step, selector in STEPS[game](move, log):
+        target = page.locator(selector).first
+        if not target.is_visible() or target.get_attribute("aria-pressed") == "true":
+            continue  # a step this position does not ask (one dealer; a pile already chosen)
+        target.click()
+        taps += 1
+        settled(page)
+        audit.check(page, f"move {done + 1}: {step}")
+        if taps == 1 and label:
+            shoot(page, f"{label}-step")
+    expect(logged(page)).to_have_count(done + 1)
+    return taps
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+@pytest.mark.parametrize("game", list(GAMES))
+def test_axe_finds_nothing_in_any_state_of_a_move(
+    browser, live_server, table, game, device, language
+):
+    name = f"{game}-1"
+    log = json.loads((EXAMPLES / f"{name}.json").read_text())
+    by_name = {p.name: p for p in table["players"]}
+    audit = Audit(f"{game}, {device}, {language}")
+    with opened(browser, live_server, device, language) as page:
+        seats = "&".join(f"seat={by_name[n].pk}" for n in log["players"])
+        page.goto(f"/nights/{table['night'].pk}/plays/new/?game={game}")
+        audit.check(page, "start a play")
+        page.goto(f"/nights/{table['night'].pk}/plays/new/setup/?game={game}&{seats}")
+        audit.check(page, "setup")
+        if device == "phone":
+            shoot(page, f"{game}-{device}-{language}-setup")
+        if game in SETUP_TAP:
+            page.locator(SETUP_TAP[game]).first.click()
+            audit.check(page, "setup: a tap")
+
+        play, _log = example_play(table, name, 0)
+        page.goto(f"/plays/{play.pk}/")
+        audit.check(page, "the first move: nothing chosen")
+        build_move(page, audit, game, log["moves"][0], log, 0)
+
+        done = MID[game]
+        play, _log = example_play(table, name, done)
+        page.goto(f"/plays/{play.pk}/")
+        audit.check(page, f"move {done + 1}: nothing chosen")
+        label = f"{game}-{device}-{language}"
+        if device == "phone":
+            shoot(page, f"{label}-mid")
+        build_move(page, audit, game, log["moves"][done], log, done, label)
+
+        # a refusal: the move typed as JSON, one the referee refuses (the last one, again)
+        page.click("#move-json-box summary")
+        page.fill("#move-json", json.dumps(log["moves"][done]))
+        page.click("#enter-json")
+        page.wait_for_selector("#move-error")
+        settled(page)
+        audit.check(page, "a refusal")
+        page.click("#undo")
+        expect(logged(page)).to_have_count(done)
+        settled(page)
+        audit.check(page, "a move undone")
+        page.goto(f"/plays/{play.pk}/sheet/")
+        audit.check(page, "the sheet, mid-game")
+
+        finished, _log = example_play(table, name)
+        page.goto(f"/plays/{finished.pk}/")
+        audit.check(page, "finished")
+        if device == "phone":
+            shoot(page, f"{label}-finished")
+        page.goto(f"/plays/{finished.pk}/?at={done}")
+        audit.check(page, "replayed")
+        page.goto(f"/plays/{finished.pk}/sheet/")
+        audit.check(page, "the sheet, finished")
+    audit.assert_clean()
+
+
+def test_the_axe_check_sees_a_violation(page):
+    """The check itself: a control with no name, grey on white, is reported; without axe-core
+    the check fails rather than skipping."""
+    page.set_content(
+        "<html lang=en><head><title>t</title></head><body><main>"
+        "<p style='color:#aaa'>faint</p><button></button></main></body></html>"
+    )
+    found = {v["id"] for v in violations(page)}
+    assert {"color-contrast", "button-name"} <= found, found
+    with pytest.raises(AssertionError, match="button-name"):
+        assert_clean(page, "a bad page")
