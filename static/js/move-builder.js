@@ -665,7 +665,10 @@
         if (button.hasAttribute("data-hide-unoffered")) button.hidden = !available || !shown(button);
         button.classList.toggle("chosen", chosen);
         if (button.tagName === "INPUT") button.checked = chosen;
-        else button.setAttribute("aria-pressed", chosen ? "true" : "false");
+        // a cell of a grid (Punto's table) is selected; aria-pressed is for plain buttons
+        else if (button.getAttribute("role") === "gridcell") {
+          button.setAttribute("aria-selected", chosen ? "true" : "false");
+        } else button.setAttribute("aria-pressed", chosen ? "true" : "false");
       }
       for (const button of root.querySelectorAll("[data-finish]")) button.disabled = !finishable(button);
       for (const node of root.querySelectorAll("[data-show]")) {

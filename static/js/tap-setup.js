@@ -86,7 +86,12 @@
         }
         cell.classList.toggle("tap-taken", on.length > 0);
         const names = on.map((slot) => slot.dataset.name).join(", ");
-        cell.setAttribute("aria-label", names ? `${cell.dataset.label} (${names})` : cell.dataset.label);
+        const name = names ? `${cell.dataset.label} (${names})` : cell.dataset.label;
+        // Named by a hidden [data-spoken] child, not aria-label: what the cell shows (its face,
+        // its marks) is then no name that differs from the one it is given (WCAG 2.5.3).
+        const spoken = cell.querySelector("[data-spoken]");
+        if (spoken) spoken.textContent = name;
+        else cell.setAttribute("aria-label", name);
       }
     }
 

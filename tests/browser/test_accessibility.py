@@ -13,6 +13,7 @@ import json
 import re
 
 import pytest
+from django.utils import translation
 from playwright.sync_api import expect
 
 from referee import GAMES
@@ -74,7 +75,6 @@ def test_axe_finds_nothing_on_any_page(browser, live_server, history, device, la
     share = services.share_night(night=night, by=get_user_model().objects.get(username=OWNER))
     shared_play = re.search(r"\d+", pages["play-punto"]).group()
     extra = [
-        ("night-share", f"/nights/{night.pk}/share/"),
         ("shared-night", f"/shared/{share.token}/"),
         ("shared-play", f"/shared/{share.token}/plays/{shared_play}/"),
         *((f"table-{game}", pages[f"play-{game}"] + "table/") for game in GAMES),
@@ -177,9 +177,9 @@ def shoot(page, label: str) -> None:
     page.screenshot(path=str(folder / f"{label}.png"))
 
 
-def build_move(page, audit, game: str, move: dict, log: dict, done: int, label="") -> int:
-    """Each step of ``move`` tapped, axe after each; the move sent. The steps tapped. With a
-    ``label``, the screen after the first step is saved."""
+def build_move(page, check, game: str, move: dict, log: dict, done: int, label="") -> int:
+    """Each step of ``move`` tapped, ``check(page, state)`` after each; the move sent. The
+    steps tapped. With a ``label``, the screen after the first step is saved."""
     taps = 0
     for step, selector in STEPS[game](move, log):
         target = page.locator(selector).first
@@ -188,7 +188,7 @@ def build_move(page, audit, game: str, move: dict, log: dict, done: int, label="
         target.click()
         taps += 1
         settled(page)
-        audit.check(page, f"move {done + 1}: {step}")
+        check(page, f"move {done + 1}: {step}")
         if taps == 1 and label:
             shoot(page, f"{label}-step")
     expect(logged(page)).to_have_count(done + 1)
@@ -220,16 +220,16 @@ def test_axe_finds_nothing_in_any_state_of_a_move(
         play, _log = example_play(table, name, 0)
         page.goto(f"/plays/{play.pk}/")
         audit.check(page, "the first move: nothing chosen")
-        build_move(page, audit, game, log["moves"][0], log, 0)
+        build_move(page, audit.check, game, log["moves"][0], log, 0)
 
         done = MID[game]
         play, _log = example_play(table, name, done)
         page.goto(f"/plays/{play.pk}/")
         audit.check(page, f"move {done + 1}: nothing chosen")
-        label = f"{game}-{device}-{language}"
-        if device == "phone":
+        label, phone = f"{game}-{device}-{language}", device == "phone"
+        if phone:
             shoot(page, f"{label}-mid")
-        build_move(page, audit, game, log["moves"][done], log, done, label)
+        build_move(page, audit.check, game, log["moves"][done], log, done, label * phone)
 
         # a refusal: the move typed as JSON, one the referee refuses (the last one, again)
         page.click("#move-json-box summary")
@@ -268,3 +268,158 @@ def test_the_axe_check_sees_a_violation(page):
     assert {"color-contrast", "button-name"} <= found, found
     with pytest.raises(AssertionError, match="button-name"):
         assert_clean(page, "a bad page")
+
+
+# -- targets ----------------------------------------------------------------------------------
+
+#: Run in the page: every control on the play page a finger may tap, with its box. A radio or a
+#: checkbox inside its label is tapped on the label; the JSON box's insides are no move's tap.
+TARGETS = r"""
+() => {
+  const name = (el) => {
+    let text = el.tagName.toLowerCase();
+    if (el.id) return text + '#' + el.id;
+    if (el.name) text += `[name=${el.name}]`;
+    if (el.value && el.tagName !== 'SELECT') text += `[value="${el.value}"]`;
+    else if (el.classList.length) text += '.' + [...el.classList].join('.');
+    return text;
+  };
+  const found = [];
+  const controls = document.querySelectorAll(
+    'button, input:not([type=hidden]), select, summary, a[href], [tabindex="0"]');
+  for (const el of controls) {
+    if (el.disabled || !el.getClientRects().length) continue;
+    if (getComputedStyle(el).visibility === 'hidden') continue;
+    if (el.closest('#move-json-box') && el.tagName !== 'SUMMARY') continue;
+    const target = el.closest('label') || el;
+    const box = target.getBoundingClientRect();
+    // a link inside a sentence is exempt (WCAG 2.5.8 "inline")
+    const inline = el.tagName === 'A' && getComputedStyle(el).display === 'inline'
+      && !el.closest('nav, .crumbs, .site-header');
+    found.push({name: name(el), move: !!el.closest('#play-table, .play-head'), inline,
+                width: box.width, height: box.height});
+  }
+  return found;
+}
+"""
+
+
+class Targets:
+    """The boxes of the controls, over the states of a move: the move's under 44 × 44 CSS px,
+    and any under 24 × 24."""
+
+    def __init__(self):
+        self.small: dict[str, tuple[str, float, float]] = {}
+        self.tiny: dict[str, tuple[str, float, float]] = {}
+        self.states = 0
+
+    def check(self, page, state: str) -> None:
+        self.states += 1
+        for control in page.evaluate(TARGETS):
+            size = (state, round(control["width"], 1), round(control["height"], 1))
+            if control["move"] and (control["width"] < 43.5 or control["height"] < 43.5):
+                self.small.setdefault(control["name"], size)
+            if not control["inline"] and (control["width"] < 24 or control["height"] < 24):
+                self.tiny.setdefault(control["name"], size)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_control_of_a_move_is_44_px_on_a_phone(browser, live_server, table, game, language):
+    """The first move, the middle one and the last, step by step, on a 390 × 844 phone: every
+    control on the board and in the move panel at least 44 × 44 CSS px, and no control on the
+    page under 24 × 24 (a link in a sentence aside)."""
+    name = f"{game}-1"
+    log = json.loads((EXAMPLES / f"{name}.json").read_text())
+    targets = Targets()
+    with opened(browser, live_server, "phone", language) as page:
+        for done in sorted({0, MID[game], len(log["moves"]) - 1}):
+            play, _log = example_play(table, name, done)
+            page.goto(f"/plays/{play.pk}/")
+            targets.check(page, f"move {done + 1}: nothing chosen")
+            build_move(page, targets.check, game, log["moves"][done], log, done)
+    folder = RESULTS / "a11y"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"targets-{game}-{language}.json").write_text(
+        json.dumps({"small": targets.small, "tiny": targets.tiny}, indent=1, ensure_ascii=False)
+    )
+    assert not targets.small and not targets.tiny, (
+        f"{game} ({language}): {len(targets.small)} move controls under 44 × 44, "
+        f"{len(targets.tiny)} controls under 24 × 24 (first state seen, width, height):\n"
+        + "\n".join(f"  {n}: {s}" for n, s in {**targets.small, **targets.tiny}.items())
+    )
+
+
+# -- not colour alone -------------------------------------------------------------------------
+
+#: emoji and other pictographs: a device without a colour-emoji font shows them as empty boxes
+EMOJI = r"[\u2600-\u27bf\U0001f000-\U0001faff\ufe0f]"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_buntherum_draws_its_objects_and_names_its_colours(browser, live_server, table, language):
+    """Buntherum's objects are the project's drawings (static/img/buntherum.svg), not emoji, on
+    the board, the card grid and the setup; each card of the grid says its colour in words."""
+    from games.ui.buntherum import COLOUR_NAMES
+
+    log = json.loads((EXAMPLES / "buntherum-1.json").read_text())
+    by_name = {p.name: p for p in table["players"]}
+    seats = "&".join(f"seat={by_name[n].pk}" for n in log["players"])
+    play, _log = example_play(table, "buntherum-1", 3)
+    with opened(browser, live_server, "phone", language) as page:
+        for url in [
+            f"/plays/{play.pk}/",
+            f"/nights/{table['night'].pk}/plays/new/setup/?game=buntherum&{seats}",
+        ]:
+            page.goto(url)
+            shown = page.evaluate("document.querySelector('main').innerText")
+            assert not re.search(EMOJI, shown), re.findall(EMOJI, shown)
+            # every card drawn with its object's drawing, and the drawing loaded
+            cards = page.locator(".bh-card, .bh-cell")
+            assert cards.count() > 0
+            drawn = page.evaluate(
+                """() => [...document.querySelectorAll('.bh-card, .bh-cell')].filter((card) => {
+                  const use = card.querySelector('svg.bh-sym use');
+                  const box = use && use.getBoundingClientRect();
+                  return !use || !/buntherum\\.svg#[a-z]+$/.test(use.getAttribute('href'))
+                    || (card.getClientRects().length && !(box.width > 3 && box.height > 3));
+                }).map((card) => card.outerHTML.slice(0, 120))"""
+            )
+            assert drawn == [], drawn
+        # the grid of the setup: each card says its colour in words, in the page's language
+        with translation.override(language):
+            names = {c: str(n) for c, n in COLOUR_NAMES.items()}
+        cells = page.locator("#bh-setup-taps [data-cell]")
+        assert cells.count() == 64
+        for cell in cells.all():
+            colour = cell.get_attribute("data-cell").split("-")[0]
+            assert cell.locator(".bh-cname").inner_text() == names[colour]
+        page.goto(f"/plays/{play.pk}/")
+        for cell in page.locator("#bh-pick button.bh-cell").all():
+            colour = re.search(
+                r"bh-(red|orange|yellow|green|blue|purple|pink|black)\b",
+                cell.get_attribute("class"),
+            ).group(1)
+            assert cell.locator(".bh-cname").inner_text() == names[colour]
+
+
+def test_punto_cards_carry_a_shape_for_their_colour(page, table):
+    """Punto's four colours each have a shape in the corner of every card (board, hand, chips):
+    two colours never share one."""
+    from .conftest import log_in
+
+    play, _log = example_play(table, "punto-1", 10)
+    log_in(page)
+    page.goto(f"/plays/{play.pk}/")
+    shapes = page.evaluate(
+        """() => [...document.querySelectorAll('.punto-card, .punto-pick, .punto-chip')]
+          .filter((el) => el.getClientRects().length)
+          .map((el) => [el.className.match(/punto-(red|orange|blue|green)/)[1],
+                        getComputedStyle(el, '::before').content])"""
+    )
+    by_colour: dict[str, set[str]] = {}
+    for colour, shape in shapes:
+        by_colour.setdefault(colour, set()).add(shape)
+    assert set(by_colour) == {"red", "orange", "blue", "green"}
+    assert all(len(s) == 1 and "none" not in s for s in by_colour.values()), by_colour
+    assert len({next(iter(s)) for s in by_colour.values()}) == 4, by_colour
