@@ -182,7 +182,14 @@ class Card:
 
     @property
     def colour_label(self) -> str:
-        return str(COLOUR_NAMES[self.colour])
+        """The card's colour in words as its name says it: French agrees the colour with the
+        object ("balle violette", "papillon violet"), so that the word a cell shows is a word of
+        the card's name (WCAG 2.5.3: a voice user says what they see)."""
+        colour = str(COLOUR_NAMES[self.colour])
+        for word in self.label.split():
+            if word.lower().startswith(colour.lower()):
+                return word
+        return colour
 
 
 def make_card(card: str) -> Card:
