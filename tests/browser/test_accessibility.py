@@ -360,6 +360,41 @@ def test_every_control_of_a_move_is_44_px_on_a_phone(browser, live_server, table
     )
 
 
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_forget_venice_sheets_are_tapped_clear_of_the_start_button(
+    browser, live_server, table, language
+):
+    """Other sheets tapped on a phone: whichever player's sheet is open, each of its criteria is
+    on the screen without scrolling and not under "Start the play", which stays at the bottom
+    of the screen (the tap lands on the criterion, not on the button)."""
+    log = json.loads((EXAMPLES / "forget-venice-1.json").read_text())
+    by_name = {p.name: p for p in table["players"]}
+    seats = "&".join(f"seat={by_name[n].pk}" for n in log["players"])
+    with opened(browser, live_server, "phone", language) as page:
+        page.goto(f"/nights/{table['night'].pk}/plays/new/setup/?game=forget-venice&{seats}")
+        page.click("#fv-edit-summary")
+        for index in range(len(log["players"])):
+            if not page.locator("details.fv-sheet").nth(index).get_attribute("open") == "":
+                page.click(f"#fv-sheet-{index}")  # the first is open already
+            assert page.evaluate("window.scrollY") == 0
+            hidden = page.evaluate(
+                """(index) => {
+                  const sheet = document.querySelectorAll('details.fv-sheet')[index];
+                  return [...sheet.querySelectorAll('input.fv-pick')].filter((radio) => {
+                    const box = radio.getBoundingClientRect();
+                    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+                    return box.top < 0 || box.bottom > innerHeight
+                      || document.elementFromPoint(x, y) !== radio
+                      || document.elementFromPoint(x, box.bottom - 2) !== radio;
+                  }).map((radio) => radio.id);
+                }""",
+                index,
+            )
+            assert hidden == [], (language, index, hidden)
+            start = page.locator("#start-play").bounding_box()
+            assert start["y"] + start["height"] <= 844, start
+
+
 # -- not colour alone -------------------------------------------------------------------------
 
 #: emoji and other pictographs: a device without a colour-emoji font shows them as empty boxes
