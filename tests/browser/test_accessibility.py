@@ -475,3 +475,28 @@ def test_punto_cards_carry_a_shape_for_their_colour(page, table):
     assert set(by_colour) == {"red", "orange", "blue", "green"}
     assert all(len(s) == 1 and "none" not in s for s in by_colour.values()), by_colour
     assert len({next(iter(s)) for s in by_colour.values()}) == 4, by_colour
+
+
+def test_three_high_pieces_carry_a_pattern_for_their_colour(page, table):
+    """3-High's five colours each have a pattern on every piece of the board and every chip
+    beside a colour's name (plain, dotted, striped across, striped upright, hatched): two
+    colours never share one."""
+    from .conftest import log_in
+
+    play, _log = example_play(table, "three-high-1", 2)
+    log_in(page)
+    page.goto(f"/plays/{play.pk}/")
+    found = page.evaluate(
+        """() => [...document.querySelectorAll('.th-piece, .th-chip')]
+          .filter((el) => el.getClientRects().length)
+          .map((el) => [el.className.match(/th-(red|yellow|green|blue|black)/)[1],
+                        el.classList.contains('th-chip'),
+                        getComputedStyle(el).backgroundImage])"""
+    )
+    by_colour: dict[str, set[str]] = {}
+    for colour, _chip, pattern in found:
+        by_colour.setdefault(colour, set()).add(pattern)
+    assert set(by_colour) == {"red", "yellow", "green", "blue", "black"}, by_colour
+    assert all(len(p) == 1 for p in by_colour.values()), by_colour
+    assert len({next(iter(p)) for p in by_colour.values()}) == 5, by_colour
+    assert any(chip for _c, chip, _p in found)  # the key beside the names
