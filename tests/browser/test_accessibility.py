@@ -374,7 +374,7 @@ def test_forget_venice_sheets_are_tapped_clear_of_the_start_button(
         page.goto(f"/nights/{table['night'].pk}/plays/new/setup/?game=forget-venice&{seats}")
         page.click("#fv-edit-summary")
         for index in range(len(log["players"])):
-            if not page.locator("details.fv-sheet").nth(index).get_attribute("open") == "":
+            if page.locator("details.fv-sheet").nth(index).get_attribute("open") is None:
                 page.click(f"#fv-sheet-{index}")  # the first is open already
             assert page.evaluate("window.scrollY") == 0
             hidden = page.evaluate(
