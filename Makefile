@@ -33,7 +33,13 @@ run: demo
 test: $(VENV)/.dev
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)
 
-test-browser: $(VENV)/.dev
+# axe-core (package.json, pinned in package-lock.json): the browser tests' accessibility check.
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null || { echo "The browser tests need npm (Node.js) for axe-core" >&2; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+test-browser: $(VENV)/.dev node_modules/.installed
 	@command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
 	  else echo "Browser tests need Chromium: sudo apt-get install chromium" >&2; exit 1; fi; }
@@ -100,4 +106,4 @@ check-messages: $(VENV)/.runtime
 	  case "$$counts" in *fuzzy*|*untranslated*) echo "$(PO): $$counts" >&2; exit 1;; esac
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules staticfiles .pytest_cache .hypothesis

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import QueryDict
+from django.templatetags.static import static
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
@@ -55,17 +56,15 @@ OBJECT_NAMES = {
     "telephone": pgettext_lazy("buntherum object", "telephone"),
 }
 
-#: A drawing of each object, for the board and the card buttons (the name is always there too).
-OBJECT_SYMBOLS = {
-    "die": "🎲",
-    "butterfly": "🦋",
-    "ball": "⚽",
-    "icecream": "🍦",
-    "cup": "☕",
-    "flower": "🌼",
-    "car": "🚗",
-    "telephone": "☎",
-}
+#: The project's drawing of each object (static/img/buntherum.svg, one <symbol> per object): every
+#: device shows it, where an emoji is an empty box without a colour-emoji font.
+SPRITE = "img/buntherum.svg"
+
+
+def object_icon(obj: str) -> str:
+    """The address of the object's drawing, for ``<svg><use href="…">``."""
+    return f"{static(SPRITE)}#{obj}"
+
 
 #: Whole card names, so that a translation can make the colour agree with the object.
 CARD_NAMES = {
@@ -178,8 +177,19 @@ class Card:
         return str(CARD_NAMES[self.id])
 
     @property
-    def symbol(self) -> str:
-        return OBJECT_SYMBOLS[self.object]
+    def icon(self) -> str:
+        return object_icon(self.object)
+
+    @property
+    def colour_label(self) -> str:
+        """The card's colour in words as its name says it: French agrees the colour with the
+        object ("balle violette", "papillon violet"), so that the word a cell shows is a word of
+        the card's name (WCAG 2.5.3: a voice user says what they see)."""
+        colour = str(COLOUR_NAMES[self.colour])
+        for word in self.label.split():
+            if word.lower().startswith(colour.lower()):
+                return word
+        return colour
 
 
 def make_card(card: str) -> Card:
@@ -365,7 +375,7 @@ class BuntherumUI(GameUI):
                 "kept_tied": kept_tied,
                 "kept_caller": kept_caller,
                 "grid": grid,
-                "objects": [(o, OBJECT_NAMES[o], OBJECT_SYMBOLS[o]) for o in OBJECTS],
+                "objects": [(o, OBJECT_NAMES[o]) for o in OBJECTS],
                 "sides": SIDES,
                 "deck": DECK,
                 "max_crashes": CRASHES_TO_ELIMINATE,

@@ -70,7 +70,8 @@
      element is hidden while no group adds. Changing the slots empties the list.
    - data-add="list" on an area of cells (buttons [data-at="x,y"], data-label "C4"): a tap on
      one adds the item {group, value, cell [x, y]}. A cell holding an item gets data-holds (the
-     value), shows the value's face and is named "C4: value"; an empty one is named by the
+     value), shows the value's face (aria-hidden) and is named "C4: value" by hidden words; an
+     empty one is named by the
      area's data-name ("{label}": its data-label).
    - data-adjacent="path path" on the area: a cell is offered only where free, touching
      (diagonals too) a cell of those lists (the move's, else the options': cells, or items with
@@ -435,12 +436,31 @@
       return null;
     }
 
-    function showFace(node, value) {
+    function showFace(node, value, spoken) {
+      // With ``spoken``, the face is hidden from a screen reader and the node named by those
+      // words, visually hidden.
       if (!originals.has(node)) originals.set(node, [...node.childNodes]);
       if (faceShown.has(node) && same(faceShown.get(node), value)) return;
       faceShown.set(node, value);
       const face = value === undefined ? null : faceOf(value);
-      node.replaceChildren(...(face || originals.get(node)));
+      if (face && spoken) {
+        const words = document.createElement("span");
+        words.className = "sr-only";
+        words.textContent = spoken;
+        // each part hidden, not a wrapper: the node's layout stays that of the face's parts
+        const parts = face.map((part) => {
+          if (part.nodeType !== Node.TEXT_NODE || !part.textContent.trim()) return part;
+          const span = document.createElement("span");
+          span.append(part);
+          return span;
+        });
+        for (const part of parts) {
+          if (part.nodeType === Node.ELEMENT_NODE) part.setAttribute("aria-hidden", "true");
+        }
+        node.replaceChildren(words, ...parts);
+      } else {
+        node.replaceChildren(...(face || originals.get(node)));
+      }
     }
 
     function mark(button, chosen, available) {
@@ -578,11 +598,17 @@
           // A cell holding an item shows its value's face, and is named by it ("C4: The Sailor").
           if (item) cell.dataset.holds = String(item[what]);
           else delete cell.dataset.holds;
-          showFace(cell, item ? item[what] : undefined);
           const label = cell.dataset.label || "";
           const name = (node.dataset.name || "").replace("{label}", label);
-          if (item) cell.setAttribute("aria-label", `${label}: ${item[what]}`);
-          else if (name) cell.setAttribute("aria-label", name);
+          if (item) {
+            // Named by hidden words, the face it shows hidden from a screen reader: the face's
+            // words (a rank, a short name) are then no other name than the one given (WCAG 2.5.3).
+            showFace(cell, item[what], `${label}: ${item[what]}`);
+            cell.removeAttribute("aria-label");
+          } else {
+            showFace(cell, undefined);
+            if (name) cell.setAttribute("aria-label", name);
+          }
         }
         area.fit();
       }
@@ -665,7 +691,10 @@
         if (button.hasAttribute("data-hide-unoffered")) button.hidden = !available || !shown(button);
         button.classList.toggle("chosen", chosen);
         if (button.tagName === "INPUT") button.checked = chosen;
-        else button.setAttribute("aria-pressed", chosen ? "true" : "false");
+        // a cell of a grid (Punto's table) is selected; aria-pressed is for plain buttons
+        else if (button.getAttribute("role") === "gridcell") {
+          button.setAttribute("aria-selected", chosen ? "true" : "false");
+        } else button.setAttribute("aria-pressed", chosen ? "true" : "false");
       }
       for (const button of root.querySelectorAll("[data-finish]")) button.disabled = !finishable(button);
       for (const node of root.querySelectorAll("[data-show]")) {

@@ -10,7 +10,8 @@
    - [data-slot] buttons, in the order they are filled; data-fields = the ids of the form
      fields that hold the slot's value (a value "red-die" fills two fields: "red", "die");
      data-name = the slot in words; a [data-show] child shows the value, a [data-mark] child is
-     what the slot leaves on its cell.
+     what the slot leaves on its cell; a [data-spoken] child (visually hidden) is given the
+     slot's name, else aria-label is.
    - [data-cell] buttons: data-cell = the value, data-label = its name, data-class = a class the
      slot takes to look like it; a [data-face] child is what the slot shows; a [data-marks]
      child receives the marks of the slots on the cell.
@@ -73,7 +74,11 @@
         slot.classList.toggle("tap-filled", Boolean(cell));
         slot.classList.toggle("tap-current", index === current);
         slot.setAttribute("aria-pressed", index === current ? "true" : "false");
-        slot.setAttribute("aria-label", `${slot.dataset.name}: ${cell ? cell.dataset.label : "—"}`);
+        const slotName = `${slot.dataset.name}: ${cell ? cell.dataset.label : "—"}`;
+        // a slot showing words of its own ("Card 1 Sailor") is named by its hidden [data-spoken]
+        const slotSpoken = slot.querySelector("[data-spoken]");
+        if (slotSpoken) slotSpoken.textContent = slotName;
+        else slot.setAttribute("aria-label", slotName);
       });
       for (const [cell, on] of marks) {
         const box = cell.querySelector("[data-marks]");
@@ -86,7 +91,12 @@
         }
         cell.classList.toggle("tap-taken", on.length > 0);
         const names = on.map((slot) => slot.dataset.name).join(", ");
-        cell.setAttribute("aria-label", names ? `${cell.dataset.label} (${names})` : cell.dataset.label);
+        const name = names ? `${cell.dataset.label} (${names})` : cell.dataset.label;
+        // Named by a hidden [data-spoken] child, not aria-label: what the cell shows (its face,
+        // its marks) is then no name that differs from the one it is given (WCAG 2.5.3).
+        const spoken = cell.querySelector("[data-spoken]");
+        if (spoken) spoken.textContent = name;
+        else cell.setAttribute("aria-label", name);
       }
     }
 

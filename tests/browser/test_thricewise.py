@@ -386,8 +386,8 @@ def test_a_starting_card_tapped_again_is_taken_back_and_its_place_filled_next(pa
     page.click(deck.format("The Lunatic"))
     assert page.input_value("#cell-2") == "The Lunatic"
     expect(page.locator(deck.format("The Cave"))).not_to_have_class(re.compile(r"\btap-taken\b"))
-    expect(page.locator(deck.format("The Lunatic"))).to_have_attribute(
-        "aria-label", "The Lunatic — 6 · Moons, Waves (card 3 of the grid)"
+    expect(page.locator(deck.format("The Lunatic"))).to_have_accessible_name(
+        "The Lunatic — 6 · Moons, Waves (card 3 of the grid)"
     )
     assert page.js_errors == []
 

@@ -180,7 +180,10 @@ def test_a_tapped_card_goes_to_the_next_player_and_a_second_tap_takes_it_back(me
     assert response.context["tw_reveal"]["next"] == "Ben"
     sailor = find(dom(response), "button", name="pick", value="The Sailor")
     assert attr(sailor, "aria-pressed") == "true" and "tw-picked" in classes(sailor)
-    assert attr(sailor, "aria-label").startswith("The Sailor")
+    # named by its hidden words, which say who revealed it (its face is hidden from them)
+    name = next(span for span in find_all(sailor, "span") if "tw-sr" in classes(span))
+    assert text(name).startswith("The Sailor") and "revealed by Ana" in text(name)
+    assert attr(sailor, "aria-label") is None
     assert find_all(dom(response), "button", name="pick", aria_pressed="true") == [sailor]
     response = tap(member_client, duel, {"pick": "The Sailor"}, draft=draft_of(response))
     assert draft_of(response) == {"picked": {}}
