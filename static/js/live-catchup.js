@@ -41,6 +41,20 @@
   });
   document.addEventListener("htmx:afterSettle", catchUp);
 
+  // A refresh asked for before the page's own move or undo was answered can come back after
+  // that answer, at the same version: it would wipe what the answer said (the referee's
+  // refusal of a move the outbox sent when the network returned). The play has not changed
+  // since, so it is not put in place.
+  var VERSION = /^\s*<[^>]*\sdata-version="(\d+)"/;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var main = document.getElementById("play-main");
+    if (!main || !event.detail.elt || event.detail.elt.id !== "play-live") return;
+    var drawn = VERSION.exec(event.detail.serverResponse || "");
+    if (drawn && parseInt(drawn[1], 10) <= parseInt(main.dataset.version, 10)) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   // The log keeps its lines and a move's answer appends its own; should a refresh have drawn
   // that line already (two answers crossing), the later copy of a line replaces the earlier.
   document.addEventListener("htmx:afterSettle", function () {
