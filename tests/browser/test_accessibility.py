@@ -8,7 +8,6 @@ axe-core comes from npm (package.json; tests/browser/axe.py)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 
@@ -21,7 +20,8 @@ from tests.examples import EXAMPLES
 
 from .axe import Audit, assert_clean, violations
 from .conftest import DESKTOP, OWNER, PHONE, RESULTS
-from .test_layout import _session_cookie, history  # noqa: F401 (a fixture)
+from .test_layout import history  # noqa: F401 (a fixture)
+from .test_layout import opened as layout_page
 from .test_play_page import example_play
 
 DEVICES = {"phone": PHONE, "desktop": DESKTOP}
@@ -30,27 +30,10 @@ DEVICES = {"phone": PHONE, "desktop": DESKTOP}
 MID = {"punto": 10, "buntherum": 6, "three-high": 2, "thricewise": 4, "forget-venice": 6}
 
 
-@contextlib.contextmanager
 def opened(browser, live_server, device: str, language: str, *, logged_in: bool = True):
-    """A page in ``language``, logged in as the owner unless told otherwise."""
-    from django.conf import settings
-
-    context = browser.new_context(base_url=live_server.url, locale="en-GB", **DEVICES[device])
-    context.set_default_timeout(15_000)
-    cookies = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
-    if logged_in:
-        cookies.append(_session_cookie(live_server))
-    context.add_cookies(cookies)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
-        yield page
-    finally:
-        with contextlib.suppress(Exception):
-            page.wait_for_load_state("networkidle", timeout=5_000)
-        context.close()
-    assert errors == []
+    """A page in ``language`` on a phone or a desktop, logged in as the owner unless told
+    otherwise."""
+    return layout_page(browser, live_server, DEVICES[device], language, logged_in=logged_in)
 
 
 def settled(page) -> None:

@@ -17,6 +17,7 @@ A screenshot of every page is saved under test-results/layout/ for a person to l
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import re
@@ -294,8 +295,10 @@ def _session_cookie(live_server) -> dict:
     return {"name": settings.SESSION_COOKIE_NAME, "value": value, "url": live_server.url}
 
 
-def _read_pages(browser, live_server, pages, *, options, language, logged_in, label):
-    """Load every page; return the problems found, page by page."""
+@contextlib.contextmanager
+def opened(browser, live_server, options: dict, language: str, *, logged_in: bool = True):
+    """A page in ``language`` on the device ``options`` describe, logged in as the owner unless
+    told otherwise; the page's script errors are asserted none once it is closed."""
     from django.conf import settings
 
     context = browser.new_context(base_url=live_server.url, locale="en-GB", **options)
@@ -307,10 +310,21 @@ def _read_pages(browser, live_server, pages, *, options, language, logged_in, la
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        yield page
+    finally:
+        with contextlib.suppress(Exception):
+            page.wait_for_load_state("networkidle", timeout=5_000)
+        context.close()
+    assert errors == []
+
+
+def _read_pages(browser, live_server, pages, *, options, language, logged_in, label):
+    """Load every page; return the problems found, page by page."""
     folder = RESULTS / "layout"
     folder.mkdir(parents=True, exist_ok=True)
     problems = {}
-    try:
+    with opened(browser, live_server, options, language, logged_in=logged_in) as page:
         for name, url in pages:
             response = page.goto(url)
             assert response is not None and response.status < 500, (name, url)
@@ -322,9 +336,6 @@ def _read_pages(browser, live_server, pages, *, options, language, logged_in, la
             found = page.evaluate(MEASURE)
             if found:
                 problems[f"{name} ({url})"] = found
-    finally:
-        context.close()
-    assert errors == []
     return problems
 
 
