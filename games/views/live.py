@@ -270,6 +270,22 @@ class _SessionClock:
         return _Look(read=timed_out or news.reread, check=news.recheck or due)
 
 
+def _woke(watcher, watched: _Watched, clock: _SessionClock, *, timed_out: bool):
+    """What a stream does once its wait is over, the same in both loops below: None when it is to
+    end; else whether a notification woke it, what to do (read the play again, check the
+    session) and, when the notification told the version, the state it told (then not read)."""
+    watcher.event.clear()
+    news = watcher.take()
+    if news.ended:
+        return None
+    look = clock.look(news, timed_out)
+    current = None
+    if not look.read:
+        current = watched.told(news)
+        look.read = current is None
+    return not timed_out, look, current
+
+
 async def _async_stream(
     keys: tuple[str, ...],
     read,
@@ -301,15 +317,10 @@ async def _async_stream(
                 yield frame
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(watcher.event.wait(), _keepalive_wait())
-            timed_out = not watcher.event.is_set()
-            watcher.event.clear()
-            news = watcher.take()
-            if news.ended:
+            woke = _woke(watcher, watched, clock, timed_out=not watcher.event.is_set())
+            if woke is None:
                 return
-            woken, look = not timed_out, clock.look(news, timed_out)
-            if not look.read:
-                current = watched.told(news)
-                look.read = current is None
+            woken, look, current = woke
     finally:
         live.hub.forget(watcher)
         if slot is not None:
@@ -345,15 +356,12 @@ def _blocking_stream(
                 return
             if frame:
                 yield frame
-            timed_out = not watcher.event.wait(_keepalive_wait())
-            watcher.event.clear()
-            news = watcher.take()
-            if news.ended:
+            woke = _woke(
+                watcher, watched, clock, timed_out=not watcher.event.wait(_keepalive_wait())
+            )
+            if woke is None:
                 return
-            woken, look = not timed_out, clock.look(news, timed_out)
-            if not look.read:
-                current = watched.told(news)
-                look.read = current is None
+            woken, look, current = woke
     finally:
         live.hub.forget(watcher)
         if slot is not None:
