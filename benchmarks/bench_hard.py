@@ -42,16 +42,11 @@ def load() -> str:
 
 
 def setup_django(database_url: str) -> None:
-    os.environ["DATABASE_URL"] = database_url
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    import django
+    from benchmarks.bench_move_entry import setup_django as setup_for_benchmarks
 
-    django.setup()
+    setup_for_benchmarks(database_url)
     from django.conf import settings
 
-    settings.SECURE_SSL_REDIRECT = False
-    settings.ALLOWED_HOSTS = ["testserver"]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.UPLOADS_PER_HOUR = 10**6  # the throttle is not what is measured here
     from django.test.utils import setup_test_environment
 

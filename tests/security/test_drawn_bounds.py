@@ -16,6 +16,7 @@ from games.models import Move
 from games.views.drafts import draft_key
 from tests.dom import dom, find, text
 from tests.examples import EXAMPLES
+from tests.views.test_ui_thricewise import GRID  # the 2 × 2 grid the setup lays
 
 pytestmark = pytest.mark.django_db
 
@@ -43,12 +44,6 @@ def refused(response, message: str, play) -> None:
 
 # Thricewise: a placement far off the grid ----------------------------------------------------
 
-GRID = {"grid": [
-    {"card": "The Huntress", "at": [0, 0]},
-    {"card": "The Bard", "at": [1, 0]},
-    {"card": "The Sea", "at": [0, 1]},
-    {"card": "The End", "at": [1, 1]},
-]}  # fmt: skip
 REVEAL = {"Ana": "The Sailor", "Ben": "The Author"}
 
 
