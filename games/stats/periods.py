@@ -74,15 +74,19 @@ def _seats(club: Club, scope: str, year: int | None, players: int | None):
         start, end = year_bounds(club, year)
         seats = seats.filter(play__ended_at__gte=start, play__ended_at__lt=end)
     if players is not None:
-        counts = (
-            Seat.objects.filter(play=OuterRef("play"))
-            .order_by()
-            .values("play")
-            .annotate(n=Count("id"))
-            .values("n")
-        )
-        seats = seats.annotate(seated=Subquery(counts)).filter(seated=players)
+        seats = seats.annotate(seated=_seated_at_play()).filter(seated=players)
     return seats
+
+
+def _seated_at_play() -> Subquery:
+    """How many players sat at a seat's play: a subquery on the seat's play."""
+    return Subquery(
+        Seat.objects.filter(play=OuterRef("play"))
+        .order_by()
+        .values("play")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
 
 
 def _minutes_of(
@@ -163,19 +167,12 @@ def player_breakdown(player: Player) -> dict[str, list[Slice]]:
     players first: one query over their seats."""
     club = player.club
     games = club_games(club.pk)
-    counts = (
-        Seat.objects.filter(play=OuterRef("play"))
-        .order_by()
-        .values("play")
-        .annotate(n=Count("id"))
-        .values("n")
-    )
     kept = Q(play__moves__undone_at__isnull=True)
     rows = (
         Seat.objects.filter(player=player, play__status=Play.Status.FINISHED)
         .order_by()
         .annotate(
-            seated=Subquery(counts),
+            seated=_seated_at_play(),
             first=Min("play__moves__entered_at", filter=kept),
             last=Max("play__moves__entered_at", filter=kept),
         )
