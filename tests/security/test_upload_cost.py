@@ -105,3 +105,27 @@ def test_uploads_are_throttled_per_account(member_client, owner_client, night, s
     # another account of the same club, from the same address, has its own count
     assert upload(owner_client, night, PUNTO).status_code == 302
     assert Play.objects.count() == 2
+
+
+def test_a_bg_stats_upload_shares_the_accounts_upload_throttle(owner_client, club, settings):
+    """A BG Stats file is an upload like a game log (up to 8 MB of JSON once unzipped): it was
+    never counted, so an owner could make a worker parse them without end."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.bgstats.test_views import FIXTURES
+
+    settings.UPLOADS_PER_HOUR = 2
+    data = (FIXTURES / "export-ios.json").read_bytes()
+    url = reverse("bgstats-upload", args=[club.pk])
+
+    def bgstats_upload():
+        return owner_client.post(url, {"file": SimpleUploadedFile("BGStatsExport.json", data)})
+
+    assert bgstats_upload().status_code == 200  # the matches, to confirm
+    night = club.nights.create(date="2026-11-26")
+    assert upload(owner_client, night, PUNTO).status_code == 302  # a game log counts the same
+    response = bgstats_upload()
+    assert response.status_code == 429
+    assert said(owner_client, response)[-1] == (
+        "Too many files were uploaded from your account in the last hour: please try again later."
+    )
