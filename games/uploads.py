@@ -110,6 +110,23 @@ def too_big_message() -> str:
     }
 
 
+def throttle_upload(request: HttpRequest, scope: str = "upload") -> None:
+    """Count an upload against its account (or, anonymous, its address): past
+    ``UPLOADS_PER_HOUR`` in the hour, UploadRefused (429). Every upload is counted before
+    anything is read of it, refused ones too; an upload not read by ``read_json_upload`` (a BG
+    Stats file, which may be a zip) calls this itself."""
+    user_id = getattr(request.user, "pk", None)
+    key = f"user:{user_id}" if user_id is not None else f"address:{client_address(request)}"
+    if not allow(scope, key, limit=settings.UPLOADS_PER_HOUR, window=HOUR):
+        raise UploadRefused(
+            _(
+                "Too many files were uploaded from your account in the last hour: "
+                "please try again later."
+            ),
+            status=429,
+        )
+
+
 def read_json_upload(
     request: HttpRequest,
     field: str,
@@ -135,16 +152,7 @@ def read_json_upload(
     the CSRF token after (``log_upload`` in games/views/logs.py shows how: ``csrf_exempt``,
     ``upload_too_big``, then ``csrf_protect``).
     """
-    user_id = getattr(request.user, "pk", None)
-    key = f"user:{user_id}" if user_id is not None else f"address:{client_address(request)}"
-    if not allow(scope, key, limit=settings.UPLOADS_PER_HOUR, window=HOUR):
-        raise UploadRefused(
-            _(
-                "Too many files were uploaded from your account in the last hour: "
-                "please try again later."
-            ),
-            status=429,
-        )
+    throttle_upload(request, scope)
     upload = request.FILES.get(field)
     if upload_too_big(request):
         raise UploadRefused(too_big_message(), status=413)

@@ -25,7 +25,8 @@ from ..bgstats.writer import export_club
 from ..models import Club, Play
 from ..services import ServiceError
 from ..services.bgstats import import_bgstats
-from ..uploads import upload_too_big
+from ..uploads import UploadRefused, throttle_upload, upload_too_big
+from .clubs import club_detail
 
 #: How long an uploaded file waits for the owner to confirm its matches.
 PENDING_SECONDS = 3600
@@ -56,6 +57,13 @@ def bgstats_upload(request: HttpRequest, club_id: int) -> HttpResponse:
 
 @csrf_protect
 def _bgstats_upload(request: HttpRequest, club: Club) -> HttpResponse:
+    try:  # counted with the account's other uploads (issue 29: uploads are throttled)
+        throttle_upload(request)
+    except UploadRefused as exc:
+        messages.error(request, exc.message)
+        response = club_detail(request, club.pk)  # the club's page, saying so, and a 429
+        response.status_code = exc.status
+        return response
     upload = request.FILES.get("file")
     if upload_too_big(request):
         messages.error(request, _too_big())
