@@ -3,7 +3,10 @@ Django's test client (the whole stack but the network):
 
 1. A Thricewise move post whose half-built turn places a card far off the grid
    (``"at": [0, FAR]``): the worker's CPU time, the answer's size and status. The board used
-   to be drawn from the grid to that cell.
+   to be drawn from the grid to that cell. Then each game's far proposal (what its board, hand
+   or sheet would be sized from: a Punto card at ``[0, FAR]``, a Forget Venice pile of 600
+   cards, a Buntherum tie of 900 names, a 3-High draft of 2,000 sides), refused: the CPU of
+   the refusal, whole page (422) and htmx fragment, against the issue's 50 ms.
 2. A 1 MB game log upload of nested empty arrays under an unknown key, of each shape given:
    the worker's CPU time for the whole request (read, parse, check, judge, refuse or store).
 
@@ -82,6 +85,80 @@ def far_placement(client, night, players) -> str:
     )
 
 
+def bench_log(game: str) -> dict:
+    return json.loads((ROOT / "benchmarks" / "logs" / f"{game}-bench.json").read_text())
+
+
+def far_proposals(client, night) -> list[str]:
+    """Each game's proposal off its board, refused before anything is drawn (issue 29: each in
+    < 50 ms): the median and the largest CPU of RUNS refusals, as a whole page and as htmx."""
+    from games import services
+    from games.models import Player
+
+    def start(game: str):
+        log = bench_log(game)
+        players = [Player.objects.get_or_create(club=night.club, name=n)[0] for n in log["players"]]
+        return services.start_play(night=night, game=game, players=players, setup=log["setup"])
+
+    punto = start("punto")
+    client.post(f"/plays/{punto.pk}/move/", {"version": 0, "at": "0,0",
+                "draft": json.dumps({"player": "Ana", "card": "red-7"})})  # fmt: skip
+    buntherum = start("buntherum")
+    grid = client.get(f"/plays/{buntherum.pk}/").context["bh"]["grid"]
+    offered = next(c["card"].id for row in grid for c in row["cells"] if c["offered"])
+    names = [f"N{n}" for n in range(900)] + ["Ana", "Ben"]
+    cases = [
+        ("Thricewise", None, None),  # its play and draft are made below, after a first tap
+        (f"Punto, a card at [0, {FAR}]", punto,
+         {"at": f"0,{FAR}", "draft": json.dumps({"player": "Ben", "card": "orange-3"})}),
+        ("Forget Venice, a pile of 600 cards", start("forget-venice"),
+         {"pile": "1", "draft": json.dumps(
+             {"dealer": "Ana", "piles": [["The Sailor"] * 600, [], []], "active": 0})}),
+        ("Buntherum, a tie of 900 names", buntherum,
+         {"move_json": json.dumps({"card": offered, "tie": names})}),
+        ("3-High, a draft of 2,000 sides", start("three-high"),
+         {"side": "north", "draft": json.dumps({"side": ["north"] * 2000})}),
+    ]  # fmt: skip
+    thricewise = services.start_play(
+        night=night, game="thricewise", players=list(night.club.players.all()[:2]), setup=GRID
+    )
+    seats = list(thricewise.seats.order_by("position").values_list("player__name", flat=True))
+    reveal = dict(zip(seats, REVEAL.values(), strict=True))
+    first = client.post(f"/plays/{thricewise.pk}/move/", {"version": 0,
+                        "reveal_0": reveal[seats[0]], "reveal_1": reveal[seats[1]]})  # fmt: skip
+    turn = first.context["tw_draft"]
+    place = [{"player": turn["placer"], "card": turn["ready"], "at": [0, FAR]}]
+    cases[0] = (
+        f"Thricewise, a card at [0, {FAR}]",
+        thricewise,
+        {"group_done": "1", "draft": json.dumps({"reveal": reveal, "place": place, "done": []})},
+    )
+    lines = []
+    for name, play, data in cases:
+        play.refresh_from_db()
+        body = {"version": play.version, **data}
+        url = f"/plays/{play.pk}/move/"
+        for how, headers in (("page", {}), ("htmx", {"HX-Request": "true"})):
+            times, answers = [], set()
+            for _ in range(RUNS):
+                seconds, response = cpu(
+                    lambda url=url, body=body, headers=headers: client.post(
+                        url, body, headers=headers
+                    )
+                )
+                times.append(seconds)
+                answers.add((response.status_code, len(response.content) // 1024))
+            lines.append(
+                f"- {name} ({how}): median {1000 * statistics.median(times):.0f} ms of CPU, "
+                f"max {1000 * max(times):.0f} ms over {RUNS}; answers (status, KB) "
+                f"{sorted(answers)} (load average {load()})"
+            )
+        # what the game's page costs anyway: the refusal draws nothing more than it
+        page = [cpu(lambda play=play: client.get(f"/plays/{play.pk}/"))[0] for _ in range(RUNS)]
+        lines.append(f"  - its play page, for comparison: {1000 * statistics.median(page):.0f} ms")
+    return lines
+
+
 def nested_log(shape: str) -> bytes:
     """A legal Punto log of two moves with about 1 MB of nested empty arrays under "junk"."""
     log = json.loads((ROOT / "benchmarks" / "logs" / "punto-bench.json").read_text())
@@ -147,6 +224,8 @@ def main() -> None:
             f"## Hostile requests (issue 29, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores)"
         )
         print(far_placement(client, night, players), flush=True)
+        for line in far_proposals(client, night):
+            print(line, flush=True)
         for shape in ("wide", "deep", "numbers", "most lists accepted"):
             print(upload(client, night, shape), flush=True)
 
