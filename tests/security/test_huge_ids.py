@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver, resolve
+from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 
 from games import services
 from games.converters import LARGEST_ID, IdConverter
@@ -76,3 +76,38 @@ def test_a_huge_id_is_a_404_on_every_address(member_client, owner, night, route,
     for method in (member_client.get, member_client.post):
         response = method(url)
         assert response.status_code == 404, (url, response.status_code)
+
+
+@pytest.mark.parametrize("huge", HUGE)
+def test_a_huge_player_id_in_a_form_is_a_message_not_a_500(owner_client, night, players, huge):
+    """Seats are chosen by player id in the start form and the setup's address: an id past the
+    database's range was handed to it (SQLite: OverflowError, a 500)."""
+    seats = [huge, str(players[0].pk)]
+    start = owner_client.post(
+        reverse("play-start", args=[night.pk]), {"game": "punto", "seat": seats}
+    )
+    assert start.status_code == 422 and "Choose the players from the list" in start.text
+    query = "&".join(f"seat={seat}" for seat in seats)
+    setup = reverse("play-setup", args=[night.pk]) + f"?game=punto&{query}"
+    for answer in (
+        owner_client.get(setup),
+        owner_client.post(setup, {"game": "punto", "seat": seats}),
+    ):
+        assert answer.status_code == 302 and answer["Location"].startswith(
+            reverse("play-start", args=[night.pk])
+        )
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [(name, huge) for name in ("min_plays", "year", "players") for huge in HUGE]
+    + [("year", "9999"), ("year", "10000")],
+)
+def test_a_huge_number_in_a_leaderboards_address_is_no_500(
+    member_client, club, players, name, value
+):
+    """A year or a count in the address is a number of the calendar's or the table's size: a
+    year past the calendar's end was a 500 (OverflowError, or ValueError from its next year)."""
+    for url in (reverse("leaderboard", args=[club.pk]), reverse("player", args=[players[0].pk])):
+        response = member_client.get(url, {name: value})
+        assert response.status_code == 200, (url, response.status_code)
