@@ -15,6 +15,7 @@ from referee import GAMES
 
 from .. import services
 from ..access import get_night
+from ..converters import LARGEST_ID
 from ..models import Player, game_menu
 from ..ui import FormError, ui_for
 
@@ -33,6 +34,8 @@ def _chosen_players(night, seat_ids: list[str]) -> list[Player]:
     try:
         ids = [int(value) for value in seat_ids]
     except ValueError:
+        raise FormError(_("Choose the players from the list."))
+    if not all(0 < pk <= LARGEST_ID for pk in ids):  # no row has it; the database cannot hold it
         raise FormError(_("Choose the players from the list."))
     found = {p.pk: p for p in Player.objects.filter(club=night.club, pk__in=ids)}
     if len(found) != len(ids):

@@ -21,15 +21,20 @@ from referee import GAMES
 
 from .. import results, stats
 from ..access import get_club, get_night, get_player
+from ..converters import LARGEST_ID
 from ..gamelog import log_filename, play_to_log
 from ..models import ALL_GAMES, Play, RatingChange, Seat
 
 
-def _int_param(request: HttpRequest, name: str, default: int) -> int:
+def _int_param(request: HttpRequest, name: str, default: int, maximum: int = LARGEST_ID) -> int:
+    """A count or a year from the address; past ``maximum`` (what a row or the calendar can
+    hold) as not given: a year of 10**30 or 9999 (whose next year is past the calendar) was a
+    500."""
     try:
-        return max(0, int(request.GET.get(name, default)))
+        value = max(0, int(request.GET.get(name, default)))
     except (TypeError, ValueError):
         return default
+    return value if value <= maximum else default
 
 
 def _date_param(request: HttpRequest, name: str) -> datetime.date | None:
@@ -87,7 +92,7 @@ def leaderboard(request: HttpRequest, club_id: int, scope: str = ALL_GAMES) -> H
                 "descending": sort.startswith("-"),
             }
         )
-    year = _int_param(request, "year", 0) or None
+    year = _int_param(request, "year", 0, maximum=datetime.MAXYEAR - 1) or None
     seated = _int_param(request, "players", 0) or None
     period = None
     if year is not None or seated is not None:
