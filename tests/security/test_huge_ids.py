@@ -111,3 +111,14 @@ def test_a_huge_number_in_a_leaderboards_address_is_no_500(
     for url in (reverse("leaderboard", args=[club.pk]), reverse("player", args=[players[0].pk])):
         response = member_client.get(url, {name: value})
         assert response.status_code == 200, (url, response.status_code)
+
+
+@pytest.mark.parametrize("huge", HUGE[:2])
+def test_a_huge_version_in_a_change_is_refused_as_stale(owner_client, play, huge):
+    """The version a change was made at is compared with the play's, never handed to the
+    database as it came."""
+    for name in ("play-move", "play-undo", "play-abandon", "play-delete"):
+        response = owner_client.post(reverse(name, args=[play.pk]), {"version": huge})
+        assert response.status_code in (302, 409, 422), (name, response.status_code)
+    response = owner_client.get(reverse("play-live", args=[play.pk]), {"version": huge})
+    assert response.status_code == 200
