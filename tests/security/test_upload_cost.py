@@ -129,3 +129,29 @@ def test_a_bg_stats_upload_shares_the_accounts_upload_throttle(owner_client, clu
     assert said(owner_client, response)[-1] == (
         "Too many files were uploaded from your account in the last hour: please try again later."
     )
+
+
+def test_a_bg_stats_confirmation_reads_the_file_again_and_is_counted_too(
+    owner_client, club, settings
+):
+    """The confirmation reads the kept file again (up to 8 MB of JSON) and keeps it when refused:
+    sent again and again, it made a worker read it without end."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.bgstats.test_views import FIXTURES
+
+    settings.UPLOADS_PER_HOUR = 2
+    data = (FIXTURES / "export-ios.json").read_bytes()
+    page = owner_client.post(
+        reverse("bgstats-upload", args=[club.pk]),
+        {"file": SimpleUploadedFile("BGStatsExport.json", data)},
+    )
+    club.players.create(name="Ana")
+    ana = club.players.get(name="Ana")
+    twice = {"token": page.context["token"], "player-1": str(ana.pk), "player-2": str(ana.pk)}
+    confirm = reverse("bgstats-confirm", args=[club.pk])
+    assert owner_client.post(confirm, twice).status_code == 422  # refused, the file kept
+    response = owner_client.post(confirm, twice)
+    assert response.status_code == 429
+    assert said(owner_client, response)[-1].startswith("Too many files were uploaded")
+    assert not Play.objects.exists()
