@@ -57,13 +57,8 @@ def bgstats_upload(request: HttpRequest, club_id: int) -> HttpResponse:
 
 @csrf_protect
 def _bgstats_upload(request: HttpRequest, club: Club) -> HttpResponse:
-    try:  # counted with the account's other uploads (issue 29: uploads are throttled)
-        throttle_upload(request)
-    except UploadRefused as exc:
-        messages.error(request, exc.message)
-        response = club_detail(request, club.pk)  # the club's page, saying so, and a 429
-        response.status_code = exc.status
-        return response
+    if throttled := _throttled(request, club):
+        return throttled
     upload = request.FILES.get("file")
     if upload_too_big(request):
         messages.error(request, _too_big())
@@ -81,6 +76,20 @@ def _bgstats_upload(request: HttpRequest, club: Club) -> HttpResponse:
     # The file as sent (at most the upload limit), compressed, until the owner confirms.
     cache.set(_pending_key(request, club, token), zlib.compress(data), PENDING_SECONDS)
     return _preview(request, club, export, token)
+
+
+def _throttled(request: HttpRequest, club: Club) -> HttpResponse | None:
+    """The club's page saying so, with a 429, once the account has uploaded its fill this hour.
+    An upload and each confirmation count (issue 29: uploads are throttled; a confirmation
+    reads the kept file again, up to 8 MB of JSON, and a refused one keeps it)."""
+    try:
+        throttle_upload(request)
+    except UploadRefused as exc:
+        messages.error(request, exc.message)
+        response = club_detail(request, club.pk)
+        response.status_code = exc.status
+        return response
+    return None
 
 
 def _preview(request, club, export, token, error=None, status=200) -> HttpResponse:
@@ -106,6 +115,8 @@ def bgstats_confirm(request: HttpRequest, club_id: int) -> HttpResponse:
     """The owner's say on the matches, then the file brought in (or refused whole)."""
     club = get_club(request, club_id)
     require_owner(request, club)
+    if throttled := _throttled(request, club):
+        return throttled
     token = request.POST.get("token", "")
     key = _pending_key(request, club, token)
     stored = cache.get(key) if token.replace("-", "").replace("_", "").isalnum() else None
