@@ -12,7 +12,7 @@ from django.core.management import call_command
 
 from games import services
 from games.bgstats.reader import read_document
-from games.bgstats.writer import PUSH_URL, export_club, made_uuid, push_link
+from games.bgstats.writer import PUSH_URL, SOURCE_NAME, export_club, made_uuid, push_link
 from games.models import Play, Seat
 from games.services import SeatResult
 from games.services.bgstats import import_bgstats
@@ -120,3 +120,8 @@ def test_the_push_link_decodes_to_the_play(history, night):
     ]
     assert data["players"][0]["startPlayer"] is True
     assert data["playDate"].startswith(night.date.isoformat())
+    # BG Stats keeps the user's game and player matches per sending app (``sourceName``), and
+    # the play's id is the uuid the club's export gives it: the same play either way.
+    assert data["sourceName"] == SOURCE_NAME
+    assert data["sourcePlayId"] == made_uuid("play", history.pk, play.pk)
+    assert data["sourcePlayId"] in {p["uuid"] for p in export_club(history)["plays"]}
