@@ -125,3 +125,44 @@ def test_the_push_link_decodes_to_the_play(history, night):
     assert data["sourceName"] == SOURCE_NAME
     assert data["sourcePlayId"] == made_uuid("play", history.pk, play.pk)
     assert data["sourcePlayId"] in {p["uuid"] for p in export_club(history)["plays"]}
+
+
+def exported(club, play):
+    """The export's row of ``play``, its seats as (name, score, winner, rank, team)."""
+    document = export_club(club)
+    names = {p["id"]: p["name"] for p in document["players"]}
+    row = next(p for p in document["plays"] if p["uuid"] == made_uuid("play", club.pk, play.pk))
+    seats = [
+        (names[s["playerRefId"]], s["score"], s["winner"], s["rank"], s["team"])
+        for s in row["playerScores"]
+    ]
+    return row, seats
+
+
+def test_manual_winner_where_a_tie_break_decided(club, night):
+    """Forget Venice 16-16-16, Ana first by the tie-break: BG Stats must keep her as the winner
+    rather than crown all three; Punto 2-0 is won by the top score."""
+    tied = services.import_log(
+        club=club, log=json.loads((EXAMPLES / "forget-venice-1.json").read_text()), night=night
+    )
+    row, seats = exported(club, tied)
+    assert row["manualWinner"] is True
+    assert [(name, score, winner) for name, score, winner, _, _ in seats] == [
+        ("Ana", "16", True), ("Ben", "16", False), ("Chloé", "16", False),
+    ]  # fmt: skip
+    plain = services.import_log(
+        club=club, log=json.loads((EXAMPLES / "punto-1.json").read_text()), night=night
+    )
+    assert exported(club, plain)[0]["manualWinner"] is False
+
+
+def test_a_refereed_team_play_exports_its_teams(club, night):
+    """Punto for four: Ana and Chloé against Ben and Dan, each seat's team written."""
+    play = services.import_log(
+        club=club, log=json.loads((EXAMPLES / "punto-3.json").read_text()), night=night
+    )
+    row, seats = exported(club, play)
+    assert row["usesTeams"] is True
+    teams = {name: team for name, _, _, _, team in seats}
+    assert teams["Ana"] == teams["Chloé"] != teams["Ben"] == teams["Dan"] != ""
+    assert {name for name, _, winner, _, _ in seats if winner} == {"Ana", "Chloé"}
