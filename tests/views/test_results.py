@@ -247,3 +247,52 @@ def test_a_refereed_plays_duration_corrected_then_given_back(member_client, nigh
     assert "35 min" in member_client.get(reverse("night", args=[night.pk])).text
     member_client.post(reverse("play-duration", args=[play.pk]), {"duration": ""})
     assert Play.objects.with_durations().get(pk=play.pk).duration is None  # moves entered at once
+
+
+def test_scores_and_places_bring_up_a_number_pad(member_client, night, players, azul, podium):
+    """A score's field brings up the phone's number pad with "+" on it (inputmode "tel": a sum
+    is typed as on paper); a place's and a team's the digits alone."""
+    from tests.dom import attr, dom, find_all
+
+    page = dom(member_client.get(reverse("result-new", args=[night.pk, azul.key])))
+    scores = find_all(page, "input", class_="score")
+    assert len(scores) == len(players)
+    assert {attr(field, "inputmode") for field in scores} == {"tel"}
+    page = dom(member_client.get(reverse("result-new", args=[night.pk, podium.key])))
+    places = find_all(page, "input", class_="place")
+    assert len(places) == len(players) and not find_all(page, "input", class_="score")
+    assert {attr(field, "inputmode") for field in places} == {"numeric"}
+
+
+@pytest.fixture
+def four(club, players):
+    return [*players, services.add_player(club=club, name="Dev")]
+
+
+def test_teams_entered_at_the_table_share_their_result(member_client, night, four):
+    """A team game: each player's team number typed; one score typed for a team is its
+    partners' too; places tapped per team; partners who differ are refused in words."""
+    ana, ben, chloe, dev = four
+    game = services.add_catalogue_game(club=night.club, name="Crew", result="highest", teams=True)
+    url = reverse("result-new", args=[night.pk, game.key])
+    teams = {f"team-{ana.pk}": "1", f"team-{chloe.pk}": "1", f"team-{ben.pk}": "2",
+             f"team-{dev.pk}": "2"}  # fmt: skip
+    answer = member_client.post(
+        url,
+        {"player": [ana.pk, ben.pk, chloe.pk, dev.pk], **teams,
+         f"score-{ana.pk}": "30", f"score-{ben.pk}": "20+5", f"score-{dev.pk}": "25"},
+    )  # fmt: skip
+    assert answer.status_code == 302
+    play = Play.objects.get()
+    assert [(*seat, s.team) for seat, s in zip(_seats(play), play.seats.order_by("position"),
+                                               strict=True)] == [
+        ("Ana", "30", 1, True, 1), ("Ben", "25", 2, False, 2),
+        ("Chloé", "30", 1, True, 1), ("Dev", "25", 2, False, 2),
+    ]  # fmt: skip
+    answer = member_client.post(
+        url,
+        {"player": [ana.pk, ben.pk, chloe.pk, dev.pk], **teams, f"score-{ana.pk}": "30",
+         f"score-{chloe.pk}": "31", f"score-{ben.pk}": "20", f"score-{dev.pk}": "20"},
+    )  # fmt: skip
+    assert answer.status_code == 422 and "Partners share their result" in answer.text
+    assert Play.objects.count() == 1
