@@ -175,3 +175,21 @@ def test_the_pages_show_periods(owner_client, night, evening, four):
     # The club's catalogue games are named where the referee's are: counted apart, in points.
     assert "3-High and Hanabi (team)" in page.text
     assert "Azul" in page.context["point_games"] and "Golf" in page.context["point_games"]
+
+
+def test_a_nemesis_made_by_result_plays_alone(night, four):
+    """Three Azul results, each won by Ben over Ana: Ben is Ana's nemesis and Ana his victim;
+    a co-operative game's losses, shared by both, make nobody anyone's nemesis."""
+    ana, ben, chloe, _ = four
+    azul = services.add_catalogue_game(club=night.club, name="Azul", result="highest")
+    hanabi = services.add_catalogue_game(club=night.club, name="Hanabi", result="cooperative")
+    for day in range(3):
+        at = AT + datetime.timedelta(days=day)
+        duel = [SeatResult(ana, Decimal(10)), SeatResult(ben, Decimal(20))]
+        services.enter_result(night=night, game=azul.key, started_at=at, seats=duel)
+        table = [SeatResult(ana), SeatResult(chloe)]
+        services.enter_result(night=night, game=hanabi.key, won=False, started_at=at, seats=table)
+    summary = stats.player_summary(ana)
+    assert (summary.nemesis.player, summary.nemesis.lost) == ("Ben", 3)
+    assert stats.player_summary(ben).victim.player == "Ana"
+    assert "Chloé" not in {rival.player for rival in summary.rivals}
