@@ -4,7 +4,8 @@
 //   player tied with the one placed last is tapped on their own "=" button instead (one tap,
 //   as any other place: a result of places takes players + 2 taps, ties or not); tapping a
 //   placed player again takes them out and the places after close up;
-// - scores: tapping a player shows and focuses their score, so the keypad is already up;
+// - scores: tapping a player shows and focuses their score, so the keypad is already up (in
+//   a team game their team's field first: one digit typed, and their score's is next);
 // - a score typed as a sum ("6+10-3") shows what it comes to. The server reads it again
 //   (games.results.parse_score): this is only a preview, and it never evaluates code.
 (function () {
@@ -44,6 +45,16 @@
 
   form.querySelectorAll('input[name="player"]').forEach(function (box) {
     const seat = seatOf(box);
+    const team = seat.querySelector(".team");
+    const score = seat.querySelector(".score");
+    if (team && score) {
+      // One digit is a whole team number while fewer than ten players are tapped (there are no
+      // more teams than players): the score's field takes over, with no tap.
+      team.addEventListener("input", function () {
+        const tapped = form.querySelectorAll('input[name="player"]:checked').length;
+        if (/^[1-9]$/.test(team.value) && tapped < 10) score.focus();
+      });
+    }
     if (ranks) {
       const place = seat.querySelector(".place");
       if (box.checked && place && place.value) {
@@ -64,10 +75,12 @@
           seat.querySelector(".place-badge").textContent = "";
         }
         renumber();
+        if (box.checked && team) team.focus(); // places by teams: the team is typed
         return;
       }
-      const score = seat.querySelector(".score");
-      if (box.checked && score) score.focus();
+      // A team game asks the player's team first, then their score.
+      const field = seat.querySelector(".team") || seat.querySelector(".score");
+      if (box.checked && field) field.focus();
     });
     const tieWith = seat.querySelector(".tie-with");
     if (tieWith) {
@@ -76,8 +89,9 @@
         box.checked = true;
         order.push({ seat: seat, tied: true });
         renumber();
-        // The focus stays in the list, on the player just placed (the button is now hidden).
-        box.focus();
+        // The focus stays on the player just placed (the button is now hidden), or goes to
+        // their team's field when places go by teams.
+        (team || box).focus();
       });
     }
   });

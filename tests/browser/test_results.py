@@ -143,6 +143,33 @@ def test_a_wrong_place_tapped_again_is_taken_back(page, table):
     assert page.taps == 3 + 2 + 2  # players + 2, and the wrong tap and its taking back
 
 
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_team_game_with_team_numbers_and_scores_typed(page, table, language):
+    """Tapping a player of a team game brings up their team's field; one digit typed moves on
+    to their score: players + 2 taps, the rest typed (a partner's score may be left empty)."""
+    game = services.add_catalogue_game(club=table["club"], name="Crew", result="highest",
+                                       teams=True)  # fmt: skip
+    open_night(page, table, language)
+    pick(page, game)
+    for name, team, score in (("Ana", "1", "30"), ("Ben", "2", "20+5"), ("Chloé", "1", ""),
+                              ("Dev", "2", "")):  # fmt: skip
+        tap(page, f".result-seat:has-text('{name}') .seat-pick")
+        page.keyboard.type(team)
+        page.keyboard.type(score)
+    assert_no_horizontal_scroll(page)
+    page.screenshot(path=f"{SHOTS}-teams-{language}.png", full_page=True)
+    tap(page, "#save-result")
+    page.wait_for_url(re.compile(r".*/plays/\d+/$"))
+    play = Play.objects.get(kind="result")
+    assert seats(play) == [
+        ("Ana", "30", 1, True), ("Ben", "25", 2, False),
+        ("Chloé", "30", 1, True), ("Dev", "25", 2, False),
+    ]  # fmt: skip
+    assert [s.team for s in play.seats.order_by("position")] == [1, 2, 1, 2]
+    assert page.taps == 4 + 2
+    TAPS[f"teams, scores ({language})"] = page.taps
+
+
 @pytest.mark.parametrize(("language", "won"), [("en", True), ("fr", False)])
 def test_a_cooperative_game_won_or_lost(page, table, language, won):
     game = services.add_catalogue_game(club=table["club"], name="Hanabi", result="cooperative",
