@@ -296,3 +296,34 @@ def test_teams_entered_at_the_table_share_their_result(member_client, night, fou
     )  # fmt: skip
     assert answer.status_code == 422 and "Partners share their result" in answer.text
     assert Play.objects.count() == 1
+
+
+def test_a_plays_page_says_how_it_was_recorded_and_the_player_page_its_time(
+    member_client, night, players, azul
+):
+    """A refereed play's page says it was refereed move by move, a result play's that it was
+    entered as a result; the player page adds up the time of both."""
+    import json
+    from pathlib import Path
+
+    from tests.dom import dom, find, text
+
+    log = json.loads(
+        (Path(__file__).parent.parent / "fixtures" / "examples" / "punto-1.json").read_text()
+    )
+    refereed = services.import_log(club=night.club, log=log, night=night)
+    services.set_duration(play=refereed, minutes=35)
+    result = services.enter_result(
+        night=night, game=azul.key, seats=[services.SeatResult(players[0], 3)],
+        duration_minutes=50,
+    )  # fmt: skip
+    said = text(
+        find(dom(member_client.get(reverse("play", args=[refereed.pk]))), "p", id="play-kind")
+    )
+    assert said.startswith("Refereed move by move")
+    said = text(
+        find(dom(member_client.get(reverse("play", args=[result.pk]))), "p", id="play-kind")
+    )
+    assert said.startswith("Entered as a result")
+    page = dom(member_client.get(reverse("player", args=[players[0].pk])))
+    assert "1:25" in text(find(page, "table", id="by-year"))  # 35 + 50 minutes
