@@ -193,3 +193,30 @@ def test_a_nemesis_made_by_result_plays_alone(night, four):
     assert (summary.nemesis.player, summary.nemesis.lost) == ("Ben", 3)
     assert stats.player_summary(ben).victim.player == "Ana"
     assert "Chloé" not in {rival.player for rival in summary.rivals}
+
+
+def test_a_catalogue_team_play_is_rated_team_against_team(night, four):
+    """Crew, Ana and Chloé (team 1) beating Ben and Dev (team 2): rated as two teams of two, as
+    openskill rates teams, not as four players each for themselves."""
+    from pytest import approx
+
+    from games.ratings import INITIAL_MU, INITIAL_SIGMA, plackett_luce, rate_teams
+
+    ana, ben, chloe, dev = four
+    crew = services.add_catalogue_game(club=night.club, name="Crew", result="highest", teams=True)
+    services.enter_result(
+        night=night,
+        game=crew.key,
+        seats=[SeatResult(ana, Decimal(30), team=1), SeatResult(ben, Decimal(20), team=2),
+               SeatResult(chloe, Decimal(30), team=1), SeatResult(dev, Decimal(20), team=2)],
+    )  # fmt: skip
+    after = {
+        row.player.name: (row.mu_after, row.sigma_after)
+        for row in RatingChange.objects.filter(scope=crew.key).select_related("player")
+    }
+    start = (INITIAL_MU, INITIAL_SIGMA)
+    (won, _), (lost, _) = rate_teams([[start, start], [start, start]], [1, 2])
+    assert after["Ana"] == approx(won) and after["Chloé"] == approx(won)
+    assert after["Ben"] == approx(lost) and after["Dev"] == approx(lost)
+    alone, _ = plackett_luce([INITIAL_MU] * 4, [INITIAL_SIGMA] * 4, [1, 2, 1, 2])
+    assert after["Ana"][0] != approx(alone[0])
