@@ -166,3 +166,20 @@ def test_a_refereed_team_play_exports_its_teams(club, night):
     teams = {name: team for name, _, _, _, team in seats}
     assert teams["Ana"] == teams["Chloé"] != teams["Ben"] == teams["Dan"] != ""
     assert {name for name, _, winner, _, _ in seats if winner} == {"Ana", "Chloé"}
+
+
+def test_game_flags_and_dates_as_bg_stats_reads_them(history):
+    """Each game's flags say how its result reads; a play's date is in the club's time, as
+    BG Stats wrote it (the imported Azul play of 20:30 in Paris is 20:30, not 19:30 UTC)."""
+    document = export_club(history)
+    flags = {
+        g["name"]: (g["cooperative"], g["highestWins"], g["noPoints"], g["usesTeams"])
+        for g in document["games"]
+    }
+    assert flags["Hanabi"] == (True, True, False, False)  # co-operative, with a score, as it came
+    assert flags["Codenames"] == (False, True, True, True)  # places only, in teams
+    assert flags["Azul"] == (False, True, False, False)
+    assert flags["Punto"][0] is False
+    dates = {p["uuid"]: p["playDate"] for p in document["plays"]}
+    assert history.zone.key != "UTC"
+    assert dates["d1b2c3d4-0000-4000-8000-000000000001"] == "2024-03-01 20:30:00"
