@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from games import services
 from games.models import Play
 
+from .axe import assert_clean
 from .conftest import assert_no_horizontal_scroll, log_in
 
 SHOTS = "/tmp/night-result"
@@ -107,6 +108,7 @@ def test_places_tapped_in_finishing_order_with_a_tie(page, table, language):
         "4th" if language == "en" else "4e"
     )
     assert_no_horizontal_scroll(page)
+    assert_clean(page, f"places entered, one tie ({language})")  # the "=" buttons are named
     page.screenshot(path=f"{SHOTS}-ranks-{language}.png", full_page=True)
     tap(page, "#save-result")
     page.wait_for_url(re.compile(r".*/plays/\d+/$"))
