@@ -84,7 +84,9 @@ def test_cooperative_wins_and_losses_teams_ignored_and_refereed_games(club, play
     assert not punto.moves.exists()
     hanabi = CatalogueGame.objects.get(name="Hanabi")
     assert hanabi.cooperative and hanabi.bgg_id == 98778
-    assert CatalogueGame.objects.get(name="Codenames").result == "ranks"
+    codenames = CatalogueGame.objects.get(name="Codenames")  # noPoints, usesTeams
+    assert (codenames.result, codenames.teams) == ("ranks", True)
+    assert not CatalogueGame.objects.get(name="Azul").teams
 
 
 def test_players_matched_by_uuid_any_case_then_by_name(club, players, ios):
