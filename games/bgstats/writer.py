@@ -26,6 +26,9 @@ from ..models import CatalogueGame, Club, GameNight, Play, Seat
 NAMESPACE = uuidlib.UUID("0c8f6c1e-8a53-5b7e-b1d2-5b1f3c2e7a90")
 #: BG Stats' documented link to add one play (support page "Push plays to BG Stats").
 PUSH_URL = "https://app.bgstatsapp.com/createPlay.html?data="
+#: The sending app's name in the push link: BG Stats remembers its user's matches of games and
+#: players per sending app, so it stays the same.
+SOURCE_NAME = "Game night referee"
 #: What the file says made it.
 ABOUT = "Game night referee: a club's plays (refereed and entered as results)"
 
@@ -201,7 +204,8 @@ def _number(score: Decimal | int | None) -> int | float | None:
 def push_link(play: Play, seats: list[Seat] | None = None) -> str:
     """BG Stats' "add this play" link for a finished play (its documented push format): the
     play as a JSON object, url-encoded after ``data=``. BG Stats, opening it, asks its user to
-    match the game and the players to their own."""
+    match the game and the players to their own (and remembers them for ``sourceName``); the
+    play's ``sourcePlayId`` is the uuid the club's export gives it."""
     club = play.club
     if seats is None:  # else the page's own, their players joined, in seat order
         seats = list(play.seats.select_related("player").order_by("position"))
@@ -237,6 +241,8 @@ def push_link(play: Play, seats: list[Seat] | None = None) -> str:
             }
             for seat in seats
         ],
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": play.bgstats_uuid or made_uuid("play", club.pk, play.pk),
     }
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return PUSH_URL + quote(text, safe="")

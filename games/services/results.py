@@ -37,6 +37,7 @@ from ..models import (
 )
 from .audit import audit_play, record_audit
 from .errors import ServiceError
+from .playrow import advance_version
 from .vetting import limited, vetted_name
 
 #: The longest a play may last, in minutes (a week-end's campaign, not a typo of a year).
@@ -281,12 +282,14 @@ def enter_result(
 
 @transaction.atomic
 def set_duration(*, play: Play, minutes: int | None, by: AbstractBaseUser | None = None) -> Play:
-    """Correct how long a play lasted (``None``: back to its first-to-last-move length for a
-    refereed play, unknown for a result play). The ratings follow when it moves a result
+    """Correct how long a finished play lasted (``None``: back to its first-to-last-move length
+    for a refereed play, unknown for a result play). The ratings follow when it moves a result
     play's end (a result play ends ``minutes`` after its start)."""
     if minutes is not None and not 0 <= minutes <= DURATION_MAX:
         raise ServiceError(_("A play lasts at most %(max)d minutes.") % {"max": DURATION_MAX})
     play = Play.objects.select_for_update().get(pk=play.pk)
+    if play.status not in (Play.Status.FINISHED, Play.Status.IGNORED):
+        raise ServiceError(_("A play's duration is corrected once it is finished."))
     before = play.duration_minutes
     play.duration_minutes = minutes
     fields = ["duration_minutes"]
@@ -297,5 +300,7 @@ def set_duration(*, play: Play, minutes: int | None, by: AbstractBaseUser | None
     if "ended_at" in fields:
         ratings.refresh_for_play(play)
     audit_play(play, AuditEntry.Action.PLAY_DURATION, by=by, before=before, after=minutes)
-    live.notify(play.night_id, play.pk)
+    # The play changed: its version moves on, which tells the pages that show it (the night's
+    # cards show its duration) and makes a form of before stale.
+    advance_version(play)
     return play

@@ -12,7 +12,7 @@ from django.core.management import call_command
 
 from games import services
 from games.bgstats.reader import read_document
-from games.bgstats.writer import PUSH_URL, export_club, made_uuid, push_link
+from games.bgstats.writer import PUSH_URL, SOURCE_NAME, export_club, made_uuid, push_link
 from games.models import Play, Seat
 from games.services import SeatResult
 from games.services.bgstats import import_bgstats
@@ -120,3 +120,66 @@ def test_the_push_link_decodes_to_the_play(history, night):
     ]
     assert data["players"][0]["startPlayer"] is True
     assert data["playDate"].startswith(night.date.isoformat())
+    # BG Stats keeps the user's game and player matches per sending app (``sourceName``), and
+    # the play's id is the uuid the club's export gives it: the same play either way.
+    assert data["sourceName"] == SOURCE_NAME
+    assert data["sourcePlayId"] == made_uuid("play", history.pk, play.pk)
+    assert data["sourcePlayId"] in {p["uuid"] for p in export_club(history)["plays"]}
+
+
+def exported(club, play):
+    """The export's row of ``play``, its seats as (name, score, winner, rank, team)."""
+    document = export_club(club)
+    names = {p["id"]: p["name"] for p in document["players"]}
+    row = next(p for p in document["plays"] if p["uuid"] == made_uuid("play", club.pk, play.pk))
+    seats = [
+        (names[s["playerRefId"]], s["score"], s["winner"], s["rank"], s["team"])
+        for s in row["playerScores"]
+    ]
+    return row, seats
+
+
+def test_manual_winner_where_a_tie_break_decided(club, night):
+    """Forget Venice 16-16-16, Ana first by the tie-break: BG Stats must keep her as the winner
+    rather than crown all three; Punto 2-0 is won by the top score."""
+    tied = services.import_log(
+        club=club, log=json.loads((EXAMPLES / "forget-venice-1.json").read_text()), night=night
+    )
+    row, seats = exported(club, tied)
+    assert row["manualWinner"] is True
+    assert [(name, score, winner) for name, score, winner, _, _ in seats] == [
+        ("Ana", "16", True), ("Ben", "16", False), ("Chloé", "16", False),
+    ]  # fmt: skip
+    plain = services.import_log(
+        club=club, log=json.loads((EXAMPLES / "punto-1.json").read_text()), night=night
+    )
+    assert exported(club, plain)[0]["manualWinner"] is False
+
+
+def test_a_refereed_team_play_exports_its_teams(club, night):
+    """Punto for four: Ana and Chloé against Ben and Dan, each seat's team written."""
+    play = services.import_log(
+        club=club, log=json.loads((EXAMPLES / "punto-3.json").read_text()), night=night
+    )
+    row, seats = exported(club, play)
+    assert row["usesTeams"] is True
+    teams = {name: team for name, _, _, _, team in seats}
+    assert teams["Ana"] == teams["Chloé"] != teams["Ben"] == teams["Dan"] != ""
+    assert {name for name, _, winner, _, _ in seats if winner} == {"Ana", "Chloé"}
+
+
+def test_game_flags_and_dates_as_bg_stats_reads_them(history):
+    """Each game's flags say how its result reads; a play's date is in the club's time, as
+    BG Stats wrote it (the imported Azul play of 20:30 in Paris is 20:30, not 19:30 UTC)."""
+    document = export_club(history)
+    flags = {
+        g["name"]: (g["cooperative"], g["highestWins"], g["noPoints"], g["usesTeams"])
+        for g in document["games"]
+    }
+    assert flags["Hanabi"] == (True, True, False, False)  # co-operative, with a score, as it came
+    assert flags["Codenames"] == (False, True, True, True)  # places only, in teams
+    assert flags["Azul"] == (False, True, False, False)
+    assert flags["Punto"][0] is False
+    dates = {p["uuid"]: p["playDate"] for p in document["plays"]}
+    assert history.zone.key != "UTC"
+    assert dates["d1b2c3d4-0000-4000-8000-000000000001"] == "2024-03-01 20:30:00"

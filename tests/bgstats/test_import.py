@@ -84,7 +84,9 @@ def test_cooperative_wins_and_losses_teams_ignored_and_refereed_games(club, play
     assert not punto.moves.exists()
     hanabi = CatalogueGame.objects.get(name="Hanabi")
     assert hanabi.cooperative and hanabi.bgg_id == 98778
-    assert CatalogueGame.objects.get(name="Codenames").result == "ranks"
+    codenames = CatalogueGame.objects.get(name="Codenames")  # noPoints, usesTeams
+    assert (codenames.result, codenames.teams) == ("ranks", True)
+    assert not CatalogueGame.objects.get(name="Azul").teams
 
 
 def test_players_matched_by_uuid_any_case_then_by_name(club, players, ios):
@@ -281,3 +283,49 @@ def test_decimal_and_numeric_scores():
     assert score_of(None, "x") is None and score_of("", "x") is None
     with pytest.raises(BGStatsError):
         score_of(True, "x")
+
+
+def one_play_of(game):
+    """A file of one play of ``game`` (a BG Stats games row), Ana beating Ben 3-1."""
+    return read_document(
+        {
+            "players": [{"id": 1, "name": "Ana"}, {"id": 2, "name": "Ben"}],
+            "games": [{"id": 7, **game}],
+            "plays": [
+                {
+                    "uuid": "E1B2C3D4-0000-4000-8000-000000000001",
+                    "playDate": "2024-06-01 20:00:00",
+                    "gameRefId": 7,
+                    "playerScores": [
+                        {"playerRefId": 1, "score": "3", "winner": True},
+                        {"playerRefId": 2, "score": "1", "winner": False},
+                    ],
+                }
+            ],
+        }
+    )
+
+
+def test_a_game_is_the_catalogues_by_its_bgg_id_whatever_its_name(club, players):
+    azul = services.add_catalogue_game(club=club, name="Azul", bgg_id=230802)
+    summary = import_bgstats(
+        club=club, export=one_play_of({"name": "Azul (2017)", "bggId": 230802})
+    )
+    assert [(m.name, m.how, m.key) for m in summary.games] == [("Azul (2017)", "bgg", azul.key)]
+    assert summary.games_added == [] and Play.objects.get().catalogue_game == azul
+
+
+def test_a_game_is_one_of_the_referees_by_its_title_in_any_case_or_its_bgg_id(
+    club, players, monkeypatch
+):
+    summary = import_bgstats(club=club, export=one_play_of({"name": "forget VENICE"}))
+    assert [(m.how, m.key) for m in summary.games] == [("name", "forget-venice")]
+    # An engine that declares its BoardGameGeek id is found by it, whatever the file calls it.
+    from referee import GAMES
+
+    monkeypatch.setattr(GAMES["punto"], "bgg_id", 12345, raising=False)
+    play = one_play_of({"name": "Punto (deluxe)", "bggId": 12345})
+    assert [(m.how, m.key) for m in import_bgstats(club=club, export=play).games] == [
+        ("bgg", "punto")
+    ]
+    assert not CatalogueGame.objects.exists()

@@ -96,6 +96,8 @@ def test_downloads_of_the_club_and_of_a_night(member_client, club, night, player
     assert json.loads(answer.content)["games"][0]["name"] == "Azul"
     page = member_client.get(reverse("night", args=[night.pk]))
     assert reverse("night-bgstats-download", args=[night.pk]) in page.text
+    page = member_client.get(reverse("club", args=[club.pk]))
+    assert reverse("bgstats-download", args=[club.pk]) in page.text
 
 
 @pytest.mark.parametrize("kind", ["result", "refereed"])

@@ -133,3 +133,20 @@ def test_a_duration_beyond_a_week_is_refused(night, players, azul):
             seats=[SeatResult(players[0], Decimal(1))],
             duration_minutes=7 * 24 * 60 + 1,
         )
+
+
+def test_a_corrected_duration_moves_the_plays_version_on(night, players, azul, play):
+    """The night's live pages follow a play by its version: a duration corrected moves it on
+    (the night's cards show durations); a play still in progress has no duration to correct."""
+    result = services.enter_result(
+        night=night, game=azul.key, seats=[SeatResult(players[0], Decimal(1))]
+    )
+    before = result.version
+    services.set_duration(play=result, minutes=30)
+    result.refresh_from_db()
+    assert (result.version, result.duration_minutes) == (before + 1, 30)
+    version = play.version
+    with pytest.raises(services.ServiceError, match="once it is finished"):
+        services.set_duration(play=play, minutes=30)
+    play.refresh_from_db()
+    assert play.duration_minutes is None and play.version == version

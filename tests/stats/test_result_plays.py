@@ -175,3 +175,48 @@ def test_the_pages_show_periods(owner_client, night, evening, four):
     # The club's catalogue games are named where the referee's are: counted apart, in points.
     assert "3-High and Hanabi (team)" in page.text
     assert "Azul" in page.context["point_games"] and "Golf" in page.context["point_games"]
+
+
+def test_a_nemesis_made_by_result_plays_alone(night, four):
+    """Three Azul results, each won by Ben over Ana: Ben is Ana's nemesis and Ana his victim;
+    a co-operative game's losses, shared by both, make nobody anyone's nemesis."""
+    ana, ben, chloe, _ = four
+    azul = services.add_catalogue_game(club=night.club, name="Azul", result="highest")
+    hanabi = services.add_catalogue_game(club=night.club, name="Hanabi", result="cooperative")
+    for day in range(3):
+        at = AT + datetime.timedelta(days=day)
+        duel = [SeatResult(ana, Decimal(10)), SeatResult(ben, Decimal(20))]
+        services.enter_result(night=night, game=azul.key, started_at=at, seats=duel)
+        table = [SeatResult(ana), SeatResult(chloe)]
+        services.enter_result(night=night, game=hanabi.key, won=False, started_at=at, seats=table)
+    summary = stats.player_summary(ana)
+    assert (summary.nemesis.player, summary.nemesis.lost) == ("Ben", 3)
+    assert stats.player_summary(ben).victim.player == "Ana"
+    assert "Chloé" not in {rival.player for rival in summary.rivals}
+
+
+def test_a_catalogue_team_play_is_rated_team_against_team(night, four):
+    """Crew, Ana and Chloé (team 1) beating Ben and Dev (team 2): rated as two teams of two, as
+    openskill rates teams, not as four players each for themselves."""
+    from pytest import approx
+
+    from games.ratings import INITIAL_MU, INITIAL_SIGMA, plackett_luce, rate_teams
+
+    ana, ben, chloe, dev = four
+    crew = services.add_catalogue_game(club=night.club, name="Crew", result="highest", teams=True)
+    services.enter_result(
+        night=night,
+        game=crew.key,
+        seats=[SeatResult(ana, Decimal(30), team=1), SeatResult(ben, Decimal(20), team=2),
+               SeatResult(chloe, Decimal(30), team=1), SeatResult(dev, Decimal(20), team=2)],
+    )  # fmt: skip
+    after = {
+        row.player.name: (row.mu_after, row.sigma_after)
+        for row in RatingChange.objects.filter(scope=crew.key).select_related("player")
+    }
+    start = (INITIAL_MU, INITIAL_SIGMA)
+    (won, _), (lost, _) = rate_teams([[start, start], [start, start]], [1, 2])
+    assert after["Ana"] == approx(won) and after["Chloé"] == approx(won)
+    assert after["Ben"] == approx(lost) and after["Dev"] == approx(lost)
+    alone, _ = plackett_luce([INITIAL_MU] * 4, [INITIAL_SIGMA] * 4, [1, 2, 1, 2])
+    assert after["Ana"][0] != approx(alone[0])

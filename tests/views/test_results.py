@@ -247,3 +247,83 @@ def test_a_refereed_plays_duration_corrected_then_given_back(member_client, nigh
     assert "35 min" in member_client.get(reverse("night", args=[night.pk])).text
     member_client.post(reverse("play-duration", args=[play.pk]), {"duration": ""})
     assert Play.objects.with_durations().get(pk=play.pk).duration is None  # moves entered at once
+
+
+def test_scores_and_places_bring_up_a_number_pad(member_client, night, players, azul, podium):
+    """A score's field brings up the phone's number pad with "+" on it (inputmode "tel": a sum
+    is typed as on paper); a place's and a team's the digits alone."""
+    from tests.dom import attr, dom, find_all
+
+    page = dom(member_client.get(reverse("result-new", args=[night.pk, azul.key])))
+    scores = find_all(page, "input", class_="score")
+    assert len(scores) == len(players)
+    assert {attr(field, "inputmode") for field in scores} == {"tel"}
+    page = dom(member_client.get(reverse("result-new", args=[night.pk, podium.key])))
+    places = find_all(page, "input", class_="place")
+    assert len(places) == len(players) and not find_all(page, "input", class_="score")
+    assert {attr(field, "inputmode") for field in places} == {"numeric"}
+
+
+@pytest.fixture
+def four(club, players):
+    return [*players, services.add_player(club=club, name="Dev")]
+
+
+def test_teams_entered_at_the_table_share_their_result(member_client, night, four):
+    """A team game: each player's team number typed; one score typed for a team is its
+    partners' too; places tapped per team; partners who differ are refused in words."""
+    ana, ben, chloe, dev = four
+    game = services.add_catalogue_game(club=night.club, name="Crew", result="highest", teams=True)
+    url = reverse("result-new", args=[night.pk, game.key])
+    teams = {f"team-{ana.pk}": "1", f"team-{chloe.pk}": "1", f"team-{ben.pk}": "2",
+             f"team-{dev.pk}": "2"}  # fmt: skip
+    answer = member_client.post(
+        url,
+        {"player": [ana.pk, ben.pk, chloe.pk, dev.pk], **teams,
+         f"score-{ana.pk}": "30", f"score-{ben.pk}": "20+5", f"score-{dev.pk}": "25"},
+    )  # fmt: skip
+    assert answer.status_code == 302
+    play = Play.objects.get()
+    assert [(*seat, s.team) for seat, s in zip(_seats(play), play.seats.order_by("position"),
+                                               strict=True)] == [
+        ("Ana", "30", 1, True, 1), ("Ben", "25", 2, False, 2),
+        ("Chloé", "30", 1, True, 1), ("Dev", "25", 2, False, 2),
+    ]  # fmt: skip
+    answer = member_client.post(
+        url,
+        {"player": [ana.pk, ben.pk, chloe.pk, dev.pk], **teams, f"score-{ana.pk}": "30",
+         f"score-{chloe.pk}": "31", f"score-{ben.pk}": "20", f"score-{dev.pk}": "20"},
+    )  # fmt: skip
+    assert answer.status_code == 422 and "Partners share their result" in answer.text
+    assert Play.objects.count() == 1
+
+
+def test_a_plays_page_says_how_it_was_recorded_and_the_player_page_its_time(
+    member_client, night, players, azul
+):
+    """A refereed play's page says it was refereed move by move, a result play's that it was
+    entered as a result; the player page adds up the time of both."""
+    import json
+    from pathlib import Path
+
+    from tests.dom import dom, find, text
+
+    log = json.loads(
+        (Path(__file__).parent.parent / "fixtures" / "examples" / "punto-1.json").read_text()
+    )
+    refereed = services.import_log(club=night.club, log=log, night=night)
+    services.set_duration(play=refereed, minutes=35)
+    result = services.enter_result(
+        night=night, game=azul.key, seats=[services.SeatResult(players[0], 3)],
+        duration_minutes=50,
+    )  # fmt: skip
+    said = text(
+        find(dom(member_client.get(reverse("play", args=[refereed.pk]))), "p", id="play-kind")
+    )
+    assert said.startswith("Refereed move by move")
+    said = text(
+        find(dom(member_client.get(reverse("play", args=[result.pk]))), "p", id="play-kind")
+    )
+    assert said.startswith("Entered as a result")
+    page = dom(member_client.get(reverse("player", args=[players[0].pk])))
+    assert "1:25" in text(find(page, "table", id="by-year"))  # 35 + 50 minutes
