@@ -205,12 +205,13 @@
     save(now);
     sending = false; // before the swap: what was announced meanwhile is fetched as it settles
     swap(html);
-    if (outcome === "refused") {
+    if (outcome === "refused" && change.built) {
       // The refusal is said next to the controls, and a move built by tapping is back there,
       // tap for tap, to be put right: over, it is entered anew; with the queue stopped at it,
       // the move put right takes its place, ahead of the moves behind it. (A stale one, made
       // before another phone's change, is not: the move it was is on the table already, most
-      // likely.)
+      // likely. Nor is a typed one, into its box: it would be sent again with the next tap,
+      // the box winning over the taps; dropped, it goes back there.)
       if (over) putBack(over);
       else if (stopped) putBack(change, change.key);
     }
