@@ -40,6 +40,7 @@ def test_a_phone_that_was_offline_says_so_and_catches_up_within_two_seconds(
         back = time.monotonic()
         expect(logged_moves(watcher)).to_have_count(2, timeout=2_000)
         caught_up = time.monotonic() - back
+        print(f"caught up {caught_up:.2f} s after the network returned")
         expect(watcher.locator("#punto-turn")).to_have_text("Ana drew:")
         expect(watcher.locator("#connection")).to_be_hidden()
         assert watcher.evaluate("window.sameDocument") is True  # not reloaded
