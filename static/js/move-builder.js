@@ -187,7 +187,13 @@
     // Moves waiting in the outbox put the play past the position these options describe:
     // the move is then built without hints (anything offered, the server judges), and the base
     // fields are chosen by hand ([data-when="past"] shows their buttons: who plays).
-    const past = () => Boolean(window.playOutbox && window.playOutbox.waiting() > 0);
+    // A refused move put right where the queue stopped at it (``replacing``, its key) is built
+    // on the play as it stands: these options describe it.
+    let replacing = null;
+    const correcting = () =>
+      Boolean(replacing && window.playOutbox && window.playOutbox.stoppedAt() === replacing);
+    const past = () =>
+      Boolean(window.playOutbox && window.playOutbox.waiting() > 0) && !correcting();
     const fromOptions = () => options && !past();
     // The slots and groups fields (see "A turn of several players" above), read once.
     const slotKeys = {}; // a slots field → its keys, in order
@@ -230,10 +236,11 @@
     if (kept && kept.position === builtOn) {
       move = kept.move;
       Object.assign(labels, kept.labels);
+      replacing = kept.replacing || null;
     }
     kept = null;
     const keep = () => {
-      kept = Object.keys(labels).length ? { position: builtOn, move, labels } : null;
+      kept = Object.keys(labels).length ? { position: builtOn, move, labels, replacing } : null;
       if (kept) localStorage.setItem(stored(root), JSON.stringify(kept));
       else localStorage.removeItem(stored(root));
     };
@@ -748,7 +755,9 @@
       }
       // The move as built goes with it: refused, it comes back here to be put right.
       const built = JSON.parse(JSON.stringify({ move, labels }));
-      window.playOutbox.send(root.dataset.url, fields, label, "", built);
+      const puts = correcting() ? replacing : null; // a refused move put right takes its place
+      replacing = null;
+      window.playOutbox.send(root.dataset.url, fields, label, "", built, puts);
       move = start();
       for (const field of Object.keys(labels)) delete labels[field];
       draw();
@@ -799,6 +808,14 @@
     // The outbox sent or took a move: the options describe the play again, or no longer.
     document.addEventListener("outbox:changed", () => {
       if (!root.isConnected) return;
+      if (replacing && !correcting()) {
+        // The refused move being put right was sent again as it was, or dropped: what it was
+        // is not built here any more (dropped, it comes back as a move of its own).
+        replacing = null;
+        move = start();
+        for (const field of Object.keys(labels)) delete labels[field];
+        for (const field of Object.keys(picks)) delete picks[field];
+      }
       if (fromOptions()) {
         for (const [field, from] of Object.entries(base)) {
           if (!has(field)) put(move, field, based(from));
@@ -809,12 +826,25 @@
 
     // A move of this phone the referee refused comes back, tap for tap, to be put right
     // (static/js/outbox.js): the refusal is said next to it.
+    // Where the queue stopped at it, the move put right takes its place (``replacing``); it is
+    // built from the options, which describe the play it comes to, and so takes from them the
+    // fields every move starts with (whose turn it is: the refusal may be that it was not).
     document.addEventListener("outbox:putback", (event) => {
       if (!root.isConnected) return;
       move = event.detail.move;
+      replacing = event.detail.replacing || null;
       for (const field of Object.keys(labels)) delete labels[field];
       for (const field of Object.keys(picks)) delete picks[field];
       Object.assign(labels, event.detail.labels);
+      if (fromOptions()) {
+        for (const [field, from] of Object.entries(base)) {
+          const value = based(from);
+          if (value !== undefined && !same(get(move, field), value)) {
+            put(move, field, value);
+            delete labels[field];
+          }
+        }
+      }
       draw();
     });
 

@@ -18,10 +18,11 @@
    (static/js/play-parts.js puts it in place) and the server's X-Play-Change header says what
    became of it (games.views.play_page).
 
-   Other scripts call window.playOutbox.send(url, fields, label, typed, built): fields is a list
-   of [name, value] pairs, label how the change reads in the outbox ("Ana: red 7 at C4"), typed
-   the JSON typed for it or built the move builder's state ({move, labels}), where a refused
-   change goes back to be put right. */
+   Other scripts call window.playOutbox.send(url, fields, label, typed, built, replacing):
+   fields is a list of [name, value] pairs, label how the change reads in the outbox ("Ana: red
+   7 at C4"), typed the JSON typed for it or built the move builder's state ({move, labels}),
+   where a refused change goes back to be put right, and replacing the key of the refused change
+   it puts right (window.playOutbox.stoppedAt(): the queue stopped there). */
 (() => {
   "use strict";
 
@@ -44,12 +45,15 @@
 
   // A refused move goes back where it was made, to be put right: a typed one into its box,
   // one built by tapping into the move builder (static/js/move-builder.js), tap for tap.
-  function putBack(change) {
+  // ``stoppedAt``: the key of the refused move the queue stopped at, which the move put right
+  // takes the place of, ahead of the moves behind it (send's ``replacing``).
+  function putBack(change, stoppedAt = null) {
     if (change.typed) {
       toPutRight = change.typed;
       putRight();
     } else if (change.built) {
-      document.dispatchEvent(new CustomEvent("outbox:putback", { detail: change.built }));
+      const detail = { ...change.built, replacing: stoppedAt };
+      document.dispatchEvent(new CustomEvent("outbox:putback", { detail }));
     }
   }
 
@@ -104,8 +108,10 @@
       text.textContent = "";
     } else if (stopped) {
       const behind = waiting - 1;
+      // A move built by tapping that the referee refused is back in the builder meanwhile.
+      const said = list[0].built && stopped === "refused" ? "refusedBuilt" : "refused";
       text.textContent =
-        words("refused", behind).replace("{move}", list[0].label) +
+        words(said, behind).replace("{move}", list[0].label) +
         (behind ? " " + words(behind === 1 ? "behindOne" : "behindMany", behind) : "");
     } else if (navigator.onLine === false) {
       text.textContent = words(waiting === 1 ? "offlineOne" : "offlineMany", waiting);
@@ -181,6 +187,7 @@
     const html = await answer.text();
     const now = load();
     let over = null; // a refused change with nothing behind it
+    let stopped = false; // the queue stopped at this change
     if (outcome === "done") {
       now.shift();
     } else if (now.length && now[0].key === change.key) {
@@ -191,13 +198,23 @@
         // next tap, the box winning over the taps.)
         over = now.shift();
       } else {
-        now[0].refused = outcome; // the queue stops here until it is sent again or dropped
+        now[0].refused = outcome; // the queue stops here until put right, sent again or dropped
+        stopped = true;
       }
     }
     save(now);
     sending = false; // before the swap: what was announced meanwhile is fetched as it settles
     swap(html);
-    if (over && over.built && outcome === "refused") putBack(over);
+    if (outcome === "refused" && change.built) {
+      // The refusal is said next to the controls, and a move built by tapping is back there,
+      // tap for tap, to be put right: over, it is entered anew; with the queue stopped at it,
+      // the move put right takes its place, ahead of the moves behind it. (A stale one, made
+      // before another phone's change, is not: the move it was is on the table already, most
+      // likely. Nor is a typed one, into its box: it would be sent again with the next tap,
+      // the box winning over the taps; dropped, it goes back there.)
+      if (over) putBack(over);
+      else if (stopped) putBack(change, change.key);
+    }
     if (outcome === "done") pump();
   }
 
@@ -207,13 +224,26 @@
     change.fields.push(["version", String(version)]);
   }
 
-  function send(url, fields, label, typed = "", built = null) {
+  function stoppedAt() {
+    const list = load();
+    return list.length && list[0].refused ? list[0].key : null;
+  }
+
+  // ``replacing``: the key of the refused change the queue stopped at, which this one puts
+  // right: it takes that change's place, ahead of those behind it (if the queue still stops
+  // there; otherwise it joins the queue's end).
+  function send(url, fields, label, typed = "", built = null, replacing = null) {
     const list = load();
     const posted = fields.filter(([name]) => name !== "csrfmiddlewaretoken");
     const change = { key: newKey(), url, fields: posted, label, typed, built };
-    // The version the play will be at when this change arrives: one more per change ahead.
-    madeAt(change, pageVersion() + list.length);
-    list.push(change);
+    if (replacing && stoppedAt() === replacing) {
+      list[0] = change;
+      rebase(list);
+    } else {
+      // The version the play will be at when this change arrives: one more per change ahead.
+      madeAt(change, pageVersion() + list.length);
+      list.push(change);
+    }
     save(list);
     pump();
   }
@@ -270,6 +300,6 @@
   document.addEventListener("htmx:afterSwap", putRight);
   window.addEventListener("online", pump);
   window.addEventListener("offline", () => show(load()));
-  window.playOutbox = { send, waiting: () => load().length };
+  window.playOutbox = { send, stoppedAt, waiting: () => load().length };
   pump();
 })();

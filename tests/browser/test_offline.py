@@ -40,6 +40,7 @@ def test_a_phone_that_was_offline_says_so_and_catches_up_within_two_seconds(
         back = time.monotonic()
         expect(logged_moves(watcher)).to_have_count(2, timeout=2_000)
         caught_up = time.monotonic() - back
+        print(f"caught up {caught_up:.2f} s after the network returned")
         expect(watcher.locator("#punto-turn")).to_have_text("Ana drew:")
         expect(watcher.locator("#connection")).to_be_hidden()
         assert watcher.evaluate("window.sameDocument") is True  # not reloaded
@@ -191,4 +192,48 @@ def test_a_tapped_move_the_referee_refuses_comes_back_to_be_put_right_with_one_t
     expect(logged_moves(page)).to_have_count(2)
     assert page.taps == 1
     assert [m.data for m in Move.objects.order_by("seq")] == MOVES[:2]
+    assert page.js_errors == []
+
+
+def test_a_refused_tapped_move_with_moves_behind_it_is_put_right_in_its_place(page, table):
+    """Three moves tapped offline, the second wrong (Ben covers Ana's 2 with a 2). Back online
+    the first is stored and the queue stops at the wrong one, the move behind it waiting; the
+    refusal is next to the controls and the wrong move is back in the builder, tap for tap (a
+    reload keeps both). One tap on the right cell puts it right in its place: it is sent, then
+    the move behind it, each stored once, in order."""
+    from games.models import Move
+
+    start_punto(page, table, ["Ana", "Ben"])
+    tap_move(page, MOVES[0], 0)
+    tap_move(page, MOVES[1], 1)
+    page.context.set_offline(True)
+    tap_move(page, MOVES[2], 2, sent=False)
+    tap_offline(page, {**MOVES[3], "at": MOVES[2]["at"]})  # past the options: no hints
+    behind = {"player": "Ana", "card": "red-3", "at": [-1, 0]}
+    tap_offline(page, behind)
+    outbox = page.locator("#outbox")
+    expect(outbox).to_have_attribute("data-waiting", "3")
+    page.context.set_offline(False)
+    expect(outbox.locator("[data-outbox-text]")).to_have_text(
+        "Not entered: Ben · orange 2 · G6. It is back below to be put right; or send it "
+        "again as it was, or drop it. 1 more move waits behind it."
+    )
+    expect(outbox).to_have_attribute("data-waiting", "2")
+    expect(page.locator("#move-error")).to_be_visible()
+    expect(page.locator("#move-error")).to_be_in_viewport()
+    # Ben's move is back, with the hints of the play it comes to; a reload keeps it all
+    expect(page.locator("#punto-tapped strong")).not_to_be_empty()
+    expect(page.locator("#punto-who")).to_be_hidden()
+    page.reload()
+    expect(outbox).to_have_attribute("data-waiting", "2")
+    expect(outbox).to_contain_text("It is back below to be put right")
+    expect(page.locator("#punto-tapped strong")).not_to_be_empty()
+    assert [m.data for m in Move.objects.order_by("seq")] == MOVES[:3]
+    page.taps = 0
+    x, y = MOVES[3]["at"]
+    in_view(page, f'button[name=at][value="{x},{y}"]').click()
+    expect(logged_moves(page)).to_have_count(5)
+    expect(outbox).to_have_attribute("data-waiting", "0")
+    assert page.taps == 1
+    assert [m.data for m in Move.objects.order_by("seq")] == [*MOVES[:4], behind]
     assert page.js_errors == []

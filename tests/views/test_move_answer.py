@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from games import services
 from tests.dom import dom, find_all
-from tests.examples import EXAMPLES
+from tests.examples import EXAMPLES, example_paths
 
 pytestmark = pytest.mark.django_db
 
@@ -163,3 +163,26 @@ def test_a_page_behind_the_play_gets_the_whole_fragment(member_client, club, nig
     answer = enter(member_client, play, move, stale)
     assert answer["X-Play-Change"] == "done"
     assert "X-Play-Parts" not in answer
+
+
+@pytest.mark.parametrize("path", example_paths(""), ids=lambda path: path.stem)
+def test_every_answer_to_a_move_of_every_example_weighs_at_most_8_kb_gzipped(
+    member_client, club, night, path
+):
+    """Issue 28: an answer to a move ≤ 8 KB on the wire, for every game: every move of every
+    public example entered as a phone sends it (the parts its page shows), its refusal too."""
+    log = json.loads(path.read_text())
+    play = services.import_log(club=club, log={**log, "moves": []}, night=night)
+    url = reverse("play", args=[play.pk])
+    weights = []
+    for move in log["moves"]:
+        play.refresh_from_db()
+        page = member_client.get(url, **HTMX).content.decode()
+        answer = enter(member_client, play, move, shown(page))
+        weights.append(len(gzip.compress(answer.content)))
+        assert weights[-1] <= 8 * 1024, (len(weights), weights[-1])
+        if answer["X-Play-Change"] != "done":  # the example's illegal move: its last
+            assert answer["X-Play-Change"] == "refused"
+            break
+        assert answer["X-Play-Parts"] == "1"
+    print(f"{path.stem}: answers {min(weights)}–{max(weights)} bytes gzipped")
