@@ -20,8 +20,44 @@ from tests.stats.recount import rating_rows, recount, stored
 DEMO = Path(__file__).resolve().parents[2] / "games" / "demo_logs"
 
 
+def _card(player: str, card: str, x: int, y: int) -> dict:
+    return {"player": player, "card": card, "at": [x, y]}
+
+
+#: Logs of these tests' own. Punto for three, one round to win: Ben lays the fourth blue of row 1
+#: and wins, one card after Ana could have laid the fourth red of row 0 (a round, and with it
+#: this match, won one move earlier).
+OWN = {
+    "punto-first-line": {
+        "format": "gamelog/1",
+        "game": "punto",
+        "players": ["Ana", "Ben", "Chloé"],
+        "setup": {
+            "rounds_to_win": 1,
+            "colours": {"Ana": ["red"], "Ben": ["blue"], "Chloé": ["green"]},
+        },
+        "moves": [
+            _card("Ana", "red-1", 0, 0),
+            _card("Ben", "blue-1", 0, 1),
+            _card("Chloé", "green-1", 0, 2),
+            _card("Ana", "red-2", 1, 0),
+            _card("Ben", "blue-2", 1, 1),
+            _card("Chloé", "green-2", 1, 2),
+            _card("Ana", "red-3", 2, 0),
+            _card("Ben", "blue-3", 2, 1),
+            _card("Chloé", "green-3", 2, 2),
+            _card("Ana", "red-9", 0, 3),
+            _card("Ben", "blue-4", 3, 1),
+        ],
+    }
+}
+
+
 def log_of(name: str) -> dict:
-    """A finished log: a public example ("punto-1") or a demo log ("demo:three-high-lost")."""
+    """A finished log: a public example ("punto-1"), a demo log ("demo:three-high-lost") or one
+    of ``OWN``."""
+    if name in OWN:
+        return json.loads(json.dumps(OWN[name]))
     if name.startswith("demo:"):
         return json.loads((DEMO / f"{name[5:]}.json").read_text())
     return json.loads((EXAMPLES / f"{name}.json").read_text())
@@ -30,7 +66,8 @@ def log_of(name: str) -> dict:
 # Per game, found by judging every alternative the referee's options offer at each move of these
 # finished logs: (log, index, the move put there). ``KEEPS``: every later move stays legal;
 # ``BREAKS``: the move at ``broken`` becomes illegal; ``ENDS``: the game is over right after it
-# (Thricewise and Forget Venice always last their full number of turns and deals: none there).
+# (Thricewise and Forget Venice always last their full number of turns and deals, whatever is
+# played: no correction ends them earlier; no Punto example has one, hence a log of our own).
 KEEPS = {
     "buntherum": ("buntherum-1", 0, {"card": "green-die", "call": {"player": "Ana", "series": 5}}),
     "forget-venice": (
@@ -119,6 +156,7 @@ ENDS = {
         28,
         {"card": "orange-icecream", "call": {"player": "Dev", "series": 6}},
     ),
+    "punto": ("punto-first-line", 9, _card("Ana", "red-4", 3, 0)),
     "three-high": ("three-high-1", 0, {"player": "Ana", "cannot_play": True}),
 }
 GAMES = sorted(KEEPS)
@@ -242,6 +280,8 @@ def test_a_correction_that_ends_the_game_earlier(game, history, night, member):
     play.refresh_from_db()
     assert play.status == expected.status == "finished"
     assert len(active(play)) == index + 1
+    winners = play.seats.filter(is_winner=True).values_list("player__name", flat=True)
+    assert sorted(winners) == sorted(expected.winners)
     assert equals_a_rebuild(history)
 
 
