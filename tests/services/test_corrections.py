@@ -373,3 +373,17 @@ def test_a_corrected_move_is_undone_like_any_other(night, member):
     assert active(play) == []
     # Undone, replaced: both out of the log, each struck as what it was.
     assert list(play.moves.values_list("struck", flat=True)) == ["replaced", ""]
+
+
+@pytest.mark.django_db
+def test_an_abandoned_play_is_not_undone_either(night, owner):
+    """An abandoned play stays as it was (issue 30): its owner resumes it first."""
+    play, _log = imported(night.club, night, "punto-1", moves=5)
+    services.abandon_play(play=play, by=owner)
+    before = snapshot()
+    with pytest.raises(services.ServiceError, match="abandoned"):
+        services.undo_last_move(play=play, by=owner)
+    assert snapshot() == before
+    services.resume_play(play=play, by=owner)
+    services.undo_last_move(play=play, by=owner)
+    assert len(active(play)) == 4

@@ -146,6 +146,7 @@ def test_no_correction_of_an_abandoned_play_nor_of_a_move_past_the_log(member_cl
     assert response.status_code == 302
     page = dom(member_client.get(reverse("play", args=[play.pk])))
     assert not find_all(page, "a", class_="correct-move")
+    assert not find_all(page, "button", id="undo")  # the owner resumes it first
 
 
 def test_a_correction_tap_by_tap_without_a_script(member_client, finished):
