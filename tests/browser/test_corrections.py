@@ -237,9 +237,14 @@ def test_a_correction_that_breaks_a_later_move(page, table, language):
     corrected(page, play)
     expect(page.locator("#move-log li.dropped")).to_have_count(len(log["moves"]) - broken)
     page.locator("#move-log").scroll_into_view_if_needed()
-    page.screenshot(
-        path=str(RESULTS / f"thricewise-correction-dropped-{language}.png"), full_page=True
+    page.locator("#move-log").screenshot(
+        path=str(RESULTS / f"thricewise-correction-dropped-{language}.png")
     )
+    # Told as they were played (Turns 5 and 6), never as the JSON they were entered as.
+    dropped = page.locator("#move-log li.dropped .move-name")
+    turn = {"en": "Turn", "fr": "Tour"}[language]
+    expect(dropped).to_have_text([f"{turn} {n}" for n in range(broken + 1, len(log["moves"]) + 1)])
+    expect(page.locator("#move-log li.dropped .move-text").first).not_to_contain_text("{")
     assert page.js_errors == []
 
 
