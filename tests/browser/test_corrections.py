@@ -322,3 +322,56 @@ def test_the_replay_of_a_finished_game(desktop_page, table, game):
     page.click("#replay-last")
     page.wait_for_url(re.compile(rf".*\?at={last}$"))
     assert page.js_errors == []
+
+
+def test_everything_of_issue_30_without_javascript(no_js_page, table):
+    """Plain links and forms: a finished play's last move undone, a Punto move corrected tap by
+    tap (each tap a request), a correction that breaks a later move applied all the same,
+    3-High's "cannot play" confirmed by a second tap, and a replay stepped by its links and
+    its slider's "Go"."""
+    page = no_js_page
+    name, index, move = KEEPS["punto"]
+    play, log = imported(table, name)
+    log_in(page)
+    page.goto(f"/plays/{play.pk}/")
+    page.click("#undo")
+    expect(page.locator("#play-status")).to_have_class(re.compile("status-in_progress"))
+    assert play.moves.active().count() == len(log["moves"]) - 1
+
+    open_correction(page, play, index)
+    in_view(page, f"button[name=card][value={move['card']}]").click()
+    x, y = move["at"]
+    in_view(page, f'button[name=at][value="{x},{y}"]').click()
+    corrected(page, play)
+    assert page.taps == 3
+    expect(page.locator("#move-log li.replaced")).to_have_count(1)
+
+    name, index, move, broken = BREAKS["punto"]
+    play, log = imported(table, name)
+    open_correction(page, play, index)
+    in_view(page, f"button[name=card][value={move['card']}]").click()
+    x, y = move["at"]
+    in_view(page, f'button[name=at][value="{x},{y}"]').click()
+    expect(page.locator("#correction-refused")).to_contain_text("Not corrected: ")
+    in_view(page, "#correction-apply").click()
+    corrected(page, play)
+    assert play.moves.active().count() == broken
+
+    page.click("#replay-link")
+    page.wait_for_url(re.compile(r".*\?at=0$"))
+    page.click("#replay-forward")
+    page.wait_for_url(re.compile(r".*\?at=1$"))
+    page.locator("#replay-at").fill("3")
+    page.click("#replay-go")
+    page.wait_for_url(re.compile(r".*\?at=3$"))
+    expect(page.locator("#move-log li[data-seq]")).to_have_count(3)
+    page.click("#replay-back")
+    page.wait_for_url(re.compile(r".*\?at=2$"))
+
+    three_high, _log = imported(table, "three-high-1", moves=1)
+    page.goto(f"/plays/{three_high.pk}/")
+    in_view(page, "#cannot-play").click()
+    assert three_high.moves.count() == 1
+    in_view(page, "#cannot-play-confirm").click()
+    expect(page.locator("#result")).to_be_visible()
+    assert three_high.moves.active().last().data == {"player": "Ben", "cannot_play": True}
