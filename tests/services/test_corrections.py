@@ -387,3 +387,23 @@ def test_an_abandoned_play_is_not_undone_either(night, owner):
     services.resume_play(play=play, by=owner)
     services.undo_last_move(play=play, by=owner)
     assert len(active(play)) == 4
+
+
+def test_the_service_is_called_as_the_issue_names_it():
+    """``services.replace_move(*, play, index, move, by, version=None, cut_at_refusal=False)``
+    (issue 30), with the request's key (``keyed``) as a move entry takes it; its refusals are
+    ServiceErrors."""
+    import inspect
+
+    signature = inspect.signature(services.replace_move)
+    assert [(p.name, p.kind, p.default) for p in signature.parameters.values()] == [
+        ("play", inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.empty),
+        ("index", inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.empty),
+        ("move", inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.empty),
+        ("by", inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.empty),
+        ("version", inspect.Parameter.KEYWORD_ONLY, None),
+        ("cut_at_refusal", inspect.Parameter.KEYWORD_ONLY, False),
+        ("keyed", inspect.Parameter.KEYWORD_ONLY, None),
+    ]
+    assert issubclass(services.LaterMoveRefusedError, services.ServiceError)
+    assert issubclass(services.IllegalMoveError, services.ServiceError)
