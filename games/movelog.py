@@ -20,6 +20,7 @@ from referee import FORMAT, GAMES, Game, Judgement, judge
 from referee.base import Plan
 from referee.judge import Plans
 
+from .models import Move
 from .selectors import LogEntry
 from .ui import GameUI, Reason, sentence, ui_for
 
@@ -93,6 +94,12 @@ def move_log(
     plans = iter(_every_plan(judgement, entries) if state is not None else ())
     lines = []
     active = 0  # entries still in the log so far: the position of the next one
+    # The game as the log stood before the last correction (issue 30), and its number of
+    # moves: the moves that correction dropped no longer judge legal where they now stand, and
+    # are told against it, as they were played. None when there is none (or it cannot be).
+    before: Game | None = None
+    played = 0
+    replacement = False  # the next active entry is a correction's: not in the log before it
     for entry in entries:
         name = ui.move_name(state, active) if ui is not None else str(active + 1)
         text, outcome, why, index = entry.text, "", (), None
@@ -100,15 +107,47 @@ def move_log(
             plan = next(plans, None)
             index = active
             active += 1
+            if before is not None and not replacement:
+                before, played = _made(before, entry, played)
+            replacement = False
             if ui is not None and state is not None and plan is not None:
                 try:
                     text, outcome, why = _told(ui, state, plan)
                 except Exception:  # never lose the page over a line: the rest is told as JSON
                     state = None
+        elif entry.struck == Move.Struck.DROPPED and ui is not None and before is not None:
+            name = ui.move_name(before, played)
+            text, before, played = _tell_dropped(ui, before, entry, played)
         elif ui is not None and state is not None:
             text = _tell_undone(ui, state, entry)
+            if entry.struck == Move.Struck.REPLACED:
+                before, played = _made(state.copy(), entry, active)
+                replacement = True
         lines.append(_line(entry, name, text, outcome, why, zone, index))
     return lines
+
+
+def _made(game: Game, entry: LogEntry, played: int) -> tuple[Game | None, int]:
+    """``game`` with the entry made on it, and its number of moves; None if it cannot be."""
+    try:
+        game.play(entry.data)
+    except Exception:
+        return None, played
+    return game, played + 1
+
+
+def _tell_dropped(
+    ui: GameUI, before: Game, entry: LogEntry, played: int
+) -> tuple[str, Game | None, int]:
+    """A move a correction dropped, told against the game as the log stood before that
+    correction, which it then makes (for the next one dropped); or its JSON."""
+    try:
+        plan = before.check(entry.data)
+        text = sentence(ui.describe_move(before, plan))
+        before.commit(plan)
+    except Exception:
+        return entry.text, None, played
+    return text, before, played + 1
 
 
 def last_line(

@@ -222,3 +222,36 @@ def test_three_high_tells_a_lost_game_and_a_piece_that_stays():
         "Tour 1 — Ana joue A♠ côté nord : la petite pièce rouge reste en a6.",
         "Tour 2 — Ben ne peut jouer aucune carte. Perdu. Ben n’a pas pu jouer de carte.",
     ]
+
+
+def play_lines(play, language: str):
+    from games import selectors
+
+    moves = selectors.log_moves(play)
+    judgement = selectors.judge_moves(play, selectors.seat_names(play), moves)
+    with translation.override(language):
+        return move_log(judgement, moves, play.club.zone)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize(
+    "game", ["buntherum", "forget-venice", "punto", "three-high", "thricewise"]
+)
+def test_the_moves_a_correction_dropped_are_told_as_they_were_played(game, language, night, member):
+    """Issue 30: the moves dropped by a correction are no longer legal where they now stand;
+    they are told, struck through, as they read before the correction (named and worded as
+    they were played), never as JSON."""
+    from tests.services.test_corrections import BREAKS, log_of
+
+    name, index, move, broken = BREAKS[game]
+    play = services.import_log(club=night.club, log=log_of(name), night=night)
+    before = play_lines(play, language)
+    services.replace_move(play=play, index=index, move=move, by=member, cut_at_refusal=True)
+    after = play_lines(play, language)
+    dropped = [line for line in after if line.struck == Move.Struck.DROPPED]
+    assert told(dropped) == [
+        f"{line.name} — {line.text}" for line in before[broken:]
+    ]  # as the moves read before, their outcomes aside (no longer theirs)
+    replaced = next(line for line in after if line.struck == Move.Struck.REPLACED)
+    assert (replaced.name, replaced.text) == (before[index].name, before[index].text)

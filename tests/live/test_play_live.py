@@ -167,3 +167,19 @@ def test_a_kept_draft_expires(member_client, play, settings, monkeypatch):
     monkeypatch.setattr(signing.time, "time", lambda: later)
     page = dom(refresh(member_client, play, vals))
     assert draft_on(page) == {}
+
+
+def test_a_finished_play_follows_the_undo_of_its_last_move_on_another_phone(member_client, night):
+    """Issue 30: the page of a finished play keeps following it; the undo of its last move on
+    another phone brings the move form back, the play in progress again."""
+    punto = json.loads((EXAMPLES / "punto-1.json").read_text())
+    play = services.import_log(club=night.club, log=punto, night=night)
+    page = dom(member_client.get(reverse("play", args=[play.pk])))
+    assert "status-finished" in attr(find(page, "span", id="play-status"), "class")
+    assert not find_all(page, "form", id="move-form")
+    vals = live_vals(page)
+    assert refresh(member_client, play, vals).status_code == 204
+    services.undo_last_move(play=play)
+    page = dom(refresh(member_client, play, vals))
+    assert "status-in_progress" in attr(find(page, "span", id="play-status"), "class")
+    assert find(page, "form", id="move-form")

@@ -20,8 +20,44 @@ from tests.stats.recount import rating_rows, recount, stored
 DEMO = Path(__file__).resolve().parents[2] / "games" / "demo_logs"
 
 
+def _card(player: str, card: str, x: int, y: int) -> dict:
+    return {"player": player, "card": card, "at": [x, y]}
+
+
+#: Logs of these tests' own. Punto for three, one round to win: Ben lays the fourth blue of row 1
+#: and wins, one card after Ana could have laid the fourth red of row 0 (a round, and with it
+#: this match, won one move earlier).
+OWN = {
+    "punto-first-line": {
+        "format": "gamelog/1",
+        "game": "punto",
+        "players": ["Ana", "Ben", "Chloé"],
+        "setup": {
+            "rounds_to_win": 1,
+            "colours": {"Ana": ["red"], "Ben": ["blue"], "Chloé": ["green"]},
+        },
+        "moves": [
+            _card("Ana", "red-1", 0, 0),
+            _card("Ben", "blue-1", 0, 1),
+            _card("Chloé", "green-1", 0, 2),
+            _card("Ana", "red-2", 1, 0),
+            _card("Ben", "blue-2", 1, 1),
+            _card("Chloé", "green-2", 1, 2),
+            _card("Ana", "red-3", 2, 0),
+            _card("Ben", "blue-3", 2, 1),
+            _card("Chloé", "green-3", 2, 2),
+            _card("Ana", "red-9", 0, 3),
+            _card("Ben", "blue-4", 3, 1),
+        ],
+    }
+}
+
+
 def log_of(name: str) -> dict:
-    """A finished log: a public example ("punto-1") or a demo log ("demo:three-high-lost")."""
+    """A finished log: a public example ("punto-1"), a demo log ("demo:three-high-lost") or one
+    of ``OWN``."""
+    if name in OWN:
+        return json.loads(json.dumps(OWN[name]))
     if name.startswith("demo:"):
         return json.loads((DEMO / f"{name[5:]}.json").read_text())
     return json.loads((EXAMPLES / f"{name}.json").read_text())
@@ -30,7 +66,8 @@ def log_of(name: str) -> dict:
 # Per game, found by judging every alternative the referee's options offer at each move of these
 # finished logs: (log, index, the move put there). ``KEEPS``: every later move stays legal;
 # ``BREAKS``: the move at ``broken`` becomes illegal; ``ENDS``: the game is over right after it
-# (Thricewise and Forget Venice always last their full number of turns and deals: none there).
+# (Thricewise and Forget Venice always last their full number of turns and deals, whatever is
+# played: no correction ends them earlier; no Punto example has one, hence a log of our own).
 KEEPS = {
     "buntherum": ("buntherum-1", 0, {"card": "green-die", "call": {"player": "Ana", "series": 5}}),
     "forget-venice": (
@@ -119,6 +156,7 @@ ENDS = {
         28,
         {"card": "orange-icecream", "call": {"player": "Dev", "series": 6}},
     ),
+    "punto": ("punto-first-line", 9, _card("Ana", "red-4", 3, 0)),
     "three-high": ("three-high-1", 0, {"player": "Ana", "cannot_play": True}),
 }
 GAMES = sorted(KEEPS)
@@ -242,6 +280,8 @@ def test_a_correction_that_ends_the_game_earlier(game, history, night, member):
     play.refresh_from_db()
     assert play.status == expected.status == "finished"
     assert len(active(play)) == index + 1
+    winners = play.seats.filter(is_winner=True).values_list("player__name", flat=True)
+    assert sorted(winners) == sorted(expected.winners)
     assert equals_a_rebuild(history)
 
 
@@ -333,3 +373,37 @@ def test_a_corrected_move_is_undone_like_any_other(night, member):
     assert active(play) == []
     # Undone, replaced: both out of the log, each struck as what it was.
     assert list(play.moves.values_list("struck", flat=True)) == ["replaced", ""]
+
+
+@pytest.mark.django_db
+def test_an_abandoned_play_is_not_undone_either(night, owner):
+    """An abandoned play stays as it was (issue 30): its owner resumes it first."""
+    play, _log = imported(night.club, night, "punto-1", moves=5)
+    services.abandon_play(play=play, by=owner)
+    before = snapshot()
+    with pytest.raises(services.ServiceError, match="abandoned"):
+        services.undo_last_move(play=play, by=owner)
+    assert snapshot() == before
+    services.resume_play(play=play, by=owner)
+    services.undo_last_move(play=play, by=owner)
+    assert len(active(play)) == 4
+
+
+def test_the_service_is_called_as_the_issue_names_it():
+    """``services.replace_move(*, play, index, move, by, version=None, cut_at_refusal=False)``
+    (issue 30), with the request's key (``keyed``) as a move entry takes it; its refusals are
+    ServiceErrors."""
+    import inspect
+
+    signature = inspect.signature(services.replace_move)
+    assert [(p.name, p.kind, p.default) for p in signature.parameters.values()] == [
+        ("play", inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.empty),
+        ("index", inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.empty),
+        ("move", inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.empty),
+        ("by", inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.empty),
+        ("version", inspect.Parameter.KEYWORD_ONLY, None),
+        ("cut_at_refusal", inspect.Parameter.KEYWORD_ONLY, False),
+        ("keyed", inspect.Parameter.KEYWORD_ONLY, None),
+    ]
+    assert issubclass(services.LaterMoveRefusedError, services.ServiceError)
+    assert issubclass(services.IllegalMoveError, services.ServiceError)

@@ -3,6 +3,7 @@ on the board as it stood, its form replacing the move), and the replay (``?at=k`
 page that works without a script."""
 
 import json
+from datetime import datetime
 
 import pytest
 from django.urls import reverse
@@ -95,6 +96,13 @@ def test_a_correction_that_keeps_the_rest(member_client, night):
     # The replaced move stays in the log as replaced: who corrected it, and when.
     replaced = find(page, "li", class_="replaced")
     assert "Replaced:" in text(replaced) and "replaced by mahmoud" in text(replaced)
+    # What it was (struck through), who entered it, and when it was entered and replaced.
+    was = play.moves.get(struck=Move.Struck.REPLACED)
+    struck = text(find(replaced, "del"))
+    assert struck.startswith(f"{name_of(PUNTO, index)} — ") and "orange-1" not in struck
+    assert "Ben" in struck  # the player, as the log tells the move
+    times = [datetime.fromisoformat(attr(t, "datetime")) for t in find_all(replaced, "time")]
+    assert times == [was.entered_at, was.undone_at]
     # Sent again (a lost answer): done once.
     count = play.moves.count()
     again = correct(member_client, play, index, move, key="a" * 32, version=play.version)
@@ -146,6 +154,7 @@ def test_no_correction_of_an_abandoned_play_nor_of_a_move_past_the_log(member_cl
     assert response.status_code == 302
     page = dom(member_client.get(reverse("play", args=[play.pk])))
     assert not find_all(page, "a", class_="correct-move")
+    assert not find_all(page, "button", id="undo")  # the owner resumes it first
 
 
 def test_a_correction_tap_by_tap_without_a_script(member_client, finished):
@@ -205,3 +214,28 @@ def test_a_replay_on_the_read_only_link(client, finished, owner):
         row = find(find(page, "table", id="scores"), "tr", data_player=name)
         assert text(find(row, "td", class_="score")) == str(score)
     assert attr(find(page, "a", id="replay-forward"), "href") == f"{url}?at=4"
+
+
+def test_a_play_in_progress_offers_the_correction_of_each_move(member_client, night):
+    name, index, move = KEEPS["punto"]
+    log = log_of(name)
+    log["moves"] = log["moves"][:10]
+    play = services.import_log(club=night.club, log=log, night=night)
+    assert play.status == "in_progress"
+    page = dom(member_client.get(reverse("play", args=[play.pk])))
+    links = find_all(page, "a", class_="correct-move")
+    assert [attr(a, "href") for a in links] == [
+        reverse("play-correct", args=[play.pk, i]) for i in range(10)
+    ]
+    # The same tap builder as a new move, on the board as it stood before the move.
+    correcting = dom(member_client.get(attr(links[index], "href")))
+    table = find(correcting, "div", id="play-table", data_builder=ANY)
+    assert attr(table, "data-post") is not None  # a correction posts its form, whole
+    assert len(find_all(find(correcting, "ol", id="move-log"), "li")) == index
+    response = correct(member_client, play, index, move)
+    assert response.status_code == 302
+    play.refresh_from_db()
+    assert play.status == "in_progress"
+    assert [m.data for m in play.moves.active()] == judge(
+        {**log, "moves": [*log["moves"][:index], move, *log["moves"][index + 1 :]]}
+    ).moves
