@@ -258,3 +258,43 @@ def test_a_whole_buntherum_game_by_keyboard(page, table):
     expect(page.locator("#result")).to_be_visible()
     print(f"Buntherum by keyboard: {keys.count} presses, per move {per_move}")
     assert page.js_errors == []
+
+
+def test_a_whole_forget_venice_game_by_keyboard(page, table):
+    """A whole Forget Venice game by keyboard alone: the dealer, each pile chosen (Shift+Tab back
+    to its head) and its cards reached in the deck by their rank typed, then the two choosers'
+    piles by the arrows."""
+    from .test_forget_venice import start_with_default_sheets
+
+    deals = json.loads((EXAMPLES / "forget-venice-1.json").read_text())["moves"]
+    start_with_default_sheets(page, table)
+    keys = Keys(page)
+    keys.skip_to_the_move()
+    per_deal = []
+    for index, deal in enumerate(deals):
+        before = keys.count
+        if page.locator("#fv-dealer").is_visible():
+            keys.until("ArrowRight", lambda f, d=deal: f["value"] == d["dealer"], most=4)
+            keys.press("Enter")
+        for number, pile in enumerate(deal["piles"], start=1):
+            head = page.locator(f"#fv-pile-{number}")
+            if head.get_attribute("aria-pressed") != "true":
+                keys.until("Shift+Tab", lambda f, n=number: f["id"] == f"fv-pile-{n}", most=12)
+                keys.press("Enter")
+                expect(head).to_have_attribute("aria-pressed", "true")
+            for card in pile:
+                button = page.locator(f'#fv-deck button[name=card][value="{card}"]')
+                rank = button.locator(".fv-card-rank").inner_text().strip().lower()
+                keys.until(rank[0], lambda f, c=card: f["value"] == c, most=12)
+                keys.press("Enter")
+        keys.until("ArrowRight", lambda f, d=deal: f["id"] == f"fv-first-{d['first'] + 1}", most=3)
+        keys.press("Enter")
+        keys.until(
+            "ArrowRight", lambda f, d=deal: f["id"] == f"fv-second-{d['second'] + 1}", most=3
+        )
+        keys.press("Enter")
+        expect(page.locator("#move-log li:not(.undone) .move-text")).to_have_count(index + 1)
+        per_deal.append(keys.count - before)
+    expect(page.locator("#result")).to_be_visible()
+    print(f"Forget Venice by keyboard: {keys.count} presses, per deal {per_deal}")
+    assert page.js_errors == []
