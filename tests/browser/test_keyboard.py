@@ -142,18 +142,35 @@ def test_a_key_that_names_nothing_later_takes_no_card(page, table):
     assert page.js_errors == []
 
 
-def test_a_whole_three_high_game_by_keyboard(page, table):
-    from .test_three_high import tap_setup
+IN_THE_BOARD = "document.activeElement.closest('.th-setup-board') !== null"
 
+
+def test_a_whole_three_high_game_by_keyboard(page, table):
+    """The setup too: the chessboard is one tab stop, each piece's square typed ("c4"), in the
+    order of the tray; then the game."""
     log_in(page)
     start_play(page, table["night"], "three-high", THREE_HIGH["players"])
-    tap_setup(page, THREE_HIGH["setup"]["pieces"])
     keys = Keys(page)
+    for _ in range(40):
+        if page.evaluate(IN_THE_BOARD):
+            break
+        keys.press("Tab")
+    assert page.evaluate(IN_THE_BOARD)
+    for entry in THREE_HIGH["setup"]["pieces"]:
+        expect(page.locator(f"#slot-{entry['piece']}")).to_have_class(re.compile("tap-current"))
+        keys.type_until(entry["square"], lambda f, e=entry: f["label"] == e["square"])
+        keys.press("Enter")
+        expect(page.locator(f"#slot-{entry['piece']}")).not_to_have_class(re.compile("tap-current"))
+    setup = keys.count
+    keys.until("Tab", lambda f: f["id"] == "start-play", most=4)
+    keys.press("Enter")
+    page.wait_for_url(re.compile(r".*/plays/\d+/$"))
+    print(f"3-High's setup by keyboard: {keys.count} presses ({setup} for the 15 pieces)")
     keys.skip_to_the_move()
     per_move = []
     for index, move in enumerate(THREE_HIGH["moves"]):
         before = keys.count
-        assert keys.focused()["name"] == "card"
+        expect(page.locator("button[name=card]:focus")).to_have_count(1)  # settled there
         keys.type(move["card"].lower())  # "6s": the six of spades
         assert keys.focused()["value"] == move["card"]
         keys.press("Enter")
