@@ -29,6 +29,8 @@ FOCUSED = """() => {
   return {
     id: node.id, name: node.getAttribute("name"), value: node.getAttribute("value"),
     at: node.dataset.at || null, label: node.dataset.label || null,
+    chosen: node.hasAttribute("data-choose") ? node.dataset.value || "ready" : null,
+    player: node.dataset.player || null,
   };
 }"""
 
@@ -80,7 +82,8 @@ class Keys:
 
 
 def logged(page):
-    return page.locator("#move-log li:not(.undone)")
+    """The moves in the log, not undone (a scoring move's reasons are a list inside it)."""
+    return page.locator("#move-log li:not(.undone) .move-text")
 
 
 def start(page, table, game: str, players, setup=None) -> None:
@@ -194,7 +197,7 @@ def test_a_whole_three_high_game_by_keyboard(page, table):
 
 
 def test_a_thricewise_turn_by_keyboard(page, table):
-    from .test_thricewise import enter_setup
+    from .test_thricewise import choice, enter_setup
 
     log_in(page)
     start_play(page, table["night"], "thricewise", THRICEWISE["players"])
@@ -202,35 +205,55 @@ def test_a_thricewise_turn_by_keyboard(page, table):
     keys = Keys(page)
     keys.skip_to_the_move()
     turns = []
-    for number, move in enumerate(THRICEWISE["moves"][:4]):
+    for number, move in enumerate(THRICEWISE["moves"][:5]):
         before = keys.count
         for player in THRICEWISE["players"]:
             card = move["reveal"][player]
             short = card.removeprefix("The ").lower()
-            # typed until it is the one: "sa", "sai"
-            for length in range(1, len(short) + 1):
-                keys.press(short[length - 1])
-                if keys.focused()["value"] == card:
-                    break
-            assert keys.focused()["value"] == card
+            if short.startswith("ace "):
+                # the six aces: "a" again and again goes from one to the next
+                keys.until("a", lambda f, card=card: f["value"] == card, most=7)
+            else:
+                # typed until it is the one: "sa", "sai"
+                keys.type_until(short, lambda f, card=card: f["value"] == card)
             keys.press("Enter")
             slot = page.locator(f'#tw-slots [data-slot="{player}"]')
             expect(slot).to_have_attribute("data-holds", card)
         for entry in move.get("place") or []:
-            assert entry["card"] == move["reveal"][entry["player"]]  # the one ready
+            ready = entry["card"] == move["reveal"][entry["player"]]
+            if page.locator(choice(move, entry)).get_attribute("aria-pressed") != "true":
+                # not the card chosen (turn 5: Dev's older set-aside cards, then his card of
+                # the turn again): Tab to the cards that may be placed, then the one
+                keys.until("Tab", lambda f: f["chosen"] is not None, most=6)
+                if ready:
+                    keys.type_until(
+                        entry["player"].lower(),
+                        lambda f, e=entry: f["chosen"] == "ready" and f["player"] == e["player"],
+                    )
+                else:
+                    short = entry["card"].removeprefix("The ").lower()
+                    keys.type_until(short, lambda f, card=entry["card"]: f["chosen"] == card)
+                keys.press("Enter")
             x, y = entry["at"]
             label = page.locator(f"#tw-grid button[data-at='{x},{y}']").get_attribute("data-label")
             assert keys.focused()["at"] is not None  # a cell of the grid
             keys.type_until(label.lower(), lambda f, at=f"{x},{y}": f["at"] == at)
             keys.press("Enter")
+            expect(page.locator(f"#tw-grid [data-at='{x},{y}']")).to_have_attribute(
+                "data-holds", entry["card"]
+            )
         assert keys.focused()["id"] == "enter-turn"
         keys.press("Enter")
         expect(logged(page)).to_have_count(number + 1)
         cards = len(move["reveal"]) + len(move.get("place") or [])
         turns.append((keys.count - before, cards))
     print(f"Thricewise by keyboard: (presses, cards) per turn {turns}")
-    for presses, cards in turns:
+    # The target, 3 a card and 1, holds for the turns of reveals and of the turn's own cards;
+    # turn 5 (three of the six aces, told apart only by their suit, and two older set-aside
+    # cards reached by Tab) takes more: played, and measured, not held to it.
+    for presses, cards in turns[:4]:
         assert presses <= 3 * cards + 1, turns
+    assert turns[4][0] <= 4 * turns[4][1], turns
     assert page.js_errors == []
 
 
@@ -310,7 +333,7 @@ def test_a_whole_forget_venice_game_by_keyboard(page, table):
             "ArrowRight", lambda f, d=deal: f["id"] == f"fv-second-{d['second'] + 1}", most=3
         )
         keys.press("Enter")
-        expect(page.locator("#move-log li:not(.undone) .move-text")).to_have_count(index + 1)
+        expect(logged(page)).to_have_count(index + 1)
         per_deal.append(keys.count - before)
     expect(page.locator("#result")).to_be_visible()
     print(f"Forget Venice by keyboard: {keys.count} presses, per deal {per_deal}")
