@@ -10,6 +10,9 @@
      digit goes to the next button whose text starts so (typed quickly, several: "c4"; the same
      one again goes on to the next: "7", "7"): its data-key-text, else its data-label, else its
      text. Enter and Space press it, as any button.
+   - data-type-on on a step: a key that names none of its buttons but one of the step it leads
+     to takes the button under the focus and goes on there: a Punto move is typed as it is
+     written, "7c4" and Enter.
    - data-next="N" on a step of a move (a data-keys element, a fieldset of radio buttons, a
      button): after a tap, the focus goes to the step of the lowest N that offers something,
      unless the button tapped is still there and its own step's N is not higher (a card
@@ -165,6 +168,33 @@
     return order.find((item) => keyText(item).startsWith(typed[0])) || null;
   }
 
+  // data-type-on on a step: a key that names none of its buttons but one of the step it leads
+  // to (a step that offers nothing until this one is chosen: a Punto card's "7", then the "c"
+  // of the cell "c4") takes the button under the focus and goes on there. The move is typed as
+  // it is written; a key that names nothing at all does nothing.
+  function typeOn(group, from, key) {
+    const own = group.closest("[data-type-on]");
+    if (!own || !from.matches("button[data-set]")) return false;
+    const char = fold(key);
+    const toCome = [...document.querySelectorAll("#play-main [data-keys][data-next]")].filter(
+      (step) => step !== own && !own.contains(step) && !items(step).length,
+    );
+    const names = (step) =>
+      [...step.querySelectorAll(ITEM)].some((item) => keyText(item).startsWith(char));
+    if (!toCome.some(names)) return false;
+    from.click(); // the builder takes it, and the focus goes on to the next step
+    const active = document.activeElement;
+    const there = active && active.closest("[data-keys]");
+    if (!there || there === group) return true;
+    typed = "";
+    const to = typeahead(there, active, items(there), key);
+    if (to && to !== active) {
+      rove(there, to);
+      focus(to, false);
+    }
+    return true;
+  }
+
   document.addEventListener("keydown", (event) => {
     const from = event.target;
     if (!(from instanceof Element)) return;
@@ -192,6 +222,10 @@
       to = event.key === "Home" ? within[0] : within[within.length - 1];
     } else if (event.key.length === 1 && event.key !== " " && !event.ctrlKey) {
       to = typeahead(group, from, list, event.key);
+      if (!to && typeOn(group, from, event.key)) {
+        event.preventDefault();
+        return;
+      }
     } else {
       typed = ""; // Enter, Tab…: what follows is typed anew
       return;

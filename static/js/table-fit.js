@@ -24,10 +24,10 @@
   function fit() {
     const frame = document.querySelector(".table-screen > .board-frame");
     const board = frame && frame.querySelector(".board-fit");
-    if (!board) return;
+    if (!board) return 0;
     board.style.zoom = "";
     board.style.width = "";
-    if (!wide.matches || !frame.clientWidth || !frame.clientHeight) return;
+    if (!wide.matches || !frame.clientWidth || !frame.clientHeight) return 0;
     // The largest scale that fits, to a hundredth: a few layouts, once per change.
     let low = SMALLEST;
     let high = LARGEST;
@@ -38,9 +38,56 @@
       else high = middle;
     }
     fits(frame, board, Math.floor(low * 100) / 100);
+    return low;
   }
 
-  addEventListener("resize", fit);
-  document.addEventListener("htmx:afterSettle", fit);
-  fit();
+  // From across a room (issue 33): no text on the board under 20 px as drawn.
+  const LEAST_PX = 20;
+  let lifted = [];
+
+  // The elements whose own text the board shows under LEAST_PX at ``scale`` (text for screen
+  // readers alone, clipped to a pixel, aside).
+  function small(board, scale) {
+    const found = new Set();
+    const walker = document.createTreeWalker(board, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    while (walker.nextNode()) {
+      const text = walker.currentNode;
+      const element = text.parentElement;
+      if (!element || found.has(element) || !text.textContent.trim()) continue;
+      range.selectNodeContents(text);
+      const box = range.getBoundingClientRect();
+      if (box.width <= 1.5 || box.height <= 1.5) continue;
+      if (parseFloat(getComputedStyle(element).fontSize) * scale < LEAST_PX - 0.05) found.add(element);
+    }
+    return [...found];
+  }
+
+  // Fitted, then made readable: a board whose text would be under 20 px first drops its fine
+  // detail (its "compact" rules in static/css/table.css) and is fitted again; text still under
+  // 20 px is then lifted to it and the board fitted again, a few rounds (each lift makes the
+  // board larger, so its scale a little smaller: the lift aims a little above).
+  function fitReadable() {
+    const frame = document.querySelector(".table-screen > .board-frame");
+    const board = frame && frame.querySelector(".board-fit");
+    if (!board) return;
+    frame.classList.remove("compact");
+    for (const element of lifted) element.style.fontSize = "";
+    lifted = [];
+    let scale = fit();
+    if (!scale || !small(board, scale).length) return;
+    frame.classList.add("compact");
+    scale = fit();
+    for (let round = 0; round < 5; round += 1) {
+      const under = small(board, scale);
+      if (!under.length) return;
+      for (const element of under) element.style.fontSize = `${LEAST_PX / (scale * 0.95)}px`;
+      lifted.push(...under);
+      scale = fit();
+    }
+  }
+
+  addEventListener("resize", fitReadable);
+  document.addEventListener("htmx:afterSettle", fitReadable);
+  fitReadable();
 })();
