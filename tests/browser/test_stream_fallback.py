@@ -55,3 +55,27 @@ def test_a_read_only_link_follows_the_night_with_its_stream_refused(page, table,
     share = services.share_night(night=night, by=table["user"])
     follows_while_refused(page, f"/shared/{share.token}/", "#shared-night", night, table["players"])
     assert page.js_errors == []
+
+
+def test_a_result_plays_table_screen_moves_on_with_its_stream_refused(page, table, settings):
+    """A result play's table screen hears of the night's next play by asking every few seconds
+    when its stream is refused, and moves on to that play's screen."""
+    import re
+
+    from games import services
+
+    settings.LIVE_STREAMS_PER_SESSION = 0
+    night, players = table["night"], table["players"]
+    azul = services.add_catalogue_game(club=night.club, name="Azul")
+    result = services.enter_result(
+        night=night,
+        game=azul.key,
+        seats=[services.SeatResult(players[0], 3), services.SeatResult(players[1], 5)],
+        by=table["user"],
+    )
+    log_in(page)
+    page.goto(f"/plays/{result.pk}/table/")
+    page.wait_for_timeout(1_000)
+    play = services.start_play(night=night, game="punto", players=players[:2], setup=PUNTO)
+    page.wait_for_url(re.compile(rf".*/plays/{play.pk}/table/$"), timeout=8_000)
+    assert page.js_errors == []
