@@ -7,9 +7,9 @@
      that can be pressed, by where they stand on the screen (a disabled or hidden one is passed
      over); Home and End go to the first and last of the row (data-keys="grid") or of all
      (data-keys="list"), Ctrl+Home and Ctrl+End to the first and last of all. A letter or a
-     digit goes to the next button whose text starts so (typed quickly, several: "c4"; the same
-     one again goes on to the next: "7", "7"): its data-key-text, else its data-label, else its
-     text. Enter and Space press it, as any button.
+     digit goes to the next button whose text starts so (typed quickly, several: "c4", or a
+     later word of it: "moo" for the Ace of Moons; the same one again goes on to the next: "7",
+     "7"): its data-key-text, else its data-label, else its text. Enter and Space press it, as any button.
    - data-type-on on a step: a key that names none of its buttons but one of the step it leads
      to takes the button under the focus and goes on there: a Punto move is typed as it is
      written, "7c4" and Enter.
@@ -157,11 +157,14 @@
     const order = [...list.slice(at + 1), ...list.slice(0, at + 1)]; // from the next one on
     const repeated = [...typed].every((char) => char === typed[0]);
     if (typed.length > 1 && !repeated) {
-      // Several letters: this one still, if it fits ("c" then "c4"), an exact one first.
+      // Several letters: this one still, if it fits ("c" then "c4"), an exact one first; else
+      // one a later word of which starts so ("moo": the Ace of Moons, told apart from the other
+      // aces by its suit alone).
       const fromHere = [from, ...order.slice(0, -1)];
       return (
         fromHere.find((item) => keyText(item) === typed) ||
         fromHere.find((item) => keyText(item).startsWith(typed)) ||
+        fromHere.find((item) => keyText(item).split(/\s+/).some((word) => word.startsWith(typed))) ||
         null
       );
     }
