@@ -93,6 +93,19 @@ def corrected(page, play) -> None:
     page.wait_for_url(re.compile(rf".*/plays/{play.pk}/$"))
 
 
+def kept_the_rest(page, play, log, index: int, move: dict) -> None:
+    """The move at ``index`` replaced by ``move`` and every other kept: the play's moves are
+    the log so corrected, judged; the replaced one shows in the log."""
+    expect(page.locator("#move-log li.replaced")).to_have_count(1)
+    active = [m.data for m in play.moves.active()]
+    assert (
+        active
+        == judge({**log, "moves": [*log["moves"][:index], move, *log["moves"][index + 1 :]]}).moves
+    )
+    assert_no_horizontal_scroll(page)
+    assert page.js_errors == []
+
+
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_a_punto_move_corrected_by_tapping(page, table, language):
     name, index, move = KEEPS["punto"]
@@ -110,17 +123,10 @@ def test_a_punto_move_corrected_by_tapping(page, table, language):
     in_view(page, f'button[name=at][value="{x},{y}"]').click()
     corrected(page, play)
     assert page.taps == 3  # "Correct this move", the card, its cell
-    expect(page.locator("#move-log li.replaced")).to_have_count(1)
     expect(page.locator("#move-log li.replaced")).to_contain_text(
         {"en": "replaced by olivia", "fr": "remplacé par olivia"}[language]
     )
-    active = [m.data for m in play.moves.active()]
-    assert (
-        active
-        == judge({**log, "moves": [*log["moves"][:index], move, *log["moves"][index + 1 :]]}).moves
-    )
-    assert_no_horizontal_scroll(page)
-    assert page.js_errors == []
+    kept_the_rest(page, play, log, index, move)
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -197,14 +203,7 @@ def test_a_correction_tapped_on_a_phone_without_scrolling(page, table, game, lan
     tapping(page, move)
     corrected(page, play)
     assert page.taps == taps
-    expect(page.locator("#move-log li.replaced")).to_have_count(1)
-    active = [m.data for m in play.moves.active()]
-    assert (
-        active
-        == judge({**log, "moves": [*log["moves"][:index], move, *log["moves"][index + 1 :]]}).moves
-    )
-    assert_no_horizontal_scroll(page)
-    assert page.js_errors == []
+    kept_the_rest(page, play, log, index, move)
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
