@@ -5,7 +5,7 @@ import time
 
 from playwright.sync_api import expect
 
-from .conftest import in_view
+from .conftest import assert_no_horizontal_scroll, in_view
 from .test_live import MOVES, second_phone
 from .test_punto import MATCH, logged_moves, start_punto, tap_move
 
@@ -236,4 +236,52 @@ def test_a_refused_tapped_move_with_moves_behind_it_is_put_right_in_its_place(pa
     expect(outbox).to_have_attribute("data-waiting", "0")
     assert page.taps == 1
     assert [m.data for m in Move.objects.order_by("seq")] == [*MOVES[:4], behind]
+    assert page.js_errors == []
+
+
+def test_the_second_card_of_a_round_is_tapped_next_to_a_first_one_still_waiting(page, table):
+    """The network cut at the first move of the play: the first card waits, and the table shown
+    is still empty; the second card can still be tapped next to it (the cells one ring further,
+    drawn for moves built while others wait), and both are stored once, in order."""
+    from games.models import Move
+
+    start_punto(page, table, ["Ana", "Ben"])
+    moves = MATCH["moves"]
+    page.context.set_offline(True)
+    expect(page.locator("#connection")).to_be_visible()
+    tap_move(page, moves[0], 0, sent=False)  # the centre, from the options the page has
+    expect(page.locator("#outbox")).to_have_attribute("data-waiting", "1")
+    tap_offline(page, moves[1])  # next to the card waiting, on the table shown still empty
+    expect(page.locator("#outbox")).to_have_attribute("data-waiting", "2")
+    assert Move.objects.count() == 0
+    page.context.set_offline(False)
+    expect(logged_moves(page)).to_have_count(2)
+    expect(page.locator("#outbox")).to_have_attribute("data-waiting", "0")
+    assert [m.data for m in Move.objects.order_by("seq")] == moves[:2]
+    # the cells drawn for moves built while others wait are hidden again
+    expect(page.locator("button[name=at][data-when=past]:visible")).to_have_count(0)
+    assert page.js_errors == []
+
+
+def test_a_card_is_tapped_beyond_the_drawn_ring_while_the_ones_before_it_wait(page, table):
+    """The table drawn reaches one cell past the cards; with two cards waiting that widen it,
+    the next goes one cell further still (the red 5 two columns past the last card stored),
+    and all three are stored once, in order."""
+    from games.models import Move
+
+    start_punto(page, table, ["Ana", "Ben"])
+    moves = MATCH["moves"]
+    for index, move in enumerate(moves[:6]):  # the cards span columns 0 to 2
+        tap_move(page, move, index)
+    page.context.set_offline(True)
+    tap_move(page, moves[6], 6, sent=False)  # red 9 in the ring, column 3
+    tap_offline(page, moves[7])
+    expect(page.locator('button[name=at][value="4,0"]')).to_have_attribute("data-when", "past")
+    tap_offline(page, moves[8])  # red 5 at column 4: beyond the ring drawn
+    expect(page.locator("#outbox")).to_have_attribute("data-waiting", "3")
+    assert_no_horizontal_scroll(page)  # the ring further fits the phone
+    page.context.set_offline(False)
+    expect(logged_moves(page)).to_have_count(9)
+    expect(page.locator("#outbox")).to_have_attribute("data-waiting", "0")
+    assert [m.data for m in Move.objects.order_by("seq")] == moves[:9]
     assert page.js_errors == []

@@ -263,6 +263,34 @@ def test_the_drawn_span_is_the_cards_plus_one_each_side_up_to_the_full_box():
     assert list(_span(-3, 2)) == [-3, -2, -1, 0, 1, 2]  # wherever the box stands
 
 
+def test_the_cells_one_ring_further_are_where_one_more_card_may_grow_the_table():
+    assert list(_span(0, 0, 2)) == [-2, -1, 0, 1, 2]
+    assert list(_span(0, 3, 2)) == [-2, -1, 0, 1, 2, 3, 4, 5]  # either side, not both
+    assert list(_span(0, 4, 2)) == [-1, 0, 1, 2, 3, 4, 5]  # the box allows one more only
+    assert list(_span(0, 5, 2)) == [0, 1, 2, 3, 4, 5]
+
+
+def test_a_table_built_on_while_moves_wait_draws_one_ring_further_for_them_alone():
+    """Issue 28: while moves wait in the outbox the table shown is behind; a card may go one
+    ring further than the drawn ring. Those cells are buttons marked ``further`` (the template
+    shows them only while moves wait), within the 6 × 6 box."""
+    cells = {(0, 0): "red-1", (1, 0): "blue-2"}
+    near = _board(cells, legal=set(), every_cell=True)
+    board = _board(cells, legal=set(), every_cell=True, further=True)
+    assert [len(row["cells"]) for row in near["rows"]] == [4, 4, 4]
+    assert [len(row["cells"]) for row in board["rows"]] == [6] * 5
+    assert [row["further"] for row in board["rows"]] == [True, False, False, False, True]
+    further = {cell["at"] for row in board["rows"] for cell in row["cells"] if cell["further"]}
+    drawn = {cell["at"] for row in near["rows"] for cell in row["cells"]}
+    every = {cell["at"] for row in board["rows"] for cell in row["cells"]}
+    assert further == every - drawn and len(further) == 30 - 12
+    assert all(cell["candidate"] for row in board["rows"] for cell in row["cells"])
+    # a full box grows no further
+    full = {(x, y): "red-1" for x in range(6) for y in range(6)}
+    box = _board(full, legal=set(), every_cell=True, further=True)
+    assert not any(cell["further"] for row in box["rows"] for cell in row["cells"])
+
+
 def test_a_full_box_draws_exactly_its_six_by_six_cells():
     cells = {(x, y): "red-1" for x in range(-2, 4) for y in range(6)}
     board = _board(cells, legal=set())
@@ -402,9 +430,17 @@ def test_change_the_card_drops_the_draft(member_client, punto):
     page = dom(response)
     assert text(find(page, "p", id="punto-turn")) == "Ana drew:"
     assert not find_all(page, None, id="punto-drafted")
-    # no cell offered: on an empty table only the centre, for the phone once a card is tapped
-    (centre,) = find_all(page, None, name="at")
+    # no cell offered: on an empty table only the centre, for the phone once a card is tapped,
+    # and the cells around it, shown only while moves wait to be sent (a second card built
+    # while the first waits)
+    cells = find_all(page, None, name="at")
+    (centre,) = [cell for cell in cells if attr(cell, "data-when") is None]
     assert attr(centre, "value") == "0,0" and find_all(page, "button", name="at", disabled=ANY)
+    around = [cell for cell in cells if attr(cell, "data-when") == "past"]
+    assert sorted(attr(cell, "value") for cell in around) == sorted(
+        f"{x},{y}" for x in (-1, 0, 1) for y in (-1, 0, 1) if (x, y) != (0, 0)
+    )
+    assert all("hidden" in dict(cell.attributes) for cell in around)
     draft = find(find(page, "form", id="move-form"), "input", type="hidden", name="draft")
     assert not attr(draft, "value")
 
@@ -685,7 +721,7 @@ def test_the_board_labels_its_cells_from_the_rounds_first_card(member_client, pu
     enter(member_client, punto, PUNTO["moves"][0])  # red-1 at (0, 0)
     response = tap(member_client, punto, {"card": "orange-1"})
     board = response.context["punto"]["board"]
-    assert board["column_labels"] == ["E", "F", "G"]
+    assert [c["letter"] for c in board["column_labels"]] == ["E", "F", "G"]
     assert [row["label"] for row in board["rows"]] == [5, 6, 7]
     page = dom(response)
     red_1 = find(page, "span", role="gridcell", data_at="0,0")

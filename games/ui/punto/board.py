@@ -27,10 +27,11 @@ def _card(name: str) -> dict[str, Any]:
     return {"name": name, "colour": colour, "label": colour_names()[colour], "value": int(value)}
 
 
-def _span(low: int, high: int) -> range:
+def _span(low: int, high: int, reach: int = 1) -> range:
     """The columns (or rows) worth drawing: the cards' extent plus one on each side where the
-    6 × 6 box still lets the table grow."""
-    return range(max(low - 1, high - BOX + 1), min(high + 1, low + BOX - 1) + 1)
+    6 × 6 box still lets the table grow (``reach`` 2: where it may grow once one more card
+    is laid)."""
+    return range(max(low - reach, high - BOX + 1), min(high + reach, low + BOX - 1) + 1)
 
 
 def _board(
@@ -41,23 +42,40 @@ def _board(
     origin: Cell | None = None,
     candidates: frozenset[Cell] = frozenset(),
     every_cell: bool = False,
+    further: bool = False,
 ) -> dict[str, Any]:
     """Rows of cells to draw, with the cards' extent and whether it reached the 6 × 6 limit;
     ``last`` is the cell of the last card played, ``line`` the cells of a winning line; with the
     column and row labels when ``origin`` (the cell labelled A1) is given. ``candidates`` (or
     ``every_cell``): the cells drawn as buttons that a move built on the phone offers once it
-    knows the card, those the referee's options give for it (static/js/move-builder.js)."""
+    knows the card, those the referee's options give for it (static/js/move-builder.js).
+    ``further``: also the cells one ring further, where the table may have grown by a card
+    still waiting to be sent; drawn as buttons shown only while moves wait ("past"), so that
+    a move built then can be tapped there (the server judges it)."""
     if not cells:
         columns = sorted({x for x, _y in legal | candidates})
         lines = sorted({y for _x, y in legal | candidates})
+        near_columns, near_lines = set(columns), set(lines)
+        if further and columns:
+            # an empty table: the first card waiting lies in the centre, the next next to it
+            columns = list(range(columns[0] - 1, columns[-1] + 2))
+            lines = list(range(lines[0] - 1, lines[-1] + 2))
     else:
         xs = [x for x, _y in cells]
         ys = [y for _x, y in cells]
         x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
         columns, lines = list(_span(x0, x1)), list(_span(y0, y1))
+        near_columns, near_lines = set(columns), set(lines)
+        if further:
+            columns, lines = list(_span(x0, x1, 2)), list(_span(y0, y1, 2))
+
+    def beyond(x: int, y: int) -> bool:
+        return x not in near_columns or y not in near_lines
+
     rows = [
         {
             "label": y - origin[1] + 1 if origin else None,
+            "further": y not in near_lines,
             "cells": [
                 _cell(
                     x,
@@ -70,7 +88,8 @@ def _board(
                 | {
                     "last": (x, y) == last,
                     "win": (x, y) in line,
-                    "candidate": every_cell or (x, y) in candidates,
+                    "candidate": every_cell or (x, y) in candidates or beyond(x, y),
+                    "further": beyond(x, y),
                 }
                 for x in columns
             ],
@@ -79,7 +98,14 @@ def _board(
     ]
     board: dict[str, Any] = {
         "rows": rows,
-        "column_labels": [COLUMN_LETTERS[x - origin[0]] for x in columns] if origin else [],
+        "column_labels": (
+            [
+                {"letter": COLUMN_LETTERS[x - origin[0]], "further": x not in near_columns}
+                for x in columns
+            ]
+            if origin
+            else []
+        ),
     }
     if cells:
         width, height = x1 - x0 + 1, y1 - y0 + 1
@@ -203,10 +229,11 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
     origin = label_origin(first) if first is not None else None
     board = centre = None
     if current or legal:
-        board = _board(current, legal, last, origin=origin, every_cell=building)
+        board = _board(current, legal, last, origin=origin, every_cell=building, further=building)
     elif building:
-        # An empty table: the centre cell, which the phone offers once a card is tapped.
-        centre = _board({}, set(), origin=origin, candidates=frozenset({(0, 0)}))
+        # An empty table: the centre cell, which the phone offers once a card is tapped, and
+        # the cells around it for a second card built while the first waits to be sent.
+        centre = _board({}, set(), origin=origin, candidates=frozenset({(0, 0)}), further=building)
     last_board = None
     if not current and details.get("last_round_board"):
         # The round just ended: its last table, with the winning line if there was one.
