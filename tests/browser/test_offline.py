@@ -251,7 +251,15 @@ def test_the_second_card_of_a_round_is_tapped_next_to_a_first_one_still_waiting(
     expect(page.locator("#connection")).to_be_visible()
     tap_move(page, moves[0], 0, sent=False)  # the centre, from the options the page has
     expect(page.locator("#outbox")).to_have_attribute("data-waiting", "1")
-    tap_offline(page, moves[1])  # next to the card waiting, on the table shown still empty
+    # next to the card waiting, on the table shown still empty; the hint is not the empty
+    # table's ("tap the centre cell") any more
+    in_view(page, f"#punto-who button[data-value='{moves[1]['player']}']").click()
+    in_view(page, f"button[name=card][value={moves[1]['card']}]").click()
+    hints = page.locator("#punto-building p:visible")
+    expect(hints.filter(has_text="centre cell")).to_have_count(0)
+    expect(hints.filter(has_text="next to a card")).to_have_count(1)
+    x, y = moves[1]["at"]
+    in_view(page, f'button[name=at][value="{x},{y}"]').click()
     expect(page.locator("#outbox")).to_have_attribute("data-waiting", "2")
     assert Move.objects.count() == 0
     page.context.set_offline(False)
