@@ -114,6 +114,20 @@ def _django_active(request) -> bool:
     return request.config.pluginmanager.hasplugin("django")
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """On PostgreSQL, the tests' own connections wait up to 10 s for one from the pool: the
+    production wait (DB_POOL_TIMEOUT, 1 s) is there so that a database outage answers 503
+    quickly, and on a loaded test machine opening a second connection for a test's concurrent
+    writers can take longer than that (they answered 503 and the race went untested). The
+    outage tests run the production settings in a process of their own."""
+    from django.conf import settings
+
+    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
+    if isinstance(pool, dict):
+        pool["timeout"] = max(float(pool.get("timeout", 0)), 10.0)
+
+
 # People -----------------------------------------------------------------------------------------
 
 
