@@ -43,7 +43,7 @@ test-browser: $(VENV)/.dev node_modules/.installed
 	@command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
 	  else echo "Browser tests need Chromium: sudo apt-get install chromium" >&2; exit 1; fi; }
-	$(PY) -m pytest -m browser tests/browser $(PYTEST_ARGS)
+	$(PY) -m pytest -m browser $(or $(TESTS),tests/browser) $(PYTEST_ARGS)
 
 # Mutation run: the kill rate per area and its survivors (docs/testing.md). A sample of SAMPLE
 # mutants per area (0: all of them); AREA= one of referee services stats ratings live ui views
