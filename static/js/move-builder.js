@@ -341,6 +341,11 @@
     // --- A turn of several players (see the header): slots, groups, an area of cells --------
 
     const picks = {}; // a groups field → the [key, value] tapped among its choices
+    // What was tapped, said and picked, forgotten: another move comes into the builder.
+    const forgetTaps = () => {
+      for (const field of Object.keys(labels)) delete labels[field];
+      for (const field of Object.keys(picks)) delete picks[field];
+    };
     const originals = new WeakMap(); // a node showing a face → its own content
     const faceShown = new WeakMap(); // … and the value whose face it shows
 
@@ -813,8 +818,7 @@
         // is not built here any more (dropped, it comes back as a move of its own).
         replacing = null;
         move = start();
-        for (const field of Object.keys(labels)) delete labels[field];
-        for (const field of Object.keys(picks)) delete picks[field];
+        forgetTaps();
       }
       if (fromOptions()) {
         for (const [field, from] of Object.entries(base)) {
@@ -833,8 +837,7 @@
       if (!root.isConnected) return;
       move = event.detail.move;
       replacing = event.detail.replacing || null;
-      for (const field of Object.keys(labels)) delete labels[field];
-      for (const field of Object.keys(picks)) delete picks[field];
+      forgetTaps();
       Object.assign(labels, event.detail.labels);
       if (fromOptions()) {
         for (const [field, from] of Object.entries(base)) {

@@ -9,7 +9,8 @@
      (data-keys="list"), Ctrl+Home and Ctrl+End to the first and last of all. A letter or a
      digit goes to the next button whose text starts so (typed quickly, several: "c4", or a
      later word of it: "moo" for the Ace of Moons; the same one again goes on to the next: "7",
-     "7"): its data-key-text, else its data-label, else its text. Enter and Space press it, as any button.
+     "7"): its data-key-text, else its data-label, else its text. Enter and Space press it, as
+     any button.
    - data-type-on on a step: a key that names none of its buttons but one of the step it leads
      to takes the button under the focus and goes on there: a Punto move is typed as it is
      written, "7c4" and Enter.
