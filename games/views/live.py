@@ -145,14 +145,33 @@ _pool_wrappers: list = []  # every pool thread's connection, so that they can al
 
 
 def _pool_connection():
-    """This pool thread's own database connection, kept between reads (a stream's reads may
-    run in any thread of the pool; Django's own connection belongs to the request's thread)."""
+    """This pool thread's own database connection (a stream's reads may run in any thread of
+    the pool; Django's own connection belongs to the request's thread)."""
     wrapper = getattr(_pool, "connection", None)
     if wrapper is None:
         wrapper = _pool.connection = connections.create_connection(DEFAULT_DB_ALIAS)
         _pool_wrappers.append(wrapper)
     wrapper.close_if_unusable_or_obsolete()  # broken or too old: a new one, as for a request
     return wrapper
+
+
+def _in_pool_thread(read: Callable) -> Callable:
+    """``read`` run in a thread of the shared pool; the connection it took from a connection
+    pool (PostgreSQL's) is given back as soon as it is done. Kept between reads, each of the
+    event loop's threads held one for good: up to 32 on a big machine against a pool of 20,
+    so that requests waited for none, and an event loop that ended (the tests run many) took
+    its threads' connections with it and the pool ran dry. Without a connection pool
+    (SQLite) the thread keeps its own: nothing else waits for it."""
+
+    def read_and_give_back():
+        try:
+            return read()
+        finally:
+            wrapper = getattr(_pool, "connection", None)
+            if wrapper is not None and wrapper.settings_dict["OPTIONS"].get("pool"):
+                wrapper.close()
+
+    return sync_to_async(read_and_give_back, thread_sensitive=False)
 
 
 def close_pool_connections() -> None:
@@ -422,8 +441,8 @@ async def _open(
 
     if isinstance(request, ASGIRequest):
         # the shared pool's threads, not one of its own (_release_request_thread)
-        read = sync_to_async(_reader(query, _pool_connection), thread_sensitive=False)
-        holds = session and sync_to_async(session.holder(_pool_connection), thread_sensitive=False)
+        read = _in_pool_thread(_reader(query, _pool_connection))
+        holds = session and _in_pool_thread(session.holder(_pool_connection))
         content = _async_stream(keys, read, watched, last_seen, holds, slot)
     else:
         read_here = _reader(query, _django_connection)

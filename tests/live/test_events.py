@@ -13,6 +13,7 @@ import asyncio
 
 import pytest
 from asgiref.sync import SyncToAsync, ThreadSensitiveContext, async_to_sync, sync_to_async
+from django.db import connection
 from django.test import AsyncClient
 from django.urls import reverse
 
@@ -258,3 +259,21 @@ def test_an_open_stream_reads_without_holding_a_request_thread(play, member, qui
             return request_context in SyncToAsync.context_to_thread_executor
 
     assert asyncio.run(run()) is False
+
+
+def test_an_open_stream_holds_no_pooled_connection_between_its_reads(play, member, quick_keepalive):
+    """On PostgreSQL the stream's reads take a connection from the pool and give it back: an
+    idle stream, or one whose event loop has ended, holds none (they held one each for good,
+    and a few hundred streams or a few ended loops left the requests none)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("only PostgreSQL has a connection pool")
+
+    async def run():
+        client = await async_client_for(member)
+        url = reverse("play-events", args=[play.pk]) + f"?v={play.version}"
+        async with ThreadSensitiveContext():
+            response = await client.get(url)
+            await frames(response, "keep-alive", count=2)  # a few reads
+
+    asyncio.run(run())
+    assert [wrapper for wrapper in views._pool_wrappers if wrapper.connection is not None] == []

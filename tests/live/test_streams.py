@@ -24,6 +24,8 @@ def own_hub(monkeypatch, settings):
     """A hub of the test's own, a quick keep-alive, and the in-process wake-ups (SQLite's)."""
     monkeypatch.setattr(live, "hub", live.Hub())
     monkeypatch.setattr(connection, "vendor", "sqlite")
+    # and where the stream asks from its event loop (another context, another connection)
+    monkeypatch.setattr(live, "is_postgresql", lambda: False)
     settings.LIVE_KEEPALIVE_SECONDS = 0.05
 
 
@@ -252,6 +254,40 @@ def in_a_thread(work):
 def test_a_pool_thread_keeps_its_connection_from_one_read_to_the_next():
     first, second = in_a_thread(lambda: (views._pool_connection(), views._pool_connection()))
     assert first is second
+
+
+def _read_in_a_new_event_loop():
+    """One read of a stream in the shared pool of a new event loop (a new thread, as every
+    test's loop has): the connection it read on."""
+
+    def read():
+        db = views._pool_connection()
+        with db.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return db
+
+    return asyncio.run(views._in_pool_thread(read)())
+
+
+@pytest.mark.django_db
+def test_a_pool_threads_read_gives_a_pooled_connection_back_at_once():
+    """With a connection pool (PostgreSQL) a stream's read holds its connection only while it
+    reads; without one (SQLite) the thread keeps its own for the next read."""
+    db = _read_in_a_new_event_loop()
+    pooled = bool(db.settings_dict["OPTIONS"].get("pool"))
+    assert (db.connection is None) is pooled
+
+
+@pytest.mark.django_db
+def test_event_loops_that_end_do_not_take_the_pools_connections_with_them():
+    """More loops than the pool has connections, each reading once: every read still gets one
+    (each loop's thread kept its connection, and the 21st waited and failed: CI's concurrent
+    writers then found the pool empty)."""
+    pool = connection.settings_dict["OPTIONS"].get("pool")
+    if not pool:
+        pytest.skip("SQLite has no connection pool")
+    for _ in range(pool["max_size"] + 2):
+        _read_in_a_new_event_loop()
 
 
 def test_the_request_threads_connection_is_closed_by_that_thread():
