@@ -94,6 +94,15 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The play page's hot parts, compiled (games.jinja): drawn for every move and every
+        # phone watching it. Django's pages include them with {% jinja %}.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "games.jinja.environment", "autoescape": True},
+    },
 ]
 
 WSGI_APPLICATION = "config.wsgi.application"

@@ -1,0 +1,190 @@
+"""The play page's hot parts (each game's board, move form, verdict and score sheet) are Jinja2
+templates, compiled to Python: they are drawn for every move and for every phone watching it,
+and Django's template engine, which interprets each template anew, spent 36–60 % of a move
+entry drawing them (issue 32). Django's own pages keep Django's engine and include these with
+``{% jinja %}`` (games.templatetags.jinja).
+
+They are written as Django templates are, so that reading one is reading the other and the
+French catalogue is made from them as from any template (``makemessages`` reads them):
+
+- ``{% translate "…" [context "…"] [as name] %}`` and ``{% blocktranslate [context "…"]
+  [with name=value …] [count name=value] [trimmed] [asvar name] %}…{% plural %}…
+  {% endblocktranslate %}`` are Django's, with Django's escaping (a translation as it is, each
+  value inserted escaped). A ``_("…")`` call at the start of ``{{ … }}`` or anywhere in a
+  ``{% … %}`` tag is read by ``makemessages`` too.
+- ``a.b`` looks in a dict first, as Django does (the boards are dicts): Jinja's usual order
+  (the attribute first) costs an exception per lookup.
+- What Jinja writes differently from Django is written as Django does: the two quotes escaped
+  as ``&quot;`` and ``&#x27;``, so that a page is the same whichever engine drew each part.
+- ``{% call part(drawing) %}…{% endcall %}`` is ``{% part %}`` (games.parts).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext, ngettext, npgettext, pgettext
+from jinja2 import Environment, nodes
+from jinja2.ext import InternationalizationExtension
+from jinja2.parser import Parser
+from markupsafe import Markup
+
+from . import parts
+
+
+class DjangoEnvironment(Environment):
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
+class DjangoTranslation(InternationalizationExtension):
+    """Django's ``{% translate %}`` and ``{% blocktranslate %}``, for Jinja (see the module)."""
+
+    tags = {"translate", "blocktranslate"}
+
+    def parse(self, parser: Parser) -> nodes.Node:
+        token = next(parser.stream)
+        if token.value == "translate":
+            return self._translate(parser, token.lineno)
+        return self._blocktranslate(parser, token.lineno)
+
+    def _translate(self, parser: Parser, lineno: int) -> nodes.Node:
+        message = parser.stream.expect("string").value
+        context = None
+        if parser.stream.skip_if("name:context"):
+            context = parser.stream.expect("string").value
+        target = None
+        if parser.stream.skip_if("name:as"):
+            target = parser.stream.expect("name").value
+        # Django escapes what {% translate %} writes: a plain string, escaped at the output.
+        if context is None:
+            call = nodes.Call(nodes.Name("gettext", "load"), [nodes.Const(message)], [], None, None)
+        else:
+            call = nodes.Call(
+                nodes.Name("pgettext", "load"),
+                [nodes.Const(context), nodes.Const(message)],
+                [],
+                None,
+                None,
+            )
+        if target is not None:
+            return nodes.Assign(nodes.Name(target, "store"), call, lineno=lineno)
+        return nodes.Output([call], lineno=lineno)
+
+    def _blocktranslate(self, parser: Parser, lineno: int) -> nodes.Node:
+        stream = parser.stream
+        variables: dict[str, nodes.Expr] = {}
+        context = count = target = None
+        trimmed = False
+        while stream.current.type != "block_end":
+            word = stream.expect("name").value
+            if word == "context":
+                context = stream.expect("string").value
+            elif word == "trimmed":
+                trimmed = True
+            elif word == "asvar":
+                target = stream.expect("name").value
+            elif word in ("with", "count"):
+                while stream.current.type == "name" and stream.look().type == "assign":
+                    name = stream.expect("name").value
+                    stream.expect("assign")
+                    variables[name] = parser.parse_expression()
+                    if word == "count":
+                        count = name
+                        break
+            else:
+                parser.fail(f"blocktranslate does not take {word!r}", lineno)
+        stream.expect("block_end")
+        singular, names = self._body(parser, ("plural", "endblocktranslate"))
+        plural = None
+        if stream.current.test("name:plural"):
+            next(stream)
+            stream.expect("block_end")
+            plural, more = self._body(parser, ("endblocktranslate",))
+            names += more
+        next(stream)  # endblocktranslate (its block_end is the parser's to read)
+        for name in names:
+            if name not in variables:
+                variables[name] = nodes.Name(name, "load")
+        if trimmed:
+            singular = self._trim_whitespace(singular)
+            plural = plural and self._trim_whitespace(plural)
+        if plural is not None and count is None:
+            parser.fail("{% plural %} needs a count", lineno)
+        # the count's expression gives the number and stands for its name in the text
+        plural_expr = variables[count] if plural is not None else None
+        # As Django: the text's own "%" written "%%" whatever it holds, and always formatted.
+        node = self._make_node(singular, plural, context, variables, plural_expr, True, False)
+        if not variables:
+            node.nodes[0] = nodes.Mod(node.nodes[0], nodes.Dict([]))
+        node.set_lineno(lineno)
+        if target is not None:  # Django's asvar: the text as drawn, safe
+            return nodes.Assign(nodes.Name(target, "store"), node.nodes[0], lineno=lineno)
+        return node
+
+    def _body(self, parser: Parser, ends: tuple[str, ...]) -> tuple[str, list[str]]:
+        """The text up to one of ``ends``, each ``{{ name }}`` in it as ``%(name)s``."""
+        stream = parser.stream
+        text: list[str] = []
+        names: list[str] = []
+        while True:
+            if stream.current.type == "data":
+                text.append(stream.current.value.replace("%", "%%"))
+                next(stream)
+            elif stream.current.type == "variable_begin":
+                next(stream)
+                name = stream.expect("name").value
+                names.append(name)
+                text.append(f"%({name})s")
+                stream.expect("variable_end")
+            elif stream.current.type == "block_begin":
+                next(stream)
+                if stream.current.type == "name" and stream.current.value in ends:
+                    break
+                parser.fail("a translated block holds only text and {{ names }}")
+            else:
+                parser.fail("a blocktranslate is not closed")
+        return "".join(text), names
+
+
+def part(drawing: parts.Drawing | None, inner: bool = False, *, caller) -> Markup:
+    """``{% call part(drawing) %}``: the part the call holds, fingerprinted (games.parts)."""
+    if not isinstance(drawing, parts.Drawing):  # a page drawn without parts
+        return Markup(caller())
+    drawing.begin()
+    return Markup(drawing.end(str(caller()), inner=inner))
+
+
+def url(name: str, *args: Any) -> str:
+    return reverse(name, args=args)
+
+
+#: How markupsafe writes the two quotes, and how Django does.
+_QUOTES = (("&#39;", "&#x27;"), ("&#34;", "&quot;"))
+
+
+def as_django_writes(html: str) -> str:
+    for jinja, django in _QUOTES:
+        html = html.replace(jinja, django)
+    return html
+
+
+def environment(**options: Any) -> Environment:
+    """The Jinja2 backend's environment (settings.TEMPLATES)."""
+    options.setdefault("extensions", [])
+    options["extensions"] = [*options["extensions"], DjangoTranslation]
+    env = DjangoEnvironment(**options)
+    env.install_gettext_callables(
+        gettext, ngettext, newstyle=False, pgettext=pgettext, npgettext=npgettext
+    )
+    env.globals.update(part=part, url=url, static=static)
+    env.filters.update(capfirst=capfirst)
+    return env
