@@ -23,11 +23,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.template.defaultfilters import yesno
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.html import strip_spaces_between_tags
 from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext, npgettext, pgettext
-from jinja2 import Environment, nodes
+from jinja2 import ChainableUndefined, Environment, nodes
 from jinja2.ext import InternationalizationExtension
 from jinja2.parser import Parser
 from markupsafe import Markup
@@ -163,6 +165,23 @@ def part(drawing: parts.Drawing | None, inner: bool = False, *, caller) -> Marku
     return Markup(drawing.end(str(caller()), inner=inner))
 
 
+def regroup(items: Any, key: str) -> list[dict[str, Any]]:
+    """Django's ``{% regroup items by key as groups %}``: runs of items with the same ``key``,
+    in their order (Jinja's ``groupby`` sorts them first)."""
+    groups: list[dict[str, Any]] = []
+    for item in items:
+        value = item[key] if isinstance(item, dict) else getattr(item, key)
+        if not groups or groups[-1]["grouper"] != value:
+            groups.append({"grouper": value, "list": []})
+        groups[-1]["list"].append(item)
+    return groups
+
+
+def spaceless(html: str) -> Markup:
+    """``{% filter spaceless %}``: Django's ``{% spaceless %}``."""
+    return Markup(strip_spaces_between_tags(str(html).strip()))
+
+
 def url(name: str, *args: Any) -> str:
     return reverse(name, args=args)
 
@@ -181,10 +200,12 @@ def environment(**options: Any) -> Environment:
     """The Jinja2 backend's environment (settings.TEMPLATES)."""
     options.setdefault("extensions", [])
     options["extensions"] = [*options["extensions"], DjangoTranslation]
+    # Like Django's, a missing value (or one of its attributes) is drawn as nothing.
+    options.setdefault("undefined", ChainableUndefined)
     env = DjangoEnvironment(**options)
     env.install_gettext_callables(
         gettext, ngettext, newstyle=False, pgettext=pgettext, npgettext=npgettext
     )
     env.globals.update(part=part, url=url, static=static)
-    env.filters.update(capfirst=capfirst)
+    env.filters.update(capfirst=capfirst, yesno=yesno, regroup=regroup, spaceless=spaceless)
     return env
