@@ -26,10 +26,10 @@ from typing import Any
 from django.template.defaultfilters import yesno
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.html import strip_spaces_between_tags
+from django.utils.html import json_script, strip_spaces_between_tags
 from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext, npgettext, pgettext
-from jinja2 import ChainableUndefined, Environment, nodes
+from jinja2 import ChainableUndefined, Environment, TemplateNotFound, nodes, pass_context
 from jinja2.ext import InternationalizationExtension
 from jinja2.parser import Parser
 from markupsafe import Markup
@@ -66,7 +66,7 @@ class DjangoTranslation(InternationalizationExtension):
         target = None
         if parser.stream.skip_if("name:as"):
             target = parser.stream.expect("name").value
-        # Django escapes what {% translate %} writes: a plain string, escaped at the output.
+        # As Django: a translated literal is written as it is (Django's literals are safe).
         if context is None:
             call = nodes.Call(nodes.Name("gettext", "load"), [nodes.Const(message)], [], None, None)
         else:
@@ -77,6 +77,7 @@ class DjangoTranslation(InternationalizationExtension):
                 None,
                 None,
             )
+        call = nodes.MarkSafeIfAutoescape(call)
         if target is not None:
             return nodes.Assign(nodes.Name(target, "store"), call, lineno=lineno)
         return nodes.Output([call], lineno=lineno)
@@ -162,7 +163,8 @@ def part(drawing: parts.Drawing | None, inner: bool = False, *, caller) -> Marku
     if not isinstance(drawing, parts.Drawing):  # a page drawn without parts
         return Markup(caller())
     drawing.begin()
-    return Markup(drawing.end(str(caller()), inner=inner))
+    # written as the page will be, so that the part is found in it as it is kept
+    return Markup(drawing.end(as_django_writes(str(caller())), inner=inner))
 
 
 def regroup(items: Any, key: str) -> list[dict[str, Any]]:
@@ -182,6 +184,17 @@ def spaceless(html: str) -> Markup:
     return Markup(strip_spaces_between_tags(str(html).strip()))
 
 
+@pass_context
+def draw(context, name: str) -> Markup:  # TRANSITION: a game's template, Jinja or Django
+    try:
+        found = context.environment.get_template(name)
+    except TemplateNotFound:
+        from django.template.loader import render_to_string
+
+        return Markup(render_to_string(name, context.get_all()))
+    return Markup(found.render(context.get_all()))
+
+
 def url(name: str, *args: Any) -> str:
     return reverse(name, args=args)
 
@@ -196,6 +209,13 @@ def as_django_writes(html: str) -> str:
     return html
 
 
+def render(name: str, context: dict[str, Any]) -> str:
+    """The Jinja template ``name`` drawn from ``context``, written as Django writes."""
+    from django.template import engines
+
+    return as_django_writes(engines["jinja2"].env.get_template(name).render(context))
+
+
 def environment(**options: Any) -> Environment:
     """The Jinja2 backend's environment (settings.TEMPLATES)."""
     options.setdefault("extensions", [])
@@ -206,6 +226,15 @@ def environment(**options: Any) -> Environment:
     env.install_gettext_callables(
         gettext, ngettext, newstyle=False, pgettext=pgettext, npgettext=npgettext
     )
-    env.globals.update(part=part, url=url, static=static)
-    env.filters.update(capfirst=capfirst, yesno=yesno, regroup=regroup, spaceless=spaceless)
+    from .templatetags.bgstats import bgstats_push
+
+    env.globals.update(part=part, url=url, static=static, draw=draw)
+    env.filters.update(
+        capfirst=capfirst,
+        yesno=yesno,
+        regroup=regroup,
+        spaceless=spaceless,
+        json_script=json_script,
+        bgstats_push=bgstats_push,
+    )
     return env

@@ -10,7 +10,7 @@ from django.template.base import FilterExpression, Node, Parser, Token, token_kw
 from django.utils.safestring import mark_safe
 from jinja2 import TemplateNotFound
 
-from games.jinja import as_django_writes
+from games.jinja import render
 
 register = template.Library()
 
@@ -24,13 +24,13 @@ class JinjaNode(Node):
         name = self.name.resolve(context)
         extra = {key: value.resolve(context) for key, value in self.extra.items()}
         try:
-            found = engines["jinja2"].env.get_template(name)
+            engines["jinja2"].env.get_template(name)
         except TemplateNotFound:  # TRANSITION: a game not yet moved to Jinja
             with context.push(**extra):
                 return context.template.engine.get_template(name).render(context)
         values = context.flatten()
         values.update(extra)
-        return mark_safe(as_django_writes(found.render(values)))
+        return mark_safe(render(name, values))
 
 
 @register.tag

@@ -22,7 +22,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from referee import Judgement
 
-from .. import movelog, parts, selectors, services, stats, verdicts
+from .. import jinja, movelog, parts, selectors, services, stats, verdicts
 from ..access import get_play, is_owner, require_owner
 from ..models import Play, Seat
 from ..ui import Draft, FormError, ui_for
@@ -205,9 +205,13 @@ def _draw(
     }
     if not request.htmx or play.status == Play.Status.ABANDONED:
         context["is_owner"] = is_owner(request, play.club)
-    template = "plays/play.html#main" if request.htmx else "plays/play.html"
+    if context["rating_changes"]:
+        context["ratings_html"] = render_to_string("stats/play_ratings.html", context, request)
     context["drawing"] = drawing = parts.Drawing()
-    html = render_to_string(template, context, request)
+    if request.htmx:  # the fragment alone: Jinja's (games.jinja), as the page draws it
+        html = jinja.render("plays/_main.html", context)
+    else:
+        html = render_to_string("plays/play.html", context, request)
     kept = frozenset({"move-log"}) if context["log_appended"] else frozenset()
     return drawn.Drawn(html, drawing, kept)
 
