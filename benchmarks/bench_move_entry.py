@@ -4,7 +4,8 @@ its floor (benchmarks/floor.py: a logged-in view running one transaction with an
 UPDATEs and rendering a small template), on SQLite and on PostgreSQL: median and p95, each as a
 ratio to the floor's measured in the same run, alternating. Also per entry: its SQL statements
 (and those of the move that finishes the play), and the shares of its time spent in the service
-(``services.enter_move``: lock, judge, store) and in rendering the answer's template.
+(``services.enter_move``: lock, judge, store) and in rendering the answer's template. Each
+entry says which parts its page shows, as the phone does: the answer carries only what changed.
 
 Run by `make bench` (benchmarks/run.py). Each database is a throwaway one. The entry posts what the
 page's move form carries (its hidden fields, read by name); the play is put back after each
@@ -107,6 +108,7 @@ def measure(label: str) -> list[str]:
 
     import games.views.play_page as play_page
     from benchmarks.forms import hidden_fields
+    from benchmarks.live import PART
     from games import services
     from games.models import Move
 
@@ -117,7 +119,7 @@ def measure(label: str) -> list[str]:
     client = Client()
     client.force_login(user)
     service = Stopwatch(services, "enter_move")
-    template = Stopwatch(play_page, "render_to_string")
+    template = Stopwatch(play_page.jinja, "render")  # the answer's drawing (games.jinja)
     floor_play = None
     rows = []
     for what, name, logged in cases():
@@ -131,9 +133,12 @@ def measure(label: str) -> list[str]:
         url = f"/plays/{play.pk}/move/"
         floor_url = f"/bench/floor/{floor_play.pk}/"
 
-        def form(play=play, next_move=next_move) -> dict:
-            fields = hidden_fields(client.get(f"/plays/{play.pk}/").content, "move-form")
-            return {**fields, "move_json": json.dumps(next_move)}
+        def form(play=play, next_move=next_move) -> tuple[dict, str]:
+            """The move form's fields, and the parts the page shows (X-Play-Parts)."""
+            page = client.get(f"/plays/{play.pk}/").content
+            fields = hidden_fields(page, "move-form")
+            shown = " ".join(f"{n.decode()}:{h.decode()}" for h, n in PART.findall(page))
+            return {**fields, "move_json": json.dumps(next_move)}, shown
 
         def put_back(play=play, seq=logged) -> None:
             Move.objects.filter(play=play, seq=seq).delete()
@@ -141,14 +146,18 @@ def measure(label: str) -> list[str]:
             play.refresh_from_db()
             services.rejudge(play)
 
-        def enter(data: dict, url=url) -> tuple[float, float, float]:
+        def enter(posted: tuple[dict, str], url=url) -> tuple[float, float, float]:
+            """One entry as the phone sends it: the move, and the parts its page shows, so
+            that the answer carries only what changed (issue 28)."""
+            data, shown = posted
             service.spent = template.spent = 0.0
             start = time.perf_counter()
-            response = client.post(url, data, headers={"HX-Request": "true"})
+            response = client.post(url, data, headers={"HX-Request": "true", "X-Play-Parts": shown})
             elapsed = time.perf_counter() - start
             assert response.status_code == 200 and b"move-error" not in response.content, (
                 response.content[-3000:]
             )
+            assert response.headers.get("X-Play-Parts") == "1", "the whole fragment came back"
             return elapsed, service.spent, template.spent
 
         def floor(floor_url=floor_url) -> float:
