@@ -1,0 +1,141 @@
+"""games.jinja: the play page's hot parts are Jinja templates written as Django templates are
+(issue 32). What they share with Django's syntax draws the same HTML in both engines, in both
+languages; the rest behaves as Django's does."""
+
+from __future__ import annotations
+
+import pytest
+from django.template import TemplateSyntaxError, engines
+from django.utils import translation
+
+from games import jinja, parts
+
+VALUES = {
+    "name": "A<b>'\"&",
+    "wins": 2,
+    "one": 1,
+    "cards": 7,
+    "board": {"label": "e4", "items": "kept"},
+    "nothing": None,
+}
+
+#: Each is Django's syntax and Jinja's: drawn by both engines, they must agree.
+SHARED = [
+    # a translated literal is written as it is (Django's literals are safe): "d'" unescaped
+    '{% translate "The referee\'s rulings" %}',
+    '<b title="{% translate "The referee\'s rulings" %}">',
+    '{% translate "Pile" context "a Buntherum player\'s own pile" %}',
+    '{% translate "Cards turned" as label %}[{{ label }}]',
+    # a value inserted is escaped, Django's way (&#x27; and &quot;)
+    "{{ name }}",
+    '<span data-player="{{ name }}">',
+    "{% blocktranslate with player=name %}{{ player }} to play{% endblocktranslate %}",
+    "{% blocktranslate count wins=wins %}{{ wins }} round won{% plural %}{{ wins }} rounds won"
+    "{% endblocktranslate %}",
+    "{% blocktranslate count wins=one %}{{ wins }} round won{% plural %}{{ wins }} rounds won"
+    "{% endblocktranslate %}",
+    '{% blocktranslate with label=name value=cards context "a label and its value" %}'
+    "{{ label }}: {{ value }}{% endblocktranslate %}",
+    "{% blocktranslate with zone=name %}Times in {{ zone }}.{% endblocktranslate %}",
+    "{% blocktranslate trimmed %}\n  The table is empty:\n  the first card of the round goes "
+    "anywhere.\n{% endblocktranslate %}",
+    "{% blocktranslate with number=wins asvar said %}Round {{ number }}{% endblocktranslate %}"
+    "<p>{{ said }}</p>",
+    # dicts are looked up first; what is missing is drawn as nothing
+    "{{ board.label }} {{ board.items }} [{{ board.missing }}] [{{ nothing.a }}]",
+]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("source", SHARED)
+def test_what_both_engines_read_draws_the_same(source, language):
+    django = engines["django"].from_string("{% load i18n %}" + source)
+    own = engines["jinja2"].env.from_string(source)
+    with translation.override(language):
+        assert jinja.as_django_writes(own.render(VALUES)) == django.render(VALUES)
+
+
+def test_the_french_is_french():
+    own = engines["jinja2"].env.from_string(
+        "{% blocktranslate count wins=wins %}{{ wins }} round won{% plural %}{{ wins }} rounds "
+        "won{% endblocktranslate %}"
+    )
+    with translation.override("fr"):
+        assert own.render(VALUES) == "2 manches gagnées"
+
+
+def test_a_dict_without_the_key_has_its_attribute_as_django_finds_it():
+    env = engines["jinja2"].env
+    assert env.from_string("{{ d.items() | list | length }}").render(d={"a": 1}) == "1"
+    assert env.from_string("{{ d.items }}").render(d={"items": "kept"}) == "kept"
+
+
+def test_a_blocktranslate_holds_only_text_and_names():
+    with pytest.raises(Exception, match="only text and"):
+        engines["jinja2"].env.from_string(
+            "{% blocktranslate %}{% if x %}a{% endif %}{% endblocktranslate %}"
+        )
+
+
+def test_a_plural_needs_a_count():
+    with pytest.raises(Exception, match="needs a count"):
+        engines["jinja2"].env.from_string(
+            "{% blocktranslate with n=x %}{{ n }}{% plural %}{{ n }}s{% endblocktranslate %}"
+        )
+
+
+def test_regroup_keeps_the_order_of_the_runs():
+    pieces = [{"size": "big"}, {"size": "small"}, {"size": "big"}]
+    groups = jinja.regroup(pieces, "size")
+    assert [(group["grouper"], len(group["list"])) for group in groups] == [
+        ("big", 1),
+        ("small", 1),
+        ("big", 1),
+    ]
+
+
+def test_spaceless_takes_the_space_between_tags_away():
+    assert jinja.spaceless(" <p> a </p>\n  <p>b</p> ") == "<p> a </p><p>b</p>"
+
+
+def test_a_part_is_fingerprinted_as_django_s_tag_does_and_found_in_the_page():
+    source = '<div id="outer">{{ name }}<p id="inner">{{ wins }}</p></div>'
+    django_drawing, jinja_drawing = parts.Drawing(), parts.Drawing()
+    engines["django"].from_string(
+        "{% load parts %}{% part %}"
+        + source.replace('<p id="inner">', '{% part %}<p id="inner">').replace(
+            "</p>", "</p>{% endpart %}"
+        )
+        + "{% endpart %}"
+    ).render({**VALUES, "drawing": django_drawing})
+    html = jinja.render_string(
+        "{% call part(drawing) %}"
+        + source.replace('<p id="inner">', '{% call part(drawing) %}<p id="inner">').replace(
+            "</p>", "</p>{% endcall %}"
+        )
+        + "{% endcall %}",
+        {**VALUES, "drawing": jinja_drawing},
+    )
+    for name in ("outer", "inner"):
+        assert jinja_drawing.parts[name].fingerprint == django_drawing.parts[name].fingerprint
+        assert jinja_drawing.parts[name].html in html
+    # without a drawing, the part is drawn plainly
+    assert jinja.render_string("{% call part(None) %}<i id=x></i>{% endcall %}", {}) == (
+        "<i id=x></i>"
+    )
+
+
+def test_the_jinja_tag_draws_a_jinja_template_with_the_page_s_context():
+    page = engines["django"].from_string(
+        '{% load jinja %}{% jinja "plays/_why.html" with reasons=given %}'
+    )
+    html = page.render({"given": [{"text": "d'Ana", "lines": ["+3"]}]})
+    assert html == '<ul class="why-list"><li>d&#x27;Ana<ul><li>+3</li></ul></li></ul>'
+
+
+@pytest.mark.parametrize(
+    "tag", ["{% jinja %}", '{% jinja "plays/_why.html" reasons=x %}', '{% jinja "a" with %}']
+)
+def test_the_jinja_tag_says_how_it_is_written(tag):
+    with pytest.raises(TemplateSyntaxError):
+        engines["django"].from_string("{% load jinja %}" + tag)
