@@ -61,9 +61,10 @@ OBJECT_NAMES = {
 SPRITE = "img/buntherum.svg"
 
 
-def object_icon(obj: str) -> str:
-    """The address of the object's drawing, for ``<svg><use href="…">``."""
-    return f"{static(SPRITE)}#{obj}"
+def object_icon(obj: str, sprite: str | None = None) -> str:
+    """The address of the object's drawing, for ``<svg><use href="…">`` (``sprite``: the
+    sprite's address, when the caller has it already)."""
+    return f"{sprite or static(SPRITE)}#{obj}"
 
 
 #: Whole card names, so that a translation can make the colour agree with the object.
@@ -182,14 +183,17 @@ class Card:
 
     @property
     def colour_label(self) -> str:
-        """The card's colour in words as its name says it: French agrees the colour with the
-        object ("balle violette", "papillon violet"), so that the word a cell shows is a word of
-        the card's name (WCAG 2.5.3: a voice user says what they see)."""
-        colour = str(COLOUR_NAMES[self.colour])
-        for word in self.label.split():
-            if word.lower().startswith(colour.lower()):
-                return word
-        return colour
+        return colour_word(self.label, str(COLOUR_NAMES[self.colour]))
+
+
+def colour_word(label: str, colour: str) -> str:
+    """A card's colour in words as its name (``label``) says it: French agrees the colour with
+    the object ("balle violette", "papillon violet"), so that the word a cell shows is a word of
+    the card's name (WCAG 2.5.3: a voice user says what they see)."""
+    for word in label.split():
+        if word.lower().startswith(colour.lower()):
+            return word
+    return colour
 
 
 def make_card(card: str) -> Card:
@@ -344,18 +348,27 @@ class BuntherumUI(GameUI):
             if draft.data.get("caller") in may_call:
                 kept_caller = draft.data["caller"]
         unplaced = set(state.unplaced_cards())
-        grid = [
-            {
-                "colour": colour,
-                "label": COLOUR_NAMES[colour],
-                "cells": [
-                    {"card": card, "offered": card.id in unplaced}
-                    for card in DECK
-                    if card.colour == colour
-                ],
-            }
-            for colour in COLOURS
-        ]
+        # The move form draws the 64 cards: each name translated once and the sprite's address
+        # found once here, where the template would ask each card for them (issue 32).
+        sprite = static(SPRITE)
+        icons = {obj: object_icon(obj, sprite) for obj in OBJECTS}
+        grid = []
+        for colour in COLOURS:
+            colour_name = str(COLOUR_NAMES[colour])
+            cells = []
+            for card in DECK:
+                if card.colour == colour:
+                    label = card.label
+                    cells.append(
+                        {
+                            "card": card,
+                            "offered": card.id in unplaced,
+                            "label": label,
+                            "colour_label": colour_word(label, colour_name),
+                            "icon": icons[card.object],
+                        }
+                    )
+            grid.append({"colour": colour, "label": COLOUR_NAMES[colour], "cells": cells})
         return {
             "verdict_template": "plays/games/buntherum/verdict.html",
             "bh": {
