@@ -9,14 +9,15 @@ card fits: the players race to find it, and the referee only checks the call aft
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 from django.http import QueryDict
 from django.templatetags.static import static
 from django.utils.text import capfirst
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext, pgettext_lazy
 
 from referee import Game, Judgement
 from referee.buntherum import (
@@ -175,7 +176,7 @@ class Card:
 
     @property
     def label(self) -> str:
-        return str(CARD_NAMES[self.id])
+        return card_names(get_language())[self.id][0]
 
     @property
     def icon(self) -> str:
@@ -183,7 +184,7 @@ class Card:
 
     @property
     def colour_label(self) -> str:
-        return colour_word(self.label, str(COLOUR_NAMES[self.colour]))
+        return card_names(get_language())[self.id][1]
 
 
 def colour_word(label: str, colour: str) -> str:
@@ -194,6 +195,18 @@ def colour_word(label: str, colour: str) -> str:
         if word.lower().startswith(colour.lower()):
             return word
     return colour
+
+
+@functools.lru_cache(maxsize=16)  # a few languages
+def card_names(language: str | None) -> dict[str, tuple[str, str]]:
+    """Each card's name and its colour word (``colour_word``) in ``language``, the one active:
+    translated once per process and language, as Django keeps the catalogues (the move form
+    draws the 64 cards on every move, and each translation costs about 10 µs: issue 32)."""
+    names = {}
+    for card, name in CARD_NAMES.items():
+        label = str(name)
+        names[card] = (label, colour_word(label, str(COLOUR_NAMES[card_parts(card)[0]])))
+    return names
 
 
 def make_card(card: str) -> Card:
@@ -348,27 +361,29 @@ class BuntherumUI(GameUI):
             if draft.data.get("caller") in may_call:
                 kept_caller = draft.data["caller"]
         unplaced = set(state.unplaced_cards())
-        # The move form draws the 64 cards: each name translated once and the sprite's address
-        # found once here, where the template would ask each card for them (issue 32).
+        # The move form draws the 64 cards: their names and the sprite's address found once
+        # here, where the template would ask each card for them (issue 32).
         sprite = static(SPRITE)
         icons = {obj: object_icon(obj, sprite) for obj in OBJECTS}
-        grid = []
-        for colour in COLOURS:
-            colour_name = str(COLOUR_NAMES[colour])
-            cells = []
-            for card in DECK:
-                if card.colour == colour:
-                    label = card.label
-                    cells.append(
-                        {
-                            "card": card,
-                            "offered": card.id in unplaced,
-                            "label": label,
-                            "colour_label": colour_word(label, colour_name),
-                            "icon": icons[card.object],
-                        }
-                    )
-            grid.append({"colour": colour, "label": COLOUR_NAMES[colour], "cells": cells})
+        names = card_names(get_language())
+        grid = [
+            {
+                "colour": colour,
+                "label": COLOUR_NAMES[colour],
+                "cells": [
+                    {
+                        "card": card,
+                        "offered": card.id in unplaced,
+                        "label": names[card.id][0],
+                        "colour_label": names[card.id][1],
+                        "icon": icons[card.object],
+                    }
+                    for card in DECK
+                    if card.colour == colour
+                ],
+            }
+            for colour in COLOURS
+        ]
         return {
             "verdict_template": "plays/games/buntherum/verdict.html",
             "bh": {
