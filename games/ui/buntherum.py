@@ -361,8 +361,8 @@ class BuntherumUI(GameUI):
             if draft.data.get("caller") in may_call:
                 kept_caller = draft.data["caller"]
         unplaced = set(state.unplaced_cards())
-        # The move form draws the 64 cards: their names and the sprite's address found once
-        # here, where the template would ask each card for them (issue 32).
+        # The move form draws the 64 cards and the board those in series: their names and the
+        # sprite's address found once here, where the templates would ask each card (issue 32).
         sprite = static(SPRITE)
         icons = {obj: object_icon(obj, sprite) for obj in OBJECTS}
         names = card_names(get_language())
@@ -406,6 +406,7 @@ class BuntherumUI(GameUI):
                 "objects": [(o, OBJECT_NAMES[o]) for o in OBJECTS],
                 "sides": SIDES,
                 "deck": DECK,
+                "icons": icons,
                 "max_crashes": CRASHES_TO_ELIMINATE,
             },
         }
