@@ -9,14 +9,15 @@ card fits: the players race to find it, and the referee only checks the call aft
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 from django.http import QueryDict
 from django.templatetags.static import static
 from django.utils.text import capfirst
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext, pgettext_lazy
 
 from referee import Game, Judgement
 from referee.buntherum import (
@@ -61,9 +62,10 @@ OBJECT_NAMES = {
 SPRITE = "img/buntherum.svg"
 
 
-def object_icon(obj: str) -> str:
-    """The address of the object's drawing, for ``<svg><use href="…">``."""
-    return f"{static(SPRITE)}#{obj}"
+def object_icon(obj: str, sprite: str | None = None) -> str:
+    """The address of the object's drawing, for ``<svg><use href="…">`` (``sprite``: the
+    sprite's address, when the caller has it already)."""
+    return f"{sprite or static(SPRITE)}#{obj}"
 
 
 #: Whole card names, so that a translation can make the colour agree with the object.
@@ -174,7 +176,7 @@ class Card:
 
     @property
     def label(self) -> str:
-        return str(CARD_NAMES[self.id])
+        return card_names(get_language())[self.id][0]
 
     @property
     def icon(self) -> str:
@@ -182,14 +184,29 @@ class Card:
 
     @property
     def colour_label(self) -> str:
-        """The card's colour in words as its name says it: French agrees the colour with the
-        object ("balle violette", "papillon violet"), so that the word a cell shows is a word of
-        the card's name (WCAG 2.5.3: a voice user says what they see)."""
-        colour = str(COLOUR_NAMES[self.colour])
-        for word in self.label.split():
-            if word.lower().startswith(colour.lower()):
-                return word
-        return colour
+        return card_names(get_language())[self.id][1]
+
+
+def colour_word(label: str, colour: str) -> str:
+    """A card's colour in words as its name (``label``) says it: French agrees the colour with
+    the object ("balle violette", "papillon violet"), so that the word a cell shows is a word of
+    the card's name (WCAG 2.5.3: a voice user says what they see)."""
+    for word in label.split():
+        if word.lower().startswith(colour.lower()):
+            return word
+    return colour
+
+
+@functools.lru_cache(maxsize=16)  # a few languages
+def card_names(language: str | None) -> dict[str, tuple[str, str]]:
+    """Each card's name and its colour word (``colour_word``) in ``language``, the one active:
+    translated once per process and language, as Django keeps the catalogues (the move form
+    draws the 64 cards on every move, and each translation costs about 10 µs: issue 32)."""
+    names = {}
+    for card, name in CARD_NAMES.items():
+        label = str(name)
+        names[card] = (label, colour_word(label, str(COLOUR_NAMES[card_parts(card)[0]])))
+    return names
 
 
 def make_card(card: str) -> Card:
@@ -344,12 +361,23 @@ class BuntherumUI(GameUI):
             if draft.data.get("caller") in may_call:
                 kept_caller = draft.data["caller"]
         unplaced = set(state.unplaced_cards())
+        # The move form draws the 64 cards and the board those in series: their names and the
+        # sprite's address found once here, where the templates would ask each card (issue 32).
+        sprite = static(SPRITE)
+        icons = {obj: object_icon(obj, sprite) for obj in OBJECTS}
+        names = card_names(get_language())
         grid = [
             {
                 "colour": colour,
                 "label": COLOUR_NAMES[colour],
                 "cells": [
-                    {"card": card, "offered": card.id in unplaced}
+                    {
+                        "card": card,
+                        "offered": card.id in unplaced,
+                        "label": names[card.id][0],
+                        "colour_label": names[card.id][1],
+                        "icon": icons[card.object],
+                    }
                     for card in DECK
                     if card.colour == colour
                 ],
@@ -378,6 +406,7 @@ class BuntherumUI(GameUI):
                 "objects": [(o, OBJECT_NAMES[o]) for o in OBJECTS],
                 "sides": SIDES,
                 "deck": DECK,
+                "icons": icons,
                 "max_crashes": CRASHES_TO_ELIMINATE,
             },
         }
