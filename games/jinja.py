@@ -227,8 +227,9 @@ def environment(**options: Any) -> Environment:
     """The Jinja2 backend's environment (settings.TEMPLATES)."""
     options.setdefault("extensions", [])
     options["extensions"] = [*options["extensions"], DjangoTranslation]
-    # Like Django's, a missing value (or one of its attributes) is drawn as nothing.
-    options.setdefault("undefined", ChainableUndefined)
+    # Like Django's, a missing value (or one of its attributes) is drawn as nothing, with DEBUG
+    # too (Django's backend would give DebugUndefined, which draws "{{ name }}").
+    options["undefined"] = ChainableUndefined
     env = DjangoEnvironment(**options)
     env.install_gettext_callables(
         gettext, ngettext, newstyle=False, pgettext=pgettext, npgettext=npgettext

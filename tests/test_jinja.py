@@ -43,6 +43,7 @@ SHARED = [
     "<p>{{ said }}</p>",
     # dicts are looked up first; what is missing is drawn as nothing
     "{{ board.label }} {{ board.items }} [{{ board.missing }}] [{{ nothing.a }}]",
+    "[{{ missing }}] [{{ missing.a.b }}] [{{ board.missing.a }}]",
 ]
 
 
@@ -62,6 +63,14 @@ def test_the_french_is_french():
     )
     with translation.override("fr"):
         assert own.render(VALUES) == "2 manches gagnées"
+
+
+def test_a_missing_value_is_drawn_as_nothing_with_debug_too():
+    import jinja2
+
+    # what Django's Jinja2 backend passes when DEBUG is on
+    env = jinja.environment(undefined=jinja2.DebugUndefined)
+    assert env.from_string("[{{ missing }}] [{{ missing.a.b }}]").render() == "[] []"
 
 
 def test_a_dict_without_the_key_has_its_attribute_as_django_finds_it():
