@@ -14,13 +14,14 @@ then a cell): until the move is complete, ``parse_move`` returns a ``Draft`` tha
 in a hidden field and nothing is stored. Only a complete move reaches the referee, through
 ``games.services.record_move``. Every form also takes the setup or the move typed as JSON, as in
 the game log (``read_setup`` and ``read_move`` handle that for every game; the move form's box is
-``templates/plays/_move_json.html``).
+``templates/jinja2/plays/_move_json.html``).
 
-Templates, per game, under ``templates/plays/games/<game name>/``: ``setup.html`` (setup fields),
-``board.html`` (the table as the players see it), ``move_form.html`` (the fields of the move
-form, inside the page's <form>) and ``sheet.html`` (the score sheet as kept on paper); beside
-them, partials named with a leading "_" (a card, Punto's table). Every game draws them from the
-data its ``move_context`` gives, never from HTML made in Python.
+Templates, per game: ``templates/plays/games/<game name>/setup.html`` (setup fields, a Django
+template), and under ``templates/jinja2/plays/games/<game name>/`` the Jinja templates drawn for
+every move (games.jinja): ``board.html`` (the table as the players see it), ``move_form.html``
+(the fields of the move form, inside the page's <form>) and ``sheet.html`` (the score sheet as
+kept on paper); beside them, partials named with a leading "_" (a card, Punto's table). Every
+game draws them from the data its ``move_context`` gives, never from HTML made in Python.
 """
 
 from __future__ import annotations
