@@ -29,7 +29,7 @@ from django.urls import reverse
 from django.utils.html import json_script, strip_spaces_between_tags
 from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext, npgettext, pgettext
-from jinja2 import ChainableUndefined, Environment, TemplateNotFound, nodes, pass_context
+from jinja2 import ChainableUndefined, Environment, nodes
 from jinja2.ext import InternationalizationExtension
 from jinja2.parser import Parser
 from markupsafe import Markup
@@ -184,17 +184,6 @@ def spaceless(html: str) -> Markup:
     return Markup(strip_spaces_between_tags(str(html).strip()))
 
 
-@pass_context
-def draw(context, name: str) -> Markup:  # TRANSITION: a game's template, Jinja or Django
-    try:
-        found = context.environment.get_template(name)
-    except TemplateNotFound:
-        from django.template.loader import render_to_string
-
-        return Markup(render_to_string(name, context.get_all()))
-    return Markup(found.render(context.get_all()))
-
-
 def url(name: str, *args: Any) -> str:
     return reverse(name, args=args)
 
@@ -236,7 +225,7 @@ def environment(**options: Any) -> Environment:
     )
     from .templatetags.bgstats import bgstats_push
 
-    env.globals.update(part=part, url=url, static=static, draw=draw)
+    env.globals.update(part=part, url=url, static=static)
     env.filters.update(
         capfirst=capfirst,
         yesno=yesno,

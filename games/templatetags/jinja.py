@@ -5,10 +5,8 @@ that Jinja draws. ``name`` is a template's name, or a variable that holds one.""
 from __future__ import annotations
 
 from django import template
-from django.template import engines
 from django.template.base import FilterExpression, Node, Parser, Token, token_kwargs
 from django.utils.safestring import mark_safe
-from jinja2 import TemplateNotFound
 
 from games.jinja import render
 
@@ -23,11 +21,6 @@ class JinjaNode(Node):
     def render(self, context: template.Context) -> str:
         name = self.name.resolve(context)
         extra = {key: value.resolve(context) for key, value in self.extra.items()}
-        try:
-            engines["jinja2"].env.get_template(name)
-        except TemplateNotFound:  # TRANSITION: a game not yet moved to Jinja
-            with context.push(**extra):
-                return context.template.engine.get_template(name).render(context)
         values = context.flatten()
         values.update(extra)
         return mark_safe(render(name, values))
