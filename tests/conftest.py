@@ -110,6 +110,31 @@ def _stop_live_listener(request):
     close_pool_connections()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _jinja_drawings_tell_the_test_client(request):
+    """As Django's test environment does for its own templates: a Jinja drawing (games.jinja,
+    the play's fragment that a move answers with) gives the test client its template and
+    context, so that a test reads ``response.context`` whichever engine drew the answer."""
+    if not _django_active(request):
+        yield
+        return
+    from types import SimpleNamespace
+
+    from django.test.signals import template_rendered
+
+    from games import jinja
+
+    drawn = jinja.render
+
+    def render(name, context):
+        template_rendered.send(sender=None, template=SimpleNamespace(name=name), context=context)
+        return drawn(name, context)
+
+    jinja.render = render
+    yield
+    jinja.render = drawn
+
+
 def _django_active(request) -> bool:
     return request.config.pluginmanager.hasplugin("django")
 

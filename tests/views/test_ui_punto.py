@@ -3,12 +3,10 @@
 import json
 
 import pytest
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from games import services
-from games.jinja import as_django_writes
+from games import jinja, services
 from games.models import Move, Play, Seat
 from games.ui import cell_label, ui_for
 from games.ui.punto.board import _board, _card, _hand_card, _span
@@ -744,7 +742,7 @@ def grid_html(board, drafted=None, *, past=False):
     """The table as board.html draws it (templates/jinja2/plays/games/punto/_grid.html), written
     as the page writes it ({% jinja %}: the quotes escaped as Django does)."""
     context = {"board": board, "drafted": drafted, "past": past}
-    return as_django_writes(render_to_string("plays/games/punto/_grid.html", context))
+    return jinja.render("plays/games/punto/_grid.html", context)
 
 
 def test_the_grid_offers_only_the_legal_cells_as_buttons():
@@ -847,8 +845,7 @@ def names_context(players: list[str], setup: dict) -> dict:
 def drawn(name: str, p: dict) -> str:
     """board.html, move_form.html or sheet.html drawn from move_context's ``p``, written as the
     page writes it ({% jinja %})."""
-    html = render_to_string(f"plays/games/punto/{name}.html", {"punto": p, "play": None})
-    return as_django_writes(html)
+    return jinja.render(f"plays/games/punto/{name}.html", {"punto": p, "play": None})
 
 
 THREE = {"Ana": ["red"], "Ben": ["blue"], "Chloé": ["green"]}
