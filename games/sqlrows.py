@@ -104,6 +104,30 @@ def insert(obj: Model) -> None:
     obj._state.adding, obj._state.db = False, connection.alias
 
 
+def update(objs: Sequence[Model], names: Sequence[str]) -> None:
+    """UPDATE the fields ``names`` of ``objs`` (rows of one model) in one statement, as
+    ``bulk_update`` does: each column set by its row's key (a CASE), with the values through
+    the ORM's own conversions (a move's seats: 0.25 ms of the ORM building it, for a statement
+    the database runs in a few hundredths)."""
+    meta = objs[0]._meta
+    key = quoted(meta.pk.column)
+    cast = connection.features.requires_casted_case_in_updates  # PostgreSQL: NULLs are untyped
+    sets: list[str] = []
+    params: list[Any] = []
+    for name in names:
+        field = meta.get_field(name)
+        case = f"CASE {key} {' '.join(['WHEN %s THEN %s'] * len(objs))} END"
+        if cast:
+            case = f"CAST({case} AS {field.cast_db_type(connection)})"
+        sets.append(f"{quoted(field.column)} = {case}")
+        for obj in objs:
+            params += [obj.pk, field.get_db_prep_save(getattr(obj, field.attname), connection)]
+    rows = ", ".join(["%s"] * len(objs))
+    sql = f"UPDATE {quoted(meta.db_table)} SET {', '.join(sets)} WHERE {key} IN ({rows})"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, *(obj.pk for obj in objs)])
+
+
 def instances(
     model: type[Model], columns: Columns, rows: Iterable[Sequence[Any]], start: int = 0
 ) -> list[Model]:

@@ -13,7 +13,7 @@ from django.http import Http404
 from games import access, selectors, services
 from games.models import Move, Play, Seat
 from games.services.playrow import lock_seated
-from games.sqlrows import insert
+from games.sqlrows import insert, update
 
 PUNTO = json.loads(
     (Path(__file__).resolve().parent / "fixtures" / "examples" / "punto-1.json").read_text()
@@ -100,3 +100,25 @@ def test_an_inserted_row_is_the_one_the_orm_would_have_saved(punto, member):
     assert move.pk is not None and move.entered_at is not None  # auto_now_add, as save() does
     assert not move._state.adding
     assert row(Move.objects.get(pk=move.pk)) == row(move)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [(7, 1, True, 1), (-3, None, False, 2)],
+        [(7, 1, True, 1)],  # the other seat as it was
+        [(0, None, False, None)],  # NULLs alone
+    ],
+)
+def test_updated_rows_are_the_ones_bulk_update_would_have_written(punto, values):
+    """Each row gets its own values (a NULL too, which PostgreSQL must be told the type of);
+    other rows and fields are as they were."""
+    seats = list(punto.seats.order_by("position"))
+    others = {seat.pk: row(seat) for seat in seats[len(values) :]}
+    for seat, (score, rank, is_winner, team) in zip(seats, values, strict=False):  # 2 seats
+        seat.score, seat.rank, seat.is_winner, seat.team = score, rank, is_winner, team
+    update(seats[: len(values)], ["score", "rank", "is_winner", "team"])
+    for seat in seats[: len(values)]:
+        assert row(Seat.objects.get(pk=seat.pk)) == row(seat)
+    for pk, was in others.items():
+        assert row(Seat.objects.get(pk=pk)) == was

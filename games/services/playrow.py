@@ -18,7 +18,7 @@ from referee import Judgement, keep, resume
 from .. import live, ratings
 from ..models import Move, Play, Player, Seat
 from ..selectors import judge_play, seat_names
-from ..sqlrows import Columns, column, instances, join, quoted
+from ..sqlrows import Columns, column, instances, join, quoted, update
 from .errors import gone_error, stale_error
 
 
@@ -198,7 +198,7 @@ def refresh_results(
         seat.team = teams.get(seat.player.name)
     changed = [s for s in seats if before[s.pk] != (s.score, s.rank, s.is_winner, s.team)]
     if changed:
-        Seat.objects.bulk_update(changed, ["score", "rank", "is_winner", "team"])
+        update(changed, ["score", "rank", "is_winner", "team"])
     was_finished = play.status == Play.Status.FINISHED
     if play.status != Play.Status.ABANDONED:
         play.status = Play.Status.FINISHED if finished else Play.Status.IN_PROGRESS
