@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.template import engines
 from django.template.defaultfilters import yesno
 from django.templatetags.static import static
 from django.urls import reverse
@@ -38,6 +39,8 @@ from . import parts
 
 
 class DjangoEnvironment(Environment):
+    """Jinja's environment, looking ``a.b`` up in a dict first (see the module)."""
+
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict:
             try:
@@ -200,15 +203,11 @@ def as_django_writes(html: str) -> str:
 
 def render(name: str, context: dict[str, Any]) -> str:
     """The Jinja template ``name`` drawn from ``context``, written as Django writes."""
-    from django.template import engines
-
     return as_django_writes(engines["jinja2"].env.get_template(name).render(context))
 
 
 def render_string(source: str, context: dict[str, Any]) -> str:
     """A template's text drawn from ``context``, written as Django writes (the tests)."""
-    from django.template import engines
-
     return as_django_writes(engines["jinja2"].env.from_string(source).render(context))
 
 
@@ -223,7 +222,7 @@ def environment(**options: Any) -> Environment:
     env.install_gettext_callables(
         gettext, ngettext, newstyle=False, pgettext=pgettext, npgettext=npgettext
     )
-    from .templatetags.bgstats import bgstats_push
+    from .templatetags.bgstats import bgstats_push  # it reads the models: once they are ready
 
     env.globals.update(part=part, url=url, static=static)
     env.filters.update(
