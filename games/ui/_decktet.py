@@ -6,7 +6,9 @@ A module of ``games.ui`` whose name starts with "_" is shared, not a game's UI.
 
 from __future__ import annotations
 
-from django.utils.translation import pgettext_lazy
+import functools
+
+from django.utils.translation import get_language, pgettext_lazy
 
 from referee.decktet import BY_NAME
 
@@ -28,9 +30,25 @@ RANK_LABELS = {
 }
 
 
+@functools.lru_cache(maxsize=16)  # a few languages
+def _words(language: str | None) -> tuple[dict[str, str], dict[str, str]]:
+    """The suits' and the word ranks' names in ``language`` (the one active), translated once
+    per process and language, as Django keeps its catalogues: a board names the suits and
+    ranks of every card it draws, some 400 translations a Forget Venice move (issue 32)."""
+    return (
+        {suit: str(label) for suit, label in SUIT_LABELS.items()},
+        {rank: str(label) for rank, label in RANK_LABELS.items()},
+    )
+
+
+def suit_label(suit: str) -> str:
+    """A suit in the reader's language: "Moons", "Lunes"."""
+    return _words(get_language())[0][suit]
+
+
 def rank_label(rank: str) -> str:
     """A card's rank in the reader's language: "9", "Couronne"."""
-    return str(RANK_LABELS.get(rank, rank))
+    return _words(get_language())[1].get(rank, rank)
 
 
 def ranked_card(name: str) -> str:

@@ -33,7 +33,7 @@ from referee.forget_venice import (
 )
 
 from .. import Builder, Draft, FormError, GameUI, clauses, damaged_form, read_draft
-from .._decktet import SUIT_LABELS
+from .._decktet import SUIT_LABELS, suit_label
 from .board import CRITERION_RULES, board_context, deal_complete, suit_info
 
 
@@ -59,7 +59,7 @@ class ForgetVeniceUI(GameUI):
 
     def word(self, kind: str, value: Any, state: Game | None) -> str | None:
         if kind == "suit" and isinstance(value, str) and value in SUIT_LABELS:
-            return str(SUIT_LABELS[value])
+            return suit_label(value)
         return None
 
     def move_name(self, state: Game | None, number: int) -> str:
@@ -191,7 +191,7 @@ class ForgetVeniceUI(GameUI):
                                 "half": half,
                                 "c": criterion,
                                 "count": len(suits),
-                                "suits": ", ".join(str(SUIT_LABELS[s]) for s in suits) or "—",
+                                "suits": ", ".join(suit_label(s) for s in suits) or "—",
                             }
                         )
                 sheet[half] = pairs

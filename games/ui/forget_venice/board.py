@@ -22,7 +22,7 @@ from referee.forget_venice import (
 )
 
 from .. import Draft, whose
-from .._decktet import SUIT_LABELS, rank_label
+from .._decktet import rank_label, suit_label
 from .why import criterion_reason
 
 #: The twelve run ranks as narrow column heads (Ace = 1 … Crown = 12).
@@ -49,7 +49,7 @@ RANKS_IN_ORDER = sorted(RUN_RANKS, key=RUN_RANKS.__getitem__)
 
 def suit_info(suit: str) -> dict[str, Any]:
     """What a template needs to draw a suit: its name, label, two-letter short form, CSS key."""
-    label = str(SUIT_LABELS[suit])
+    label = suit_label(suit)
     return {"name": suit, "label": label, "short": label[:2], "css": suit.lower()}
 
 

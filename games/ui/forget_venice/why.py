@@ -9,11 +9,11 @@ from django.utils.translation import gettext as _
 from referee.forget_venice import CriterionScore, SuitTally
 
 from .. import Reason
-from .._decktet import SUIT_LABELS, ranked_card
+from .._decktet import ranked_card, suit_label
 
 
 def _suit_line(tally: SuitTally, criterion: str) -> str:
-    suit = str(SUIT_LABELS[tally.suit])
+    suit = suit_label(tally.suit)
     if not tally.cards:
         return _("%(suit)s: no card") % {"suit": suit}
     if criterion == "III":

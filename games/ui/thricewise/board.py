@@ -11,7 +11,7 @@ from referee.decktet import BASIC_DECK
 from referee.thricewise import CARD_NAMES, MAX_SIDE, Thricewise
 
 from .. import COLUMN_LETTERS, Draft, FormError, Reason, cell_label
-from .._decktet import SUIT_LABELS, SUIT_SYMBOLS, rank_label
+from .._decktet import SUIT_SYMBOLS, rank_label, suit_label
 from .draft import TurnDraft, picked_cards
 from .why import card_reason
 from .words import Cell, cell_namer, label_origin
@@ -22,8 +22,7 @@ def card_info(name: str) -> dict[str, Any]:
     card = BASIC_DECK[CARD_NAMES.index(name)]
     rank = rank_label(card.rank)
     suits = [
-        {"key": s.lower(), "label": str(SUIT_LABELS[s]), "symbol": SUIT_SYMBOLS[s]}
-        for s in card.suits
+        {"key": s.lower(), "label": suit_label(s), "symbol": SUIT_SYMBOLS[s]} for s in card.suits
     ]
     short = name[4:] if name.startswith("The ") else name
     return {

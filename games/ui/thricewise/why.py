@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from referee.thricewise import Scored, Window
 
 from .. import Reason, and_list
-from .._decktet import SUIT_LABELS, ranked_card
+from .._decktet import ranked_card, suit_label
 from .words import KIND_LABELS, Cell
 
 
@@ -20,7 +20,7 @@ def window_text(window: Window) -> str:
     kinds = []
     for kind in window.kinds:
         if kind == "flush":
-            suits = and_list([str(SUIT_LABELS[suit]) for suit in window.suits])
+            suits = and_list([suit_label(suit) for suit in window.suits])
             kinds.append(_("flush (%(suits)s)") % {"suits": suits})
         else:
             kinds.append(str(KIND_LABELS[kind]))
