@@ -206,11 +206,6 @@ def render(name: str, context: dict[str, Any]) -> str:
     return as_django_writes(engines["jinja2"].env.get_template(name).render(context))
 
 
-def render_string(source: str, context: dict[str, Any]) -> str:
-    """A template's text drawn from ``context``, written as Django writes (the tests)."""
-    return as_django_writes(engines["jinja2"].env.from_string(source).render(context))
-
-
 def environment(**options: Any) -> Environment:
     """The Jinja2 backend's environment (settings.TEMPLATES)."""
     options.setdefault("extensions", [])
