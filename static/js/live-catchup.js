@@ -48,7 +48,9 @@
   var VERSION = /^\s*<[^>]*\sdata-version="(\d+)"/;
   document.addEventListener("htmx:beforeSwap", function (event) {
     var main = document.getElementById("play-main");
-    if (!main || !event.detail.elt || event.detail.elt.id !== "play-live") return;
+    // The element that asked (htmx's event is on the target, #play-main, not on the asker).
+    var asker = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (!main || !asker || asker.id !== "play-live") return;
     var drawn = VERSION.exec(event.detail.serverResponse || "");
     if (drawn && parseInt(drawn[1], 10) <= parseInt(main.dataset.version, 10)) {
       event.detail.shouldSwap = false;

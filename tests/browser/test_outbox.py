@@ -121,3 +121,37 @@ def test_a_refused_move_with_nothing_behind_it_is_said_and_blocks_nothing(page, 
     expect(page.locator("#outbox")).to_have_attribute("data-waiting", "0")
     type_move(page, MOVES[0])  # the next one goes as usual
     expect(logged_moves(page)).to_have_count(1)
+
+
+def test_a_refresh_answered_after_a_refusal_at_the_same_version_keeps_the_refusal(page, table):
+    """Back online, the live refresh and the outbox cross: the refresh asked for before the
+    outbox's answer comes back after it, at the same version. It carries only what changed
+    (static/js/play-parts.js), drawn without the refusal: it is not put in place, and the
+    referee's word stays where one looks (CI saw it wiped, once, in Forget Venice)."""
+    from games import services
+    from games.models import Play
+
+    start_punto(page, table, ["Ana", "Ben"])
+    page.context.set_offline(True)
+    services.record_move(play=Play.objects.get(), move=MOVES[0])  # another phone's
+    type_move(page, MOVES[0])  # made before it: stale
+    type_move(page, MOVES[1])  # waits behind it
+    outbox = page.locator("#outbox")
+    expect(outbox).to_have_attribute("data-waiting", "2")
+
+    refreshes = []
+
+    def refresh_late(route):
+        answer = route.fetch()  # drawn now, before the outbox's answer…
+        refreshes.append(answer)
+        page.wait_for_timeout(1500)  # …and arriving after it
+        route.fulfill(response=answer)
+
+    page.route("**/live/**", refresh_late)
+    page.context.set_offline(False)
+    expect(page.locator("#move-error")).to_contain_text("Someone else changed this play")
+    page.wait_for_timeout(2500)  # the late refresh has arrived
+    assert refreshes and refreshes[0].status == 200
+    expect(page.locator("#move-error")).to_contain_text("Someone else changed this play")
+    expect(outbox).to_have_attribute("data-waiting", "2")
+    assert page.js_errors == []
