@@ -29,7 +29,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.html import json_script, strip_spaces_between_tags
 from django.utils.text import capfirst
-from django.utils.translation import gettext, ngettext, npgettext, pgettext
+from django.utils.translation import gettext, ngettext, npgettext, pgettext, trans_real
 from jinja2 import ChainableUndefined, Environment, nodes
 from jinja2.ext import InternationalizationExtension
 from jinja2.parser import Parser
@@ -203,6 +203,10 @@ def as_django_writes(html: str) -> str:
 
 def render(name: str, context: dict[str, Any]) -> str:
     """The Jinja template ``name`` drawn from ``context``, written as Django writes."""
+    # Each {% translate %} and {% blocktranslate %} asks the active catalogue itself, looked up
+    # once for the drawing: Django's gettext looks it up again for every message (hundreds in
+    # a move's answer), and does nothing else for a template's own literal text.
+    context = {**context, "gettext": trans_real.catalog().gettext}
     return as_django_writes(engines["jinja2"].env.get_template(name).render(context))
 
 

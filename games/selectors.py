@@ -56,11 +56,26 @@ def _clock(moment: datetime.datetime) -> str:
     return timezone.localtime(moment).strftime("%H:%M")
 
 
+#: The position of a play with no active move (position([])).
+NO_MOVE = "0-"
+
+
 def position(active: Sequence[int]) -> str:
     """A short fingerprint of a play's position: the ``seq`` of its active moves, in order (an
     undo then a new move gives a different position, even with as many moves)."""
-    digest = hashlib.blake2s(",".join(map(str, active)).encode(), digest_size=6).hexdigest()
-    return f"{len(active)}-{digest}"
+    made = NO_MOVE
+    for seq in active:
+        made = position_after(made, seq)
+    return made
+
+
+def position_after(before: str, seq: int) -> str:
+    """The position once the move ``seq`` is made at ``before``: a chain, so that a move entry
+    makes it from the last one, whatever the log's length (issue 32: a move costs the same at
+    move 1,000), and only the active moves in their order make it."""
+    count, digest = before.split("-", 1)
+    digest = hashlib.blake2s(f"{digest}:{seq}".encode(), digest_size=6).hexdigest()
+    return f"{int(count) + 1}-{digest}"
 
 
 def seat_names(play: Play) -> list[str]:

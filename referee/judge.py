@@ -10,7 +10,7 @@ from .base import Game, IllegalMove, Plan, SetupError, competition_ranks
 from .messages import Message, define
 from .messages import gettext_noop as _
 from .registry import GAMES
-from .state import REVISION
+from .state import REVISION, decode, encode
 
 FORMAT = "gamelog/1"
 
@@ -216,23 +216,27 @@ def keep(judgement: Judgement) -> dict[str, Any] | None:
         "revision": REVISION,
         "game": judgement.game,
         "state": judgement.state.dump(),
-        "setup": judgement.setup,
+        # written as the state is (referee.state.encode), so that all of it reads back in one
+        # pass of the JSON decoder (referee.state.loads)
+        "setup": encode(judgement.setup),
         "moves": len(plans),
-        "last": plans[-1].canonical() if plans else None,
+        "last": encode(plans[-1].canonical()) if plans else None,
     }
 
 
-def resume(kept: Any, game: str) -> Judgement | None:
+def resume(kept: Any, game: str, *, loaded: bool = False) -> Judgement | None:
     """The judgement ``keep`` kept, of a log of ``game``, as ``judge`` gave it (its plans but the
     last excepted: ``Plans``); None when there is none, or it was kept by another revision of
-    the referee or for another game: then the log is judged again."""
+    the referee or for another game: then the log is judged again. ``loaded``: ``kept`` was
+    read by ``referee.state.loads`` (its values are made already), else it is plain JSON."""
     if not isinstance(kept, dict) or kept.get("revision") != REVISION or kept.get("game") != game:
         return None
     engine = GAMES[game]
-    state = engine.load(kept["state"])
-    last = kept["last"]
+    made = (lambda value: value) if loaded else decode
+    state = engine.load(kept["state"], made=loaded)
+    last = made(kept["last"])
     plans = Plans(kept["moves"], [Recalled(last)] if last is not None else [])
-    return _judged(game, state, kept["setup"], plans, None, None)
+    return _judged(game, state, made(kept["setup"]), plans, None, None)
 
 
 def _play(

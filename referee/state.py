@@ -14,6 +14,7 @@ referee's own source) goes with it, and a state of another revision is judged ag
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,30 @@ def decode(value: Any) -> Any:
         if tag == _FROZENSET:
             return frozenset([decode(item) for item in items])
     return {key: decode(item) for key, item in value.items()}
+
+
+def _made(value: dict[str, Any]) -> Any:
+    """``decode`` for one JSON object, as the JSON decoder reads it (its members are made
+    already, inside out)."""
+    if len(value) == 1:
+        ((tag, items),) = value.items()
+        if tag == _TUPLE:
+            return tuple(items)
+        if tag == _PAIRS:
+            return dict(items)
+        if tag == _SET:
+            return set(items)
+        if tag == _FROZENSET:
+            return frozenset(items)
+    return value
+
+
+def loads(text: str) -> Any:
+    """A JSON text of values written by ``encode`` (a kept state, and beside it only values
+    ``encode`` wrote too: referee.judge.keep), made again as the JSON decoder reads it — the
+    decoder's own pass over the text instead of a second one over what it made (issue 32: a
+    move entry reads a kept state every time)."""
+    return json.loads(text, object_hook=_made)
 
 
 def shared_containers(value: Any) -> list[str]:

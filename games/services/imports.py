@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from referee import judge
 
 from .. import names as naming
+from .. import selectors
 from ..models import PLAYER_NAME_MAX, AuditEntry, Club, GameNight, Move, Play, Player, Seat
 from .audit import audit_play
 from .errors import IllegalMoveError, ServiceError
@@ -106,6 +107,6 @@ def import_log(
     Move.objects.bulk_create(
         Move(play=play, seq=index, data=move, entered_by=by) for index, move in enumerate(moves)
     )
-    refresh_results(play, judgement, position=(len(moves), list(range(len(moves)))))
+    refresh_results(play, judgement, position=(len(moves), selectors.position(range(len(moves)))))
     audit_play(play, AuditEntry.Action.PLAY_IMPORT, by=by, moves=len(moves))
     return play

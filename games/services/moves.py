@@ -112,7 +112,7 @@ class PlayState:
         before: Judgement | None = None,
         *,
         next_seq: int,
-        active: list[int] | None = None,
+        position: str | None = None,
         repeated: bool = False,
     ):
         self.play = play
@@ -123,8 +123,9 @@ class PlayState:
         self.before = before
         #: the ``seq`` of the log's next entry: the log read later stops before it
         self.next_seq = next_seq
-        #: the ``seq`` of each active move, when known without the log (the kept state's)
-        self._active = active
+        #: the play's position (selectors.position), when known without the log (the kept
+        #: state's)
+        self._position = position
         #: the entry's request was done already (the same key and body sent again): nothing was
         #: stored, and the play is shown as it stands
         self.repeated = repeated
@@ -144,9 +145,9 @@ class PlayState:
     def position(self) -> str:
         """The fingerprint of the play's position (selectors.position), as the page carries it:
         from the kept state, without reading the log, when the entry judged from it."""
-        if self._active is None:
+        if self._position is None:
             return selectors.position([e.seq for e in self.log if e.undone_at is None])
-        return selectors.position(self._active)
+        return self._position
 
     @property
     def names(self) -> list[str]:
@@ -234,9 +235,10 @@ def _enter_move(
         log = log_moves(play)
         active = [entry for entry in log if entry.undone_at is None]
         judgement = judge_play(play, names, [entry.data for entry in active])
-        judged = Kept(judgement, log[-1].seq + 1 if log else 0, [entry.seq for entry in active])
-    before, seq, active_seqs = judged
-    state = PlayState(play, seats, log, before, next_seq=seq, active=active_seqs, repeated=repeated)
+        made = selectors.position([entry.seq for entry in active])
+        judged = Kept(judgement, log[-1].seq + 1 if log else 0, made)
+    before, seq, made = judged
+    state = PlayState(play, seats, log, before, next_seq=seq, position=made, repeated=repeated)
     if repeated:
         return state
     move = compose(before, names)
@@ -261,12 +263,12 @@ def _enter_move(
     if keyed is not None:
         stored.key, stored.asked = keyed.key, keyed.asked
     insert(stored)
-    after = [*active_seqs, seq]
+    after = selectors.position_after(made, seq)
     refresh_results(play, judgement, seats, advance=True, position=(seq + 1, after))
     audit_play(play, AuditEntry.Action.MOVE_ENTER, by=by, names=names, seq=seq, move=understood)
     entered = LogEntry(seq, understood, _entered_by(by), stored.entered_at, None, None)
     log = [*log, entered] if log is not None else None
-    return PlayState(play, seats, log, judgement, entered, before, next_seq=seq + 1, active=after)
+    return PlayState(play, seats, log, judgement, entered, before, next_seq=seq + 1, position=after)
 
 
 def _entered_by(by: AbstractBaseUser | None) -> str | None:

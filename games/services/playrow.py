@@ -14,8 +14,9 @@ from django.db import connection
 from django.utils import timezone
 
 from referee import Judgement, keep, resume
+from referee.state import loads as load_kept
 
-from .. import live, ratings
+from .. import live, ratings, selectors
 from ..models import Move, Play, Player, Seat
 from ..selectors import judge_play, seat_names
 from ..sqlrows import Columns, column, instances, join, quoted, update
@@ -123,11 +124,11 @@ def advance_version(play: Play, *, results: bool = False) -> None:
 
 class Kept(NamedTuple):
     """What a move entry judges from: the referee's judgement of the play's active log, the
-    ``seq`` of the log's next entry, and the ``seq`` of each active move (its position)."""
+    ``seq`` of the log's next entry, and the play's position (selectors.position)."""
 
     judgement: Judgement
     next_seq: int
-    active: list[int]
+    position: str
 
 
 def kept_judgement(play: Play) -> Kept | None:
@@ -138,26 +139,26 @@ def kept_judgement(play: Play) -> Kept | None:
     if not play.kept:
         return None
     try:
-        kept = json.loads(play.kept)
+        kept = load_kept(play.kept)  # the game's state made again as the JSON is read
         if not isinstance(kept, dict) or kept.get("version") != play.version:
             return None
-        judgement = resume(kept.get("judged"), play.game)
+        judgement = resume(kept.get("judged"), play.game, loaded=True)
         if judgement is None:
             return None
-        return Kept(judgement, kept["seq"], kept["active"])
+        return Kept(judgement, kept["seq"], kept["position"])
     except Exception:  # a kept state that does not load is as none: the log is the truth
         return None
 
 
-def _kept(judgement: Judgement, version: int, position: tuple[int, list[int]] | None) -> str:
+def _kept(judgement: Judgement, version: int, position: tuple[int, str] | None) -> str:
     """What Play.kept holds after a change judged ``judgement``, at ``version``: empty when the
-    log's ``position`` (its next ``seq``, and the ``seq`` of each active move) is not known or
-    the log does not judge legal (the next entry judges the log again)."""
+    log's ``position`` (its next ``seq``, and the play's position: selectors.position) is not
+    known or the log does not judge legal (the next entry judges the log again)."""
     judged = keep(judgement) if position is not None else None
     if judged is None:
         return ""
-    next_seq, active = position
-    kept = {"version": version, "seq": next_seq, "active": active, "judged": judged}
+    next_seq, made = position
+    kept = {"version": version, "seq": next_seq, "position": made, "judged": judged}
     return json.dumps(kept, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -171,7 +172,7 @@ def refresh_results(
     seats: list[Seat] | None = None,
     *,
     advance: bool = False,
-    position: tuple[int, list[int]] | None = None,
+    position: tuple[int, str] | None = None,
 ) -> None:
     """Rewrite the derived results of a play from the referee's judgement of its log, and the
     judged state kept for the next move.
@@ -179,8 +180,8 @@ def refresh_results(
     ``seats`` (with their players), when the caller already has them, saves a query. Only the
     rows whose values change are written. ``advance``: the play's version moves on in the same
     UPDATE (see advance_version; the caller holds the play's row lock). ``position``: the
-    ``seq`` the log's next entry takes and the ``seq`` of each active move; without it no state
-    is kept (the next entry judges the whole log, and keeps it).
+    ``seq`` the log's next entry takes and the play's position (selectors.position); without
+    it no state is kept (the next entry judges the whole log, and keeps it).
     """
     finished = judgement.status == "finished"
     winners = set(judgement.winners)
@@ -233,6 +234,6 @@ def rejudge(play: Play) -> Judgement:
     log = list(play.moves.order_by("seq").values_list("seq", "data", "undone_at"))
     active = [(seq, data) for seq, data, undone_at in log if undone_at is None]
     judgement = judge_play(play, seat_names(play), [data for _seq, data in active])
-    position = (log[-1][0] + 1 if log else 0, [seq for seq, _data in active])
+    position = (log[-1][0] + 1 if log else 0, selectors.position([seq for seq, _data in active]))
     refresh_results(play, judgement, position=position)
     return judgement

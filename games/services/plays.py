@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from referee import GAMES, Judgement, judge
 
-from .. import live, ratings, verdicts
+from .. import live, ratings, selectors, verdicts
 from .. import names as naming
 from ..gamelog import play_to_log
 from ..models import (
@@ -155,7 +155,7 @@ def start_play(
     Seat.objects.bulk_create(
         Seat(play=play, position=index, player=player) for index, player in enumerate(players)
     )
-    refresh_results(play, verdict, position=(0, []))
+    refresh_results(play, verdict, position=(0, selectors.NO_MOVE))
     audit_play(play, AuditEntry.Action.PLAY_START, by=by, setup=play.setup)
     live.notify(night.pk, play.pk)  # the night's page shows it
     return play

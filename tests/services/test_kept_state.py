@@ -25,13 +25,14 @@ from django.contrib.auth import get_user_model
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services
+from games import selectors, services
 from games.gamelog import play_to_log
 from games.models import Play
 from games.selectors import judge_play, log_moves, seat_names
 from games.services.playrow import kept_judgement
 from games.views.drafts import position_of
 from referee import GAMES
+from referee.state import decode, encode, loads, shared_containers
 from tests.referee import (
     test_options_buntherum as buntherum,
 )
@@ -94,9 +95,9 @@ def assert_kept_is_the_logs(play: Play) -> None:
         assert play.kept == ""
         return
     assert judged is not None, "no state kept at the play's version"
-    kept, next_seq, active = judged
+    kept, next_seq, position = judged
     logged = from_the_log(play)
-    assert active == [move.seq for move in play.moves.active()]
+    assert position == selectors.position([move.seq for move in play.moves.active()])
     assert kept.state.dump() == logged.state.dump()
     assert type(kept.state).load(json.loads(json.dumps(kept.state.dump()))).dump() == (
         logged.state.dump()
@@ -262,8 +263,6 @@ def test_a_play_started_keeps_its_state_before_any_move():
 def test_every_engines_state_loads_as_it_was_dumped(game):
     """Every state of an example game, dumped to JSON text and loaded, is the same state, and
     shares no container between its attributes (a load would part them)."""
-    from referee.state import shared_containers
-
     log = json.loads((LOGS / f"{game}-bench.json").read_text())
     engine = GAMES[game]
     state = engine.start(log["players"], log["setup"])
@@ -274,3 +273,53 @@ def test_every_engines_state_loads_as_it_was_dumped(game):
         loaded = engine.load(json.loads(json.dumps(state.dump())))
         assert vars(loaded) == vars(state)
         assert loaded.scores() == state.scores() and loaded.details() == state.details()
+        # as a move entry reads it: made again by the JSON decoder's pass (referee.state.loads)
+        made = engine.load(loads(json.dumps(state.dump())), made=True)
+        assert typed(vars(made)) == typed(vars(state)) == typed(vars(loaded))
+        # and the copy a move is judged on (pickle's): the same, sharing no container
+        copied = state.copy()
+        assert typed(vars(copied)) == typed(vars(state))
+        assert shared_containers(copied) == [] and not shares_with(copied, state)
+
+
+def typed(value):
+    """``value`` with the type of every container in it (a tuple is not a list, a set is not a
+    frozenset, which ``==`` does not tell apart)."""
+    if isinstance(value, dict):
+        return ("dict", sorted((repr(typed(k)), typed(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [typed(item) for item in value])
+    if isinstance(value, (set, frozenset)):
+        return (type(value).__name__, sorted(repr(typed(item)) for item in value))
+    return value
+
+
+def shares_with(one, other) -> bool:
+    """Whether a mutable container of ``one`` is also one of ``other``'s."""
+
+    def mutable(value, found):
+        if isinstance(value, (list, dict, set)):
+            found.add(id(value))
+        items = value.items() if isinstance(value, dict) else value
+        if isinstance(value, (list, tuple, set, frozenset, dict)):
+            for item in items:
+                for inner in item if isinstance(value, dict) else (item,):
+                    mutable(inner, found)
+        return found
+
+    return bool(mutable(vars(one), set()) & mutable(vars(other), set()))
+
+
+def test_a_kept_state_reads_back_as_it_was_kept_whatever_its_values():
+    """referee.state.loads makes again what encode wrote, tags and all, and a plain dict that
+    looks like a tag is not taken for one (encode wrote it as pairs)."""
+    value = {
+        "tuple": (1, (2, 3), [4]),
+        "set": {1, 2},
+        "frozen": frozenset({"a"}),
+        "keyed": {(0, 1): "cell", 2: [None]},
+        "looks like a tag": {"(": [1, 2]},
+        "empty": {},
+    }
+    assert typed(loads(json.dumps(encode(value)))) == typed(value)
+    assert typed(decode(json.loads(json.dumps(encode(value))))) == typed(value)
