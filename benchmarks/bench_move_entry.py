@@ -122,6 +122,7 @@ def measure(label: str) -> list[str]:
     template = Stopwatch(play_page.jinja, "render")  # the answer's drawing (games.jinja)
     floor_play = None
     rows = []
+    medians: dict[str, float] = {}  # each entry's median, for the long match's depth ratio
     for what, name, logged in cases():
         log = json.loads((LOGS / f"{name}.json").read_text())
         next_move = log["moves"][logged]
@@ -189,12 +190,20 @@ def measure(label: str) -> list[str]:
         )
         entry_median, entry_p95 = percentiles(entries)
         floor_median, floor_p95 = percentiles(floors)
+        medians[what] = entry_median
         rows.append(
             f"| {label} | {what} | {entry_median:.1f} / {entry_p95:.1f} ms | "
             f"{floor_median:.1f} / {floor_p95:.1f} ms | "
             f"**{entry_median / floor_median:.1f}×** / {entry_p95 / floor_p95:.1f}× | "
             f"{statistics.median(services_spent):.0%} | {statistics.median(templates_spent):.0%} | "
             f"{statements(queries)} ({answered} by the answer) | {os.getloadavg()[0]:.1f} |"
+        )
+    first = medians.get("punto long match, move 1")
+    deep = medians.get("punto long match, move 1,000")
+    if first and deep:  # issue 32: ≤ 1.5×
+        rows.append(
+            f"| {label} | punto long match, move 1,000 ÷ move 1 (entry medians) | "
+            f"**{deep / first:.2f}×** | | | | | | |"
         )
     # The statements of the move that finishes each game's play (≤ 8 + 2 × players).
     with CaptureQueriesContext(connection) as floor_queries:
