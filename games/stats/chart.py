@@ -9,7 +9,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..models import ALL_GAMES, Player, RatingChange
+from ..models import ALL_GAMES, Player, RatingChange, scope_column, scope_rows
 from ..ratings import ordinal
 
 
@@ -56,10 +56,13 @@ def _nice_step(span: float, count: int = 4) -> float:
 
 def rating_chart(player: Player, scope: str = ALL_GAMES) -> RatingChart | None:
     """The chart of the player's rating in ``scope`` (a rated one). Reads only the points it
-    draws: the player's n-th row in a scope is the one whose running ``plays`` is n (an index
-    lookup each), so a long history costs no more than a short one."""
-    rated = RatingChange.objects.filter(player=player, scope=scope, mu_after__isnull=False)
-    count = rated.order_by("-plays").values_list("plays", flat=True).first()
+    draws: the player's n-th row in a scope is the one whose running ``plays`` is n, found in
+    the index of their rows in the scope (which holds ``plays``) before any row is read."""
+    mu, sigma, plays = (scope_column(scope, name) for name in ("mu_after", "sigma_after", "plays"))
+    rated = RatingChange.objects.filter(
+        scope_rows(scope), player=player, **{f"{mu}__isnull": False}
+    )
+    count = rated.order_by("-played_at", f"-{plays}").values_list(plays, flat=True).first()
     if not count:
         return None
     wanted: Iterable[int] = range(1, count + 1)
@@ -69,9 +72,9 @@ def rating_chart(player: Player, scope: str = ALL_GAMES) -> RatingChart | None:
         wanted = [int(i * step) + 1 for i in range(CHART_MAX_POINTS - 1)] + [count]
     return draw_rating_chart(
         list(
-            rated.filter(plays__in=wanted)
-            .order_by("plays")
-            .values_list("played_at", "mu_after", "sigma_after")
+            rated.filter(**{f"{plays}__in": wanted})
+            .order_by("played_at", plays)
+            .values_list("played_at", mu, sigma)
         )
     )
 
