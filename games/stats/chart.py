@@ -59,10 +59,13 @@ def rating_chart(player: Player, scope: str = ALL_GAMES) -> RatingChart | None:
     draws: the player's n-th row in a scope is the one whose running ``plays`` is n, found in
     the index of their rows in the scope (which holds ``plays``) before any row is read."""
     mu, sigma, plays = (scope_column(scope, name) for name in ("mu_after", "sigma_after", "plays"))
-    rated = RatingChange.objects.filter(
-        scope_rows(scope), player=player, **{f"{mu}__isnull": False}
+    rows = RatingChange.objects.filter(scope_rows(scope), player=player)
+    count = (
+        rows.filter(**{f"{mu}__isnull": False})  # a cooperative game's rows have no rating
+        .order_by("-played_at", f"-{plays}")
+        .values_list(plays, flat=True)
+        .first()
     )
-    count = rated.order_by("-played_at", f"-{plays}").values_list(plays, flat=True).first()
     if not count:
         return None
     wanted: Iterable[int] = range(1, count + 1)
@@ -70,9 +73,11 @@ def rating_chart(player: Player, scope: str = ALL_GAMES) -> RatingChart | None:
         # Keep the shape on a phone: an evenly spaced sample, the last play always included.
         step = count / CHART_MAX_POINTS
         wanted = [int(i * step) + 1 for i in range(CHART_MAX_POINTS - 1)] + [count]
+    # Every row of a rated scope is rated: filtered on the index's own columns alone, so only
+    # the rows drawn are read.
     return draw_rating_chart(
         list(
-            rated.filter(**{f"{plays}__in": wanted})
+            rows.filter(**{f"{plays}__in": wanted})
             .order_by("played_at", plays)
             .values_list("played_at", mu, sigma)
         )
