@@ -6,11 +6,12 @@ time, two plays ending at the same instant are ordered by when they began, and t
 order total, so the same plays always give the same ratings.
 
 **Scopes.** Each competitive play updates two ratings of each seated player: the one for its game
-and the one across all games (``"all"``). Winners share rank 1, so a tie for first is a win for
-each tied player. A cooperative game (3-High) is never rated: the whole table wins or loses
-together, there is no opponent to beat. Its rows carry only the team's running totals, in the
-game's own scope, and it never enters ``"all"`` nor head-to-head. In head-to-head you beat every
-player of each team ranked below yours: partners are never each other's opponents.
+and the one across all games (``"all"``), both in the seat's one row (its columns without a
+prefix, and its ``all_`` columns). Winners share rank 1, so a tie for first is a win for each
+tied player. A cooperative game (3-High) is never rated: the whole table wins or loses together,
+there is no opponent to beat. Its rows carry only the team's running totals, in the game's own
+scope, and it never enters ``"all"`` nor head-to-head. In head-to-head you beat every player of
+each team ranked below yours: partners are never each other's opponents.
 
 **Rebuilding.** Rows of a club are written in play order. When a play's result changes
 (finished, undone, imported, edited, deleted), every row from the earliest time it affects
