@@ -44,7 +44,9 @@ def _last_row_sql(table: str, scope: str) -> tuple[str, list[Any]]:
     rating_player_game_time or rating_player_time."""
     quote = connection.ops.quote_name
     if scope == ALL_GAMES:
-        columns = ", ".join(quote(c) if c else "NULL" for c in _ALL_STATE_COLUMNS)
+        # Typed: PostgreSQL makes text of a column that is NULL in the first two parts of the
+        # UNION (fetch) and then cannot match it with the next part's integers.
+        columns = ", ".join(quote(c) if c else "CAST(NULL AS integer)" for c in _ALL_STATE_COLUMNS)
         where = f"{quote('all_plays')} IS NOT NULL"
         order = f"{quote('played_at')} DESC, {quote('all_plays')} DESC"
         params: list[Any] = []
