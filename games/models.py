@@ -580,14 +580,16 @@ class RatingChange(models.Model):
         indexes = [
             # A player's rows of a game in play order (``plays`` counts up with played_at, and
             # breaks ties): their last row (their record), their last before a time (as-at
-            # leaderboards, a rebuild's starting point), one seek each, however far back; their
-            # n-th rows (the rating chart's points) read from the index alone.
+            # leaderboards, a rebuild's starting point), one seek each, however far back.
             models.Index(
                 fields=["player", "game", "played_at", "plays"], name="rating_player_game_time"
             ),
-            # The same across all games (a cooperative game's rows, without ``all_plays``, are
-            # stepped over: few).
+            # Their n-th row of a game (``plays`` = n): the rating chart's points, a seek each.
+            models.Index(fields=["player", "game", "plays"], name="rating_player_game_plays"),
+            # The same two across all games (a cooperative game's rows, without ``all_plays``,
+            # are stepped over: few).
             models.Index(fields=["player", "played_at", "all_plays"], name="rating_player_time"),
+            models.Index(fields=["player", "all_plays"], name="rating_player_plays"),
             models.Index(fields=["club", "played_at"], name="rating_club_time"),
         ]
         verbose_name = _("rating change")

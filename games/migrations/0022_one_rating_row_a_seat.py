@@ -85,7 +85,15 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name="ratingchange",
+            index=models.Index(fields=["player", "game", "plays"], name="rating_player_game_plays"),
+        ),
+        migrations.AddIndex(
+            model_name="ratingchange",
             index=models.Index(fields=["player", "played_at", "all_plays"], name="rating_player_time"),
+        ),
+        migrations.AddIndex(
+            model_name="ratingchange",
+            index=models.Index(fields=["player", "all_plays"], name="rating_player_plays"),
         ),
         migrations.RunPython(rebuild_every_club, migrations.RunPython.noop),
     ]

@@ -56,8 +56,8 @@ def _nice_step(span: float, count: int = 4) -> float:
 
 def rating_chart(player: Player, scope: str = ALL_GAMES) -> RatingChart | None:
     """The chart of the player's rating in ``scope`` (a rated one). Reads only the points it
-    draws: the player's n-th row in a scope is the one whose running ``plays`` is n, found in
-    the index of their rows in the scope (which holds ``plays``) before any row is read."""
+    draws: the player's n-th row in a scope is the one whose running ``plays`` is n (an index
+    lookup each), so a long history costs no more than a short one."""
     mu, sigma, plays = (scope_column(scope, name) for name in ("mu_after", "sigma_after", "plays"))
     rows = RatingChange.objects.filter(scope_rows(scope), player=player)
     count = (
@@ -73,12 +73,12 @@ def rating_chart(player: Player, scope: str = ALL_GAMES) -> RatingChart | None:
         # Keep the shape on a phone: an evenly spaced sample, the last play always included.
         step = count / CHART_MAX_POINTS
         wanted = [int(i * step) + 1 for i in range(CHART_MAX_POINTS - 1)] + [count]
-    # Every row of a rated scope is rated: filtered on the index's own columns alone, so only
-    # the rows drawn are read.
+    # A seek each on rating_player_game_plays or rating_player_plays (every row of a rated
+    # scope is rated).
     return draw_rating_chart(
         list(
             rows.filter(**{f"{plays}__in": wanted})
-            .order_by("played_at", plays)
+            .order_by(plays)  # the play order: the count goes up with the time
             .values_list("played_at", mu, sigma)
         )
     )
