@@ -510,22 +510,25 @@ class RowidField(models.BigAutoField):
 
 
 class RatingChange(models.Model):
-    """One seat of one finished play, seen from one scope (its game, or ``"all"`` games).
+    """One seat of one finished play, seen from both its scopes: its game, and ``"all"`` games.
 
     Holds the seat's result as rated (rank, team), the player's openskill rating before and
-    after the play, and their running totals in that scope after it: plays, wins, points (sum,
-    best, worst; game scopes only), the current and the longest win streak. So the player's
-    last row in a scope is their whole record there, and their n-th row (``plays`` = n) is
-    where they stood after their n-th play. Rows of a club are created in play-time order, so
-    within a club and for one player and scope a higher id is a later play. The cooperative
-    3-High has rows in its own scope with the team's totals but no rating (``mu``/``sigma``
-    null) and no ``"all"`` row.
+    after the play in the game and across all games, and their running totals in each after it:
+    plays, wins, points (sum, best, worst; the game's scope only), the current and the longest
+    win streak. So the player's last row of a game is their whole record there (its ``plays`` is
+    their n-th play of it), and their last row with ``all_plays`` is their record across games.
+    Rows of a club are created in play-time order, so within a club and for one player a higher
+    id is a later play. The cooperative 3-High has rows with the team's totals in its game but
+    no rating (``mu``/``sigma`` null) and nothing across all games (every ``all_`` column null).
+
+    One row a seat, not one per seat and scope: a full rebuild writes a row for every seat the
+    club ever sat, and the database's cost is by the row and the value (docs/benchmarks.md).
     """
 
     id = RowidField(primary_key=True, serialize=False, verbose_name="ID")
-    # Derived rows, rewritten in bulk by every rebuild (hundreds of thousands at once): the
-    # database does not check these foreign keys row by row (Django still cascades deletions),
-    # and the composite indexes below serve every lookup by club or by player.
+    # Derived rows, rewritten in bulk by every rebuild (millions at once): the database does not
+    # check these foreign keys row by row (Django still cascades deletions), and the composite
+    # indexes below serve every lookup by club or by player.
     club = models.ForeignKey(
         Club, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
     )
@@ -539,60 +542,79 @@ class RatingChange(models.Model):
         db_constraint=False,
         db_index=False,
     )
-    scope = models.CharField(_("scope"), max_length=20)
+    #: the play's game (Play.game): the scope of the columns without a prefix
+    game = models.CharField(_("game"), max_length=20)
     #: the play's time (Play.ended_at), denormalised for as-of queries
     played_at = models.DateTimeField(_("played"))
     is_winner = models.BooleanField(_("winner"), default=False)
     #: the seat's rank and team (Seat.rank, Seat.team) as they were rated
     rank = models.PositiveSmallIntegerField(null=True)
     team = models.PositiveSmallIntegerField(null=True)
+    # In the game's scope.
     mu_before = models.FloatField(null=True)
     sigma_before = models.FloatField(null=True)
     mu_after = models.FloatField(null=True)
     sigma_after = models.FloatField(null=True)
-    #: running totals of the player in this scope, this play included
+    #: running totals of the player in this game, this play included
     plays = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
-    #: the sum, best and worst of the player's scores in this game (null in ``"all"``)
+    #: the sum, best and worst of the player's scores in this game
     points = models.IntegerField(null=True)
     best = models.IntegerField(null=True)
     worst = models.IntegerField(null=True)
     #: wins in a row up to this play, and the longest such run so far
     streak = models.PositiveIntegerField(default=0)
     longest = models.PositiveIntegerField(default=0)
+    # Across all games (``"all"``): the same, without points; null for a cooperative game.
+    all_mu_before = models.FloatField(null=True)
+    all_sigma_before = models.FloatField(null=True)
+    all_mu_after = models.FloatField(null=True)
+    all_sigma_after = models.FloatField(null=True)
+    all_plays = models.PositiveIntegerField(null=True)
+    all_wins = models.PositiveIntegerField(null=True)
+    all_streak = models.PositiveIntegerField(null=True)
+    all_longest = models.PositiveIntegerField(null=True)
 
     class Meta:
         ordering = ["id"]
         indexes = [
-            # A player's rows in a scope in play order (``plays`` counts up with played_at): their
-            # last row (their record) and their n-th (the rating chart's points), one lookup each.
-            models.Index(fields=["player", "scope", "plays"], name="rating_player_scope_plays"),
-            # A player's last row in a scope before a time (as-at leaderboards, a rebuild's
-            # starting point): one seek, however far back the time (``plays`` breaks ties).
+            # A player's rows of a game in play order (``plays`` counts up with played_at, and
+            # breaks ties): their last row (their record), their last before a time (as-at
+            # leaderboards, a rebuild's starting point), one seek each, however far back.
             models.Index(
-                fields=["player", "scope", "played_at", "plays"], name="rating_player_scope_time"
+                fields=["player", "game", "played_at", "plays"], name="rating_player_game_time"
             ),
+            # Their n-th row of a game (``plays`` = n): the rating chart's points, a seek each.
+            models.Index(fields=["player", "game", "plays"], name="rating_player_game_plays"),
+            # The same two across all games (a cooperative game's rows, without ``all_plays``,
+            # are stepped over: few).
+            models.Index(fields=["player", "played_at", "all_plays"], name="rating_player_time"),
+            models.Index(fields=["player", "all_plays"], name="rating_player_plays"),
             models.Index(fields=["club", "played_at"], name="rating_club_time"),
         ]
         verbose_name = _("rating change")
         verbose_name_plural = _("rating changes")
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.scope} after {self.play}"
+        return f"{self.player} in {self.game} after {self.play}"
 
-    @property
-    def ordinal_before(self) -> float | None:
-        return None if self.mu_before is None else self.mu_before - 3 * self.sigma_before
 
-    @property
-    def ordinal_after(self) -> float | None:
-        return None if self.mu_after is None else self.mu_after - 3 * self.sigma_after
+#: RatingChange's columns that have an ``all_`` twin across all games (points do not).
+IN_EITHER_SCOPE = (
+    "mu_before", "sigma_before", "mu_after", "sigma_after", "plays", "wins", "streak", "longest",
+)  # fmt: skip
 
-    @property
-    def ordinal_change(self) -> float | None:
-        if self.mu_after is None or self.mu_before is None:
-            return None
-        return self.ordinal_after - self.ordinal_before
+
+def scope_column(scope: str, name: str) -> str:
+    """RatingChange's column of ``name`` (``mu_after``, ``plays``…) in ``scope``: the game's
+    own, or its ``all_`` twin across all games (a column of the seat, such as ``played_at``,
+    is both scopes')."""
+    return f"all_{name}" if scope == ALL_GAMES and name in IN_EITHER_SCOPE else name
+
+
+def scope_rows(scope: str) -> Q:
+    """RatingChange's rows that count in ``scope``: the game's, or every competitive one."""
+    return Q(all_plays__isnull=False) if scope == ALL_GAMES else Q(game=scope)
 
 
 class PartnerChange(models.Model):

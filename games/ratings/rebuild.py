@@ -6,11 +6,12 @@ time, two plays ending at the same instant are ordered by when they began, and t
 order total, so the same plays always give the same ratings.
 
 **Scopes.** Each competitive play updates two ratings of each seated player: the one for its game
-and the one across all games (``"all"``). Winners share rank 1, so a tie for first is a win for
-each tied player. A cooperative game (3-High) is never rated: the whole table wins or loses
-together, there is no opponent to beat. Its rows carry only the team's running totals, in the
-game's own scope, and it never enters ``"all"`` nor head-to-head. In head-to-head you beat every
-player of each team ranked below yours: partners are never each other's opponents.
+and the one across all games (``"all"``), both in the seat's one row (its columns without a
+prefix, and its ``all_`` columns). Winners share rank 1, so a tie for first is a win for each
+tied player. A cooperative game (3-High) is never rated: the whole table wins or loses together,
+there is no opponent to beat. Its rows carry only the team's running totals, in the game's own
+scope, and it never enters ``"all"`` nor head-to-head. In head-to-head you beat every player of
+each team ranked below yours: partners are never each other's opponents.
 
 **Rebuilding.** Rows of a club are written in play order. When a play's result changes
 (finished, undone, imported, edited, deleted), every row from the earliest time it affects
@@ -232,11 +233,14 @@ _SEAT_COLUMNS = (
     "play_id", "play__game", "play__ended_at", "player_id", "rank", "is_winner", "score", "team",
 )  # fmt: skip
 
-#: The columns of a rating row, in the order _rate() yields them.
+#: The columns of a rating row, in the order _rate() yields them: the seat, then its game's
+#: scope, then all games' (one row a seat, both scopes: models.RatingChange).
 COLUMNS = (
-    "club_id", "play_id", "player_id", "scope", "played_at", "is_winner", "rank", "team",
+    "club_id", "play_id", "player_id", "game", "played_at", "is_winner", "rank", "team",
     "mu_before", "sigma_before", "mu_after", "sigma_after",
     "plays", "wins", "points", "best", "worst", "streak", "longest",
+    "all_mu_before", "all_sigma_before", "all_mu_after", "all_sigma_after",
+    "all_plays", "all_wins", "all_streak", "all_longest",
 )  # fmt: skip
 
 #: Their PostgreSQL types, for a binary COPY (cheaper to encode and to parse than text).
@@ -244,7 +248,12 @@ COPY_TYPES = (
     "int8", "int8", "int8", "text", "timestamptz", "bool", "int2", "int2",
     "float8", "float8", "float8", "float8",
     "int4", "int4", "int4", "int4", "int4", "int4", "int4",
+    "float8", "float8", "float8", "float8",
+    "int4", "int4", "int4", "int4",
 )  # fmt: skip
+
+#: The "all games" part of a cooperative game's row: it is not rated nor counted there.
+_NOT_IN_ALL = (None,) * 8
 
 
 def _rate(
@@ -256,9 +265,9 @@ def _rate(
     cooperative: frozenset[str] = frozenset(COOPERATIVE_GAMES),
 ) -> Iterator[list[tuple]]:
     """The rating rows of the seats, given in play order, one play's seats together: one list
-    of rows per play. Counts each competitive play's head-to-head in ``tally``, and each team
-    play's partners in ``partners``. ``cooperative``: the club's co-operative games
-    (cooperative_games)."""
+    of rows per play, a row a seat. Counts each competitive play's head-to-head in ``tally``,
+    and each team play's partners in ``partners``. ``cooperative``: the club's co-operative
+    games (cooperative_games)."""
     rate = update.plackett_luce
     count_alone = tally.count_alone
     for play_id, group in groupby(seat_rows, key=itemgetter(0)):
@@ -270,9 +279,9 @@ def _rate(
             for _, _, _, player, rank, won, score, team in seats:
                 state = states[(game, player)]
                 totals.count(state, won, score)
-                rows.append(
+                append(
                     (club_id, play_id, player, game, played_at, won, rank, team,
-                     None, None, None, None, *state[2:])
+                     None, None, None, None, *state[2:], *_NOT_IN_ALL)
                 )  # fmt: skip
             yield rows
             continue
@@ -287,38 +296,52 @@ def _rate(
         players = [seat[3] for seat in seats]
         ranks = [seat[4] for seat in seats]
         count_alone(players, ranks)
-        for scope in (game, ALL_GAMES):
-            current = [states[(scope, player)] for player in players]
-            mus = [state[0] for state in current]
-            sigmas = [state[1] for state in current]
-            new_mus, new_sigmas = rate(mus, sigmas, ranks) if len(seats) > 1 else (mus, sigmas)
-            points = scope != ALL_GAMES
-            for seat, state, mu, sigma, mu_after, sigma_after in zip(
-                seats, current, mus, sigmas, new_mus, new_sigmas, strict=True
-            ):
-                state[0] = mu_after
-                state[1] = sigma_after
-                won = seat[5]
-                state[2] += 1
-                if won:
-                    state[3] += 1
-                    state[7] += 1
-                    if state[7] > state[8]:
-                        state[8] = state[7]
-                else:
-                    state[7] = 0
-                if points:
-                    score = seat[6]
-                    state[4] += score
-                    if state[5] is None or score > state[5]:
-                        state[5] = score
-                    if state[6] is None or score < state[6]:
-                        state[6] = score
-                append(
-                    (club_id, play_id, seat[3], scope, played_at, won, seat[4], None,
-                     mu, sigma, mu_after, sigma_after,
-                     state[2], state[3], state[4], state[5], state[6], state[7], state[8])
-                )  # fmt: skip
+        mine = [states[(game, player)] for player in players]
+        every = [states[(ALL_GAMES, player)] for player in players]
+        mus = [state[0] for state in mine]
+        sigmas = [state[1] for state in mine]
+        all_mus = [state[0] for state in every]
+        all_sigmas = [state[1] for state in every]
+        if len(seats) > 1:
+            new_mus, new_sigmas = rate(mus, sigmas, ranks)
+            all_new_mus, all_new_sigmas = rate(all_mus, all_sigmas, ranks)
+        else:
+            new_mus, new_sigmas, all_new_mus, all_new_sigmas = mus, sigmas, all_mus, all_sigmas
+        for index, seat in enumerate(seats):
+            state = mine[index]
+            total = every[index]
+            state[0] = mu_after = new_mus[index]
+            state[1] = sigma_after = new_sigmas[index]
+            total[0] = all_mu_after = all_new_mus[index]
+            total[1] = all_sigma_after = all_new_sigmas[index]
+            won = seat[5]
+            state[2] += 1
+            total[2] += 1
+            if won:
+                state[3] += 1
+                total[3] += 1
+                state[7] += 1
+                total[7] += 1
+                if state[7] > state[8]:
+                    state[8] = state[7]
+                if total[7] > total[8]:
+                    total[8] = total[7]
+            else:
+                state[7] = 0
+                total[7] = 0
+            score = seat[6]
+            state[4] += score
+            if state[5] is None or score > state[5]:
+                state[5] = score
+            if state[6] is None or score < state[6]:
+                state[6] = score
+            append(
+                (club_id, play_id, seat[3], game, played_at, won, seat[4], None,
+                 mus[index], sigmas[index], mu_after, sigma_after,
+                 state[2], state[3], state[4], state[5], state[6], state[7], state[8],
+                 all_mus[index], all_sigmas[index], all_mu_after, all_sigma_after,
+                 total[2], total[3], total[7], total[8])
+            )  # fmt: skip
         yield rows
 
 
@@ -340,6 +363,7 @@ def _rate_teams(
     players = [[seats[i][3] for i in team] for team in teams]
     wins = [seats[team[0]][5] for team in teams]
     tally.count(game, players, ranks, wins)
+    parts: list[list[tuple]] = []  # each seat's part of its row, per scope
     for scope in (game, ALL_GAMES):
         partners.count(club_id, play_id, scope, played_at, players, wins)
         current = [states[(scope, seat[3])] for seat in seats]
@@ -350,12 +374,18 @@ def _rate_teams(
         for team, rated in zip(teams, ratings, strict=True):
             for i, rating in zip(team, rated, strict=True):
                 after[i] = rating
+        part = []
         for seat, state, (mu_after, sigma_after) in zip(seats, current, after, strict=True):
             mu, sigma = state[0], state[1]
             state[0], state[1] = mu_after, sigma_after
-            won = seat[5]
-            totals.count(state, won, seat[6])
-            rows.append(
-                (club_id, play_id, seat[3], scope, played_at, won, seat[4], seat[7],
-                 mu, sigma, mu_after, sigma_after, *state[2:])
-            )  # fmt: skip
+            totals.count(state, seat[5], seat[6])
+            if scope == ALL_GAMES:  # no points across games
+                part.append((mu, sigma, mu_after, sigma_after, *state[2:4], *state[7:]))
+            else:
+                part.append((mu, sigma, mu_after, sigma_after, *state[2:]))
+        parts.append(part)
+    for seat, in_game, in_all in zip(seats, *parts, strict=True):
+        rows.append(
+            (club_id, play_id, seat[3], game, played_at, seat[5], seat[4], seat[7],
+             *in_game, *in_all)
+        )  # fmt: skip

@@ -31,11 +31,40 @@ _State = list
 _STATE_COLUMNS = (
     "mu_after", "sigma_after", "plays", "wins", "points", "best", "worst", "streak", "longest",
 )  # fmt: skip
+#: The same read from a row's "all games" columns (no points there).
+_ALL_STATE_COLUMNS = (
+    "all_mu_after", "all_sigma_after", "all_plays", "all_wins", None, None, None,
+    "all_streak", "all_longest",
+)  # fmt: skip
+
+
+def _last_row_sql(table: str, scope: str) -> tuple[str, list[Any]]:
+    """The SELECT of a player's state in ``scope`` from their last row before a time, and the
+    scope's parameters, to bind between the player's and the time's: one seek on
+    rating_player_game_time or rating_player_time."""
+    quote = connection.ops.quote_name
+    if scope == ALL_GAMES:
+        # Typed: PostgreSQL makes text of a column that is NULL in the first two parts of the
+        # UNION (fetch) and then cannot match it with the next part's integers.
+        columns = ", ".join(quote(c) if c else "CAST(NULL AS integer)" for c in _ALL_STATE_COLUMNS)
+        where = f"{quote('all_plays')} IS NOT NULL"
+        order = f"{quote('played_at')} DESC, {quote('all_plays')} DESC"
+        params: list[Any] = []
+    else:
+        columns = ", ".join(quote(c) for c in _STATE_COLUMNS)
+        where = f"{quote('game')} = %s"
+        order = f"{quote('played_at')} DESC, {quote('plays')} DESC"
+        params = [scope]
+    sql = (
+        f"SELECT {columns} FROM {quote(table)} WHERE {quote('player_id')} = %s AND {where}"
+        f" AND {quote('played_at')} < %s ORDER BY {order} LIMIT 1"
+    )
+    return sql, params
 
 
 class States(dict):
     """Each player's state per (scope, player), fetched when first needed: their last row before
-    ``since`` (one index seek on rating_player_scope_time), or a new player's state."""
+    ``since`` in that scope (one index seek), or a new player's state."""
 
     def __init__(self, rows: Any, since: datetime.datetime | None):
         super().__init__()
@@ -45,12 +74,24 @@ class States(dict):
         scope, player = key
         last = None
         if self.since is not None:  # a full rebuild starts everyone afresh
-            last = (
-                self.rows.objects.filter(player_id=player, scope=scope, played_at__lt=self.since)
-                .order_by("-played_at", "-plays")
-                .values_list(*_STATE_COLUMNS)
-                .first()
-            )
+            if scope == ALL_GAMES:
+                found = (
+                    self.rows.objects.filter(
+                        player_id=player, all_plays__isnull=False, played_at__lt=self.since
+                    )
+                    .order_by("-played_at", "-all_plays")
+                    .values_list(*[c for c in _ALL_STATE_COLUMNS if c])
+                    .first()
+                )
+                if found is not None:
+                    last = (*found[:4], None, None, None, *found[4:])
+            else:
+                last = (
+                    self.rows.objects.filter(player_id=player, game=scope, played_at__lt=self.since)
+                    .order_by("-played_at", "-plays")
+                    .values_list(*_STATE_COLUMNS)
+                    .first()
+                )
         return self._keep(key, last)
 
     def _keep(self, key: tuple[str, int], last: Any) -> _State:
@@ -68,12 +109,11 @@ class States(dict):
 
     def fetch(self, keys: list[tuple[str, int]], *, club_id: int, played_at: Any) -> bool:
         """The states of ``keys``, each from its last row before ``since``, read by one
-        statement (one index seek each, on rating_player_scope_time), which also counts the
-        club's rows at ``played_at`` (``since`` as the database stores it) or later: False,
-        reading no state, when there is any (``since`` is not after every rated play)."""
+        statement (one index seek each), which also counts the club's rows at ``played_at``
+        (``since`` as the database stores it) or later: False, reading no state, when there is
+        any (``since`` is not after every rated play)."""
         table = self.rows._meta.db_table
         quote = connection.ops.quote_name
-        columns = ", ".join(quote(column) for column in _STATE_COLUMNS)
         nulls = ", ".join(["NULL"] * (len(_STATE_COLUMNS) - 1))
         parts = [
             f"SELECT -1, COUNT(*), {nulls} FROM {quote(table)}"
@@ -81,14 +121,10 @@ class States(dict):
         ]
         params: list[Any] = [club_id, played_at]
         for index, (scope, player) in enumerate(keys):
-            parts.append(
-                f"SELECT * FROM (SELECT {index:d}, {columns} FROM {quote(table)}"
-                f" WHERE {quote('player_id')} = %s AND {quote('scope')} = %s"
-                f" AND {quote('played_at')} < %s"
-                f" ORDER BY {quote('played_at')} DESC, {quote('plays')} DESC LIMIT 1)"
-                f" AS last{index:d}"
-            )
-            params += [player, scope, played_at]
+            sql, scope_params = _last_row_sql(table, scope)
+            sql = sql.replace("SELECT ", f"SELECT {index:d}, ", 1)
+            parts.append(f"SELECT * FROM ({sql}) AS last{index:d}")
+            params += [player, *scope_params, played_at]
         with connection.cursor() as cursor:
             cursor.execute(" UNION ALL ".join(parts), params)
             found = {row[0]: row[1:] for row in cursor.fetchall()}
@@ -262,12 +298,12 @@ class Pairs:
         self.tied.clear()
 
     def uncount(self, rows: Any) -> None:
-        """Take back what the competitive plays of these rating rows counted (their rows in the
-        "all" scope: a play's were written together)."""
+        """Take back what the competitive plays of these rating rows counted (the rows counted
+        across all games: a play's were written together)."""
         seats = (
-            rows.filter(scope=ALL_GAMES)
+            rows.filter(all_plays__isnull=False)
             .order_by("id")
-            .values_list("play_id", "play__game", "player_id", "rank", "team", "is_winner")
+            .values_list("play_id", "game", "player_id", "rank", "team", "is_winner")
             .iterator(chunk_size=bulk.BATCH_SIZE)
         )
         for (_, game), group in groupby(seats, key=itemgetter(0, 1)):

@@ -9,7 +9,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..models import ALL_GAMES, Player, RatingChange
+from ..models import ALL_GAMES, Player, RatingChange, scope_column, scope_rows
 from ..ratings import ordinal
 
 
@@ -58,8 +58,14 @@ def rating_chart(player: Player, scope: str = ALL_GAMES) -> RatingChart | None:
     """The chart of the player's rating in ``scope`` (a rated one). Reads only the points it
     draws: the player's n-th row in a scope is the one whose running ``plays`` is n (an index
     lookup each), so a long history costs no more than a short one."""
-    rated = RatingChange.objects.filter(player=player, scope=scope, mu_after__isnull=False)
-    count = rated.order_by("-plays").values_list("plays", flat=True).first()
+    mu, sigma, plays = (scope_column(scope, name) for name in ("mu_after", "sigma_after", "plays"))
+    rows = RatingChange.objects.filter(scope_rows(scope), player=player)
+    count = (
+        rows.filter(**{f"{mu}__isnull": False})  # a cooperative game's rows have no rating
+        .order_by("-played_at", f"-{plays}")
+        .values_list(plays, flat=True)
+        .first()
+    )
     if not count:
         return None
     wanted: Iterable[int] = range(1, count + 1)
@@ -67,11 +73,13 @@ def rating_chart(player: Player, scope: str = ALL_GAMES) -> RatingChart | None:
         # Keep the shape on a phone: an evenly spaced sample, the last play always included.
         step = count / CHART_MAX_POINTS
         wanted = [int(i * step) + 1 for i in range(CHART_MAX_POINTS - 1)] + [count]
+    # A seek each on rating_player_game_plays or rating_player_plays (every row of a rated
+    # scope is rated).
     return draw_rating_chart(
         list(
-            rated.filter(plays__in=wanted)
-            .order_by("plays")
-            .values_list("played_at", "mu_after", "sigma_after")
+            rows.filter(**{f"{plays}__in": wanted})
+            .order_by(plays)  # the play order: the count goes up with the time
+            .values_list("played_at", mu, sigma)
         )
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..models import ALL_GAMES, GameNight, Play, RatingChange
+from ..models import GameNight, Play, RatingChange
 from ..ratings import ordinal
 from .rules import club_games
 
@@ -37,30 +37,30 @@ class SeatChange:
 def play_rating_changes(play: Play) -> list[SeatChange]:
     """The play page's rating changes: one line per rated player (in seat order), with both
     scopes side by side, so that a phone shows two columns rather than a row per scope."""
-    changes: dict[int, SeatChange] = {}
+    changes = []
     for row in (
         RatingChange.objects.filter(play=play, mu_after__isnull=False)
         .order_by("id")
         .values(
             "player_id",
             "player__name",
-            "scope",
             "mu_before",
             "sigma_before",
             "mu_after",
             "sigma_after",
+            "all_mu_before",
+            "all_sigma_before",
+            "all_mu_after",
+            "all_sigma_after",
         )
     ):
-        change = changes.setdefault(
-            row["player_id"], SeatChange(row["player_id"], row["player__name"])
-        )
-        before = ordinal(row["mu_before"], row["sigma_before"])
-        after = ordinal(row["mu_after"], row["sigma_after"])
-        if row["scope"] == ALL_GAMES:
-            change.all_before, change.all_after = before, after
-        else:
-            change.game_before, change.game_after = before, after
-    return list(changes.values())
+        change = SeatChange(row["player_id"], row["player__name"])
+        change.game_before = ordinal(row["mu_before"], row["sigma_before"])
+        change.game_after = ordinal(row["mu_after"], row["sigma_after"])
+        change.all_before = ordinal(row["all_mu_before"], row["all_sigma_before"])
+        change.all_after = ordinal(row["all_mu_after"], row["all_sigma_after"])
+        changes.append(change)
+    return changes
 
 
 @dataclass
@@ -111,16 +111,16 @@ def night_summary(night: GameNight) -> NightSummary:
             if game is not None and game.has_points:
                 line.points[game.title] = line.points.get(game.title, 0) + seat.score
     for row in (
-        RatingChange.objects.filter(play__night=night, scope=ALL_GAMES)
+        RatingChange.objects.filter(play__night=night, all_mu_after__isnull=False)
         .order_by("id")
-        .values("player_id", "mu_before", "sigma_before", "mu_after", "sigma_after")
+        .values("player_id", "all_mu_before", "all_sigma_before", "all_mu_after", "all_sigma_after")
     ):
         line = lines.get(row["player_id"])
         if line is None:
             continue
         if line.all_before is None:
-            line.all_before = ordinal(row["mu_before"], row["sigma_before"])
-        line.all_after = ordinal(row["mu_after"], row["sigma_after"])
+            line.all_before = ordinal(row["all_mu_before"], row["all_sigma_before"])
+        line.all_after = ordinal(row["all_mu_after"], row["all_sigma_after"])
     return NightSummary(
         night=night,
         plays=plays,

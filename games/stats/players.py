@@ -12,7 +12,15 @@ from django.db.models import OuterRef, Subquery
 
 from referee import GAMES
 
-from ..models import ALL_GAMES, HeadToHead, Player, RatingChange
+from ..models import (
+    ALL_GAMES,
+    IN_EITHER_SCOPE,
+    HeadToHead,
+    Player,
+    RatingChange,
+    scope_column,
+    scope_rows,
+)
 from ..ratings import COOPERATIVE_GAMES, ordinal
 from .rules import POINT_GAMES, GameInfo, club_games, is_provisional, win_rate
 
@@ -180,27 +188,43 @@ def player_summary(player: Player) -> PlayerSummary:
     )
 
 
-#: What latest_ratings() reads of each row.
+#: What latest_ratings() gives of each scope's last row.
 LATEST_FIELDS = (
-    "scope", "played_at", "mu_after", "sigma_after", "plays", "wins",
+    "played_at", "mu_after", "sigma_after", "plays", "wins",
     "points", "best", "worst", "streak", "longest",
 )  # fmt: skip
 
 
 def latest_ratings(player: Player, scopes: list[str] | None = None) -> list[dict[str, Any]]:
-    """The player's last row in each scope (of ``scopes``, or every game) where they have one:
-    one index lookup per scope, in two queries."""
+    """The player's last row in each scope (of ``scopes``, or every game) where they have one,
+    as a dict of LATEST_FIELDS and its ``scope`` (across all games the row's ``all_`` columns,
+    and no points): one index seek per scope, in two queries."""
+    scopes = scopes or list(GAMES)
     last = {
         f"last_{index}": Subquery(
-            RatingChange.objects.filter(player=OuterRef("pk"), scope=scope)
-            .order_by("-plays")
+            RatingChange.objects.filter(scope_rows(scope), player=OuterRef("pk"))
+            .order_by("-played_at", f"-{scope_column(scope, 'plays')}")
             .values("id")[:1]
         )
-        for index, scope in enumerate(scopes or list(GAMES))
+        for index, scope in enumerate(scopes)
     }
-    ids = Player.objects.filter(pk=player.pk).annotate(**last).values_list(*last).first() or ()
-    found = [pk for pk in ids if pk is not None]
-    return list(RatingChange.objects.filter(id__in=found).order_by().values(*LATEST_FIELDS))
+    ids = Player.objects.filter(pk=player.pk).annotate(**last).values_list(*last).first()
+    if ids is None:
+        return []
+    rows = {
+        row["id"]: row
+        for row in RatingChange.objects.filter(id__in=[pk for pk in ids if pk is not None])
+        .order_by()
+        .values("id", *LATEST_FIELDS, *(f"all_{name}" for name in IN_EITHER_SCOPE))
+    }
+    found = []
+    for scope, pk in zip(scopes, ids, strict=True):
+        if pk is not None:
+            row = rows[pk]
+            if scope == ALL_GAMES:  # no points across games
+                row = row | {"points": None, "best": None, "worst": None}
+            found.append({"scope": scope} | {n: row[scope_column(scope, n)] for n in LATEST_FIELDS})
+    return found
 
 
 def pair_records(player: Player) -> list[Rivalry]:

@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from ..models import Club, HeadToHead, PartnerChange, Player, RatingChange
+from ..models import Club, HeadToHead, PartnerChange, Player, RatingChange, scope_column, scope_rows
 from ..ratings import ordinal
 from .rules import SCOPES, club_scopes, is_provisional, win_rate
 
@@ -77,31 +77,37 @@ def leaderboard(
     (a key of SORT_KEYS, ``-`` first for descending; ties by name)."""
     if scope not in SCOPES and scope not in club_scopes(club.pk):
         raise ValueError(f"unknown scope {scope!r}")
-    rows = RatingChange.objects.filter(player=OuterRef("pk"), scope=scope)
-    latest = ("-plays",)  # the player's record: their last row (rating_player_scope_plays)
-    # The calendar's last day (9999-12-31) has no end to compare with: "as of" it is everything.
+    rows = RatingChange.objects.filter(scope_rows(scope), player=OuterRef("pk"))
+    plays = scope_column(scope, "plays")
+    # The player's last row in the scope (their record), or their last before the day (as at
+    # it): one seek on rating_player_game_time or rating_player_time, however far back.
     if as_of is not None and as_of < datetime.date.max:
+        # The calendar's last day (9999-12-31) has no end to compare with: "as of" it is
+        # everything.
         rows = rows.filter(played_at__lt=end_of_day(as_of))
-        # Their last row before the day: one seek on rating_player_scope_time, however far back.
-        latest = ("-played_at", "-plays")
     last = Player.objects.filter(club=club).annotate(
-        last=Subquery(rows.order_by(*latest).values("id")[:1])
+        last=Subquery(rows.order_by("-played_at", f"-{plays}").values("id")[:1])
     )
     last_ids = [pk for pk in last.values_list("last", flat=True) if pk is not None]
     partners = _partners_in(club, scope, as_of)
+    names = {
+        name: scope_column(scope, name) for name in ("plays", "wins", "mu_after", "sigma_after")
+    }
     standings = [
         Standing(
             player_id=row["player_id"],
             player=row["player__name"],
-            plays=row["plays"],
-            wins=row["wins"],
-            mu=row["mu_after"],
-            sigma=row["sigma_after"],
+            plays=row[names["plays"]],
+            wins=row[names["wins"]],
+            mu=row[names["mu_after"]],
+            sigma=row[names["sigma_after"]],
             partners=partners.get(row["player_id"], []),
         )
-        for row in RatingChange.objects.filter(id__in=last_ids, plays__gte=max(min_plays, 1))
+        for row in RatingChange.objects.filter(
+            id__in=last_ids, **{f"{plays}__gte": max(min_plays, 1)}
+        )
         .order_by()
-        .values("player_id", "player__name", "plays", "wins", "mu_after", "sigma_after")
+        .values("player_id", "player__name", *names.values())
     ]
     return sort_standings(standings, sort)
 

@@ -196,7 +196,6 @@ def _csv_rows(club_id: int) -> Iterator[list[object]]:
     ratings = {
         (row[0], row[1]): row[2:]
         for row in RatingChange.objects.filter(club_id=club_id, mu_after__isnull=False)
-        .exclude(scope=ALL_GAMES)
         .order_by()
         .values_list("play_id", "player_id", "mu_before", "sigma_before", "mu_after", "sigma_after")
         .iterator(chunk_size=5000)

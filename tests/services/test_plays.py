@@ -97,10 +97,10 @@ def test_deleting_a_rated_play_rates_the_later_plays_again_without_it(club, owne
     log = json.loads((EXAMPLES / "punto-1.json").read_text())
     first = services.import_log(club=club, log=log, night_date=datetime.date(2026, 1, 1))
     second = services.import_log(club=club, log=log, night_date=datetime.date(2026, 1, 8))
-    later = RatingChange.objects.get(play=second, player__name="Ana", scope="punto")
+    later = RatingChange.objects.get(play=second, player__name="Ana", game="punto")
     assert later.plays == 2
     services.delete_play(play=first, by=owner)
-    later = RatingChange.objects.get(play=second, player__name="Ana", scope="punto")
+    later = RatingChange.objects.get(play=second, player__name="Ana", game="punto")
     assert later.plays == 1
     assert later.mu_before == pytest.approx(25.0)  # openskill's starting mu: a first play
 

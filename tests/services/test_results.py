@@ -69,8 +69,9 @@ def test_a_result_is_stored_ranked_and_rated(night, players, azul, owner):
         (Decimal(57), 57, 1, True),
         (Decimal(-3), -3, 3, False),
     ]
-    scopes = set(RatingChange.objects.filter(play=play).values_list("scope", flat=True))
-    assert scopes == {azul.key, "all"}
+    rows = RatingChange.objects.filter(play=play)
+    assert {row.game for row in rows} == {azul.key}
+    assert all(row.all_plays == 1 and row.all_mu_after is not None for row in rows)  # all games
     entry = AuditEntry.objects.get(action=AuditEntry.Action.RESULT_ENTER)
     assert entry.data["results"][0] == {
         "player": "Ana",
@@ -88,8 +89,9 @@ def test_a_cooperative_result_is_counted_apart_and_never_rated(night, players, h
         won=True,
     )
     rows = RatingChange.objects.filter(play=play)
-    assert set(rows.values_list("scope", flat=True)) == {hanabi.key}
+    assert set(rows.values_list("game", flat=True)) == {hanabi.key}
     assert all(row.mu_after is None and row.is_winner for row in rows)
+    assert all(row.all_plays is None and row.all_mu_after is None for row in rows)
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,57 @@ to check the stored ones against (the rating rows' totals and the pair records).
 
 from __future__ import annotations
 
-from games.models import ALL_GAMES, HeadToHead, RatingChange, Seat
+from types import SimpleNamespace
+
+from games.models import (
+    ALL_GAMES,
+    IN_EITHER_SCOPE,
+    HeadToHead,
+    RatingChange,
+    Seat,
+    scope_column,
+    scope_rows,
+)
 from games.ratings import cooperative_games
+
+#: A rating row's columns of the seat, the same in both its scopes.
+SEAT_FIELDS = ("id", "club_id", "play_id", "player_id", "played_at", "is_winner", "rank", "team")
+#: Its columns in one scope (across all games, their ``all_`` twins; no points there).
+SCOPE_FIELDS = (*IN_EITHER_SCOPE, "points", "best", "worst")
+
+
+def by_scope(rows) -> list[SimpleNamespace]:
+    """The rating rows (a queryset; one row a seat, both scopes) as one record per seat and
+    scope, in the rows' order: its game's, then all games' where it has one (not for a
+    cooperative game), each with ``scope``, the seat's columns, the scope's (``mu_after``,
+    ``plays``…), the player when selected, and the ordinals (μ − 3σ) before and after."""
+    found = []
+    for row in rows:
+        for scope in (row.game, ALL_GAMES):
+            if scope == ALL_GAMES and row.all_plays is None:
+                continue
+            seen = SimpleNamespace(scope=scope)
+            for name in SEAT_FIELDS:
+                setattr(seen, name, getattr(row, name))
+            if "player" in row._state.fields_cache:
+                seen.player = row.player
+            for name in SCOPE_FIELDS:
+                column = scope_column(scope, name)
+                value = getattr(row, column) if column != name or scope != ALL_GAMES else None
+                setattr(seen, name, value)
+            seen.ordinal_before = _ordinal(seen.mu_before, seen.sigma_before)
+            seen.ordinal_after = _ordinal(seen.mu_after, seen.sigma_after)
+            seen.ordinal_change = (
+                None
+                if seen.ordinal_before is None or seen.ordinal_after is None
+                else seen.ordinal_after - seen.ordinal_before
+            )
+            found.append(seen)
+    return found
+
+
+def _ordinal(mu, sigma):
+    return None if mu is None else mu - 3 * sigma
 
 
 def recount(club) -> tuple[dict, dict]:
@@ -76,14 +125,10 @@ def recount(club) -> tuple[dict, dict]:
 def stored(club) -> tuple[dict, dict]:
     """The same, as stored: each player's last rating row per scope, and HeadToHead."""
     records = {}
-    for row in (
-        RatingChange.objects.filter(club=club)
-        .order_by("played_at", "id")
-        .values_list(
-            "scope", "player_id", "plays", "wins", "points", "best", "worst", "streak", "longest"
-        )
-    ):
-        records[(row[0], row[1])] = row[2:]  # the last one wins
+    for row in by_scope(RatingChange.objects.filter(club=club).order_by("played_at", "id")):
+        records[(row.scope, row.player_id)] = (  # the last one wins
+            row.plays, row.wins, row.points, row.best, row.worst, row.streak, row.longest
+        )  # fmt: skip
     pairs = {
         (scope, player, other): tuple(totals)
         for scope, player, other, *totals in HeadToHead.objects.filter(club=club).values_list(
@@ -94,17 +139,13 @@ def stored(club) -> tuple[dict, dict]:
 
 
 #: A rating row as compared between an incremental and a full rebuild (everything but its id).
-ROW = (
-    "play_id", "player_id", "scope", "played_at", "is_winner", "rank", "team",
-    "mu_before", "sigma_before", "mu_after", "sigma_after",
-    "plays", "wins", "points", "best", "worst", "streak", "longest",
-)  # fmt: skip
+ROW = tuple(f.attname for f in RatingChange._meta.concrete_fields if f.name not in ("id", "club"))
 
 
 def rating_rows(club) -> list[tuple]:
     return list(
         RatingChange.objects.filter(club=club)
-        .order_by("play__ended_at", "play__started_at", "play_id", "scope", "player_id")
+        .order_by("play__ended_at", "play__started_at", "play_id", "player_id")
         .values_list(*ROW)
     )
 
@@ -141,9 +182,11 @@ def leaderboard_as_at(club, scope: str, day) -> dict:
                     together[key] = together.get(key, 0) + 1
     rating: dict = {}
     for player, mu, sigma in (
-        RatingChange.objects.filter(club=club, scope=scope, played_at__lt=end)
-        .order_by("played_at", "plays")
-        .values_list("player_id", "mu_after", "sigma_after")
+        RatingChange.objects.filter(scope_rows(scope), club=club, played_at__lt=end)
+        .order_by("played_at", "id")
+        .values_list(
+            "player_id", scope_column(scope, "mu_after"), scope_column(scope, "sigma_after")
+        )
     ):
         rating[player] = (mu, sigma)  # the last one wins
     names = {player: name for _, seated in by_play.items() for player, name, _ in seated}

@@ -12,26 +12,26 @@ from games import ratings, services, stats
 from games.models import Play, RatingChange
 from games.ratings import update
 from tests.examples import EXAMPLES
+from tests.stats.recount import ROW, by_scope
 
 
 def example(game):
     return json.loads((EXAMPLES / f"{game}-1.json").read_text())
 
 
-ROW = ("play_id", "player_id", "scope", "mu_before", "sigma_before", "mu_after", "sigma_after")
-PLAY_ORDER = ("play__ended_at", "play__started_at", "play_id", "scope", "player_id")
+PLAY_ORDER = ("play__ended_at", "play__started_at", "play_id", "player_id")
 SCOPES = ("punto", "all")  # a Punto play's two ratings
 
 
 def rows():
-    return list(RatingChange.objects.order_by(*PLAY_ORDER).values_list(*ROW, "plays", "wins"))
+    return list(RatingChange.objects.order_by(*PLAY_ORDER).values_list(*ROW))
 
 
 def rated(play, player):
-    """The player's rows of the play per scope: ((μ, σ) before, (μ, σ) after, plays)."""
+    """The player's row of the play per scope: ((μ, σ) before, (μ, σ) after, plays)."""
     return {
         row.scope: ((row.mu_before, row.sigma_before), (row.mu_after, row.sigma_after), row.plays)
-        for row in RatingChange.objects.filter(play=play, player=player)
+        for row in by_scope(RatingChange.objects.filter(play=play, player=player))
     }
 
 
@@ -63,10 +63,10 @@ def test_plays_are_rated_in_play_time_order_not_entry_order(record, players):
     ana, ben, _ = players
     record("punto", [(ana, 2, True), (ben, 0, False)], day=5)
     record("punto", [(ana, 0, False), (ben, 2, True)], day=1)  # entered later, played earlier
-    first = RatingChange.objects.filter(scope="punto", player=ana).order_by("played_at").first()
+    first = RatingChange.objects.filter(game="punto", player=ana).order_by("played_at").first()
     assert first.played_at.day == 1 and first.mu_before == ratings.INITIAL_MU
     assert first.plays == 1 and first.wins == 0
-    last = RatingChange.objects.filter(scope="punto", player=ana).order_by("played_at").last()
+    last = RatingChange.objects.filter(game="punto", player=ana).order_by("played_at").last()
     assert (last.plays, last.wins) == (2, 1)
 
 
@@ -118,7 +118,7 @@ def test_plays_ending_at_the_same_instant_are_rated_in_the_order_they_began(reco
 def test_undoing_the_last_move_unrates_the_play_and_rebuilds_later_ones(night, club):
     play = services.import_log(club=club, log=example("buntherum"), night_date=night.date)
     later = services.import_log(club=club, log=example("thricewise"), night_date=night.date)
-    assert play.rating_changes.count() == 10  # 5 seats × (Buntherum, all games)
+    assert play.rating_changes.count() == 5  # 5 seats, each in Buntherum and all games
     before = rows()
     services.undo_last_move(play=play)
     play.refresh_from_db()
@@ -129,8 +129,8 @@ def test_undoing_the_last_move_unrates_the_play_and_rebuilds_later_ones(night, c
     ratings.rebuild_club(club.pk)
     assert rows() == after  # the incremental rebuild equals a rebuild from scratch
     eli = later.seats.get(player__name="Eli")
-    all_games = RatingChange.objects.get(play=later, player=eli.player, scope="all")
-    assert all_games.mu_before == ratings.INITIAL_MU and all_games.plays == 1
+    all_games = RatingChange.objects.get(play=later, player=eli.player)
+    assert all_games.all_mu_before == ratings.INITIAL_MU and all_games.all_plays == 1
 
 
 def test_importing_a_past_play_rebuilds_every_later_rating(night, club):
@@ -142,14 +142,14 @@ def test_importing_a_past_play_rebuilds_every_later_rating(night, club):
     incremental = rows()
     ratings.rebuild_club(club.pk)
     assert rows() == incremental
-    later = RatingChange.objects.filter(scope="all", player__name="Ana").order_by("played_at")
-    assert [r.plays for r in later] == [1, 2]
-    assert later[1].mu_before == later[0].mu_after
+    later = RatingChange.objects.filter(player__name="Ana").order_by("played_at")
+    assert [r.all_plays for r in later] == [1, 2]
+    assert later[1].all_mu_before == later[0].all_mu_after
 
 
 def test_cooperative_plays_carry_totals_but_no_rating(night, club):
     play = services.import_log(club=club, log=example("three-high"), night_date=night.date)
-    changes = list(play.rating_changes.all())
+    changes = by_scope(play.rating_changes.all())
     assert {c.scope for c in changes} == {"three-high"}
     assert all(c.mu_after is None and c.wins == 1 for c in changes)
 
@@ -158,7 +158,7 @@ def test_the_play_shows_each_players_rating_change(night, club):
     play = services.import_log(club=club, log=example("forget-venice"), night_date=night.date)
     changes = {
         (c.player.name, c.scope): c.ordinal_change
-        for c in play.rating_changes.select_related("player")
+        for c in by_scope(play.rating_changes.select_related("player"))
     }
     assert {name for name, _ in changes} == {"Ana", "Ben", "Chloé"}
     assert changes[("Ana", "forget-venice")] > 0  # Ana won on the tie-break
@@ -167,7 +167,9 @@ def test_the_play_shows_each_players_rating_change(night, club):
 
 def test_the_play_page_gets_one_line_per_player_with_both_scopes(night, club):
     play = services.import_log(club=club, log=example("forget-venice"), night_date=night.date)
-    rows = {(c.player.name, c.scope): c for c in play.rating_changes.select_related("player")}
+    rows = {
+        (c.player.name, c.scope): c for c in by_scope(play.rating_changes.select_related("player"))
+    }
     lines = stats.play_rating_changes(play)
     assert [line.player for line in lines] == ["Ana", "Ben", "Chloé"]  # seat order
     for line in lines:
@@ -223,14 +225,15 @@ def test_a_rebuild_writes_the_same_rows_as_with_openskills_rate(record, four):
     # form, not in its order of operations).
     with_openskill = rows()
     assert len(with_openskill) == len(fast)
+    rating = [name.removeprefix("all_").startswith(("mu_", "sigma_")) for name in ROW]
+    assert sum(rating) == 8  # before and after, in the game and across games
     for ours, theirs in zip(fast, with_openskill, strict=True):
-        assert ours[:3] + ours[7:] == theirs[:3] + theirs[7:]
-        for mine, openskills in zip(ours[3:7], theirs[3:7], strict=True):
-            if openskills is None:  # a cooperative play's rows: no rating
-                assert mine is None
+        for is_rating, mine, openskills in zip(rating, ours, theirs, strict=True):
+            if not is_rating or openskills is None:  # a cooperative play's rows: no rating
+                assert mine == openskills
             else:
                 assert mine == pytest.approx(openskills, rel=0, abs=1e-9)
-    assert len(fast) == 7 * (3 * 2 + 2 * 2 + 3 * 2 + 2 + 3 * 2) + 4 * 2
+    assert len(fast) == 7 * (3 + 2 + 3 + 2 + 3) + 4  # a row a seat
 
 
 def test_a_team_play_is_rated_as_its_teams(record, four):
@@ -244,7 +247,7 @@ def test_a_team_play_is_rated_as_its_teams(record, four):
         day=2,
         teams=[1, 2, 1, 2],
     )
-    played = RatingChange.objects.filter(play__ended_at__day=2, scope="punto")
+    played = RatingChange.objects.filter(play__ended_at__day=2, game="punto")
     before = {row.player_id: (row.mu_before, row.sigma_before) for row in played}
     expected = openskill_rate(
         [[before[ana.pk], before[chloe.pk]], [before[ben.pk], before[dev.pk]]], [1, 2]
@@ -288,7 +291,7 @@ def test_a_full_rebuild_leaves_postgresql_fresh_statistics(record, players):
             "SELECT reltuples FROM pg_class WHERE relname IN "
             "('games_ratingchange', 'games_headtohead') ORDER BY relname"
         )
-        assert [row[0] for row in cursor.fetchall()] == [2, 3 * 2 * 2]
+        assert [row[0] for row in cursor.fetchall()] == [2, 3 * 2]
 
 
 def test_a_plays_rows_follow_its_seats_not_the_order_they_were_entered(night, club, four):
@@ -313,5 +316,5 @@ def test_a_plays_rows_follow_its_seats_not_the_order_they_were_entered(night, cl
     names = [player.name for player in four]
     assert [line.player for line in stats.play_rating_changes(play)] == names
     assert [
-        row.player.name for row in play.rating_changes.filter(scope="all").order_by("id")
+        row.player.name for row in play.rating_changes.order_by("id").select_related("player")
     ] == names

@@ -69,7 +69,7 @@ def test_a_cooperative_catalogue_game_is_counted_apart_never_rated(night, evenin
     hanabi = evening["hanabi"].key
     rows = RatingChange.objects.filter(play__game=hanabi)
     assert rows.count() == 3 and not rows.filter(mu_after__isnull=False).exists()
-    assert not RatingChange.objects.filter(play__game=hanabi, scope="all").exists()
+    assert not rows.filter(all_plays__isnull=False).exists()  # nothing across all games
     summary = stats.player_summary(four[0])
     record = next(g for g in summary.games if g.game == hanabi)
     assert record.cooperative and record.title == "Hanabi" and record.win_rate is None
@@ -212,7 +212,7 @@ def test_a_catalogue_team_play_is_rated_team_against_team(night, four):
     )  # fmt: skip
     after = {
         row.player.name: (row.mu_after, row.sigma_after)
-        for row in RatingChange.objects.filter(scope=crew.key).select_related("player")
+        for row in RatingChange.objects.filter(game=crew.key).select_related("player")
     }
     start = (INITIAL_MU, INITIAL_SIGMA)
     (won, _), (lost, _) = rate_teams([[start, start], [start, start]], [1, 2])
