@@ -13,7 +13,11 @@ Against a throwaway PostgreSQL database on 127.0.0.1 and app servers run as in p
    event must equal the play's version in the database. Every phone behaves as a real one:
    each request for the play says which parts its page shows (the X-Play-Parts header, kept
    from the answers it got: static/js/play-parts.js) and so gets only those that changed, and
-   it takes compressed answers.
+   it takes compressed answers. Each watching phone has its page (the play's fragment) before
+   the moves begin, and its stream asks for the parts that changed in the event itself
+   (``parts=1``, static/js/live-catchup.js): it puts them in place when its page shows what
+   they were made for, else fetches. ``LIVE_PUSH=0``: streams that only say the version, each
+   event then a fetch (as before issue 32's push).
 2. Idle streams: the memory (RSS) and threads of one server process holding N idle streams.
 3. Move entry with 0 and with 60 watchers on the plays being entered (one process).
 
@@ -46,6 +50,7 @@ IDLE = int(os.environ.get("LIVE_IDLE", "1000"))
 #: Seconds between two moves of a table: a real table's pace is far slower (a move every ten
 #: seconds or so); 0.3 keeps the servers busy. LIVE_PACE to measure another.
 PACE = float(os.environ.get("LIVE_PACE", "0.3"))
+PUSH = os.environ.get("LIVE_PUSH", "1") == "1"
 ENV = {
     **os.environ,
     "DATABASE_URL": PG + DB,
@@ -263,6 +268,37 @@ class Watcher:
         self.failed_fetches = 0
         self.page = Page()
         self.bytes = self.fetches = 0  # the fetches answered with a change, and their size
+        self.pushes = self.pushed_bytes = 0  # the events whose parts were put in place
+
+    async def load(self) -> None:
+        """The phone's page: the play's fragment as it is now, its parts and version."""
+        path = f"/plays/{self.play}/"
+        status, headers, answer = await self.client.get(self.port, path, self.page.headers())
+        found = SHOWN.search(answer)
+        assert status == 200 and found, status
+        self.page.took(headers, answer)
+        self.shown = self.version = self.last = int(found.group(1))
+
+    def pushed(self, version: int, data: bytes) -> None:
+        """An event with the parts that changed: put in place if the page shows what they were
+        made for (its version and the fingerprints they were decided on) and no fetch of its
+        is on its way, as static/js/live-catchup.js does; else fetched."""
+        parts = json.loads(data)
+        busy = self._fetching is not None and not self._fetching.done()
+        fits = parts["since"] == self.shown and all(
+            self.page.parts.get(name, "") == h for name, h in parts["expect"].items()
+        )
+        if busy or not fits:
+            self.changed()
+            return
+        html = parts["html"].encode()
+        self.page.took({"x-play-parts": "1"}, html)
+        self.pushes += 1
+        self.pushed_bytes += len(html)
+        now = time.perf_counter()
+        for shown in range(self.shown + 1, version + 1):
+            self.on_screen.setdefault(shown, now)
+        self.shown = max(self.shown, version)
 
     def changed(self) -> None:
         """An event: the page fetches its fragment (one fetch at a time, then one more if an
@@ -292,14 +328,16 @@ class Watcher:
                 return
 
     async def run(self) -> None:
-        reader, writer = await asyncio.open_connection(HOST, self.port, limit=2**16)
+        reader, writer = await asyncio.open_connection(HOST, self.port, limit=2**20)
+        parts = "&parts=1" if PUSH and self.fetch else ""
         writer.write(
             (
-                f"GET /plays/{self.play}/events/?v={self.version} HTTP/1.1\r\n"
+                f"GET /plays/{self.play}/events/?v={self.version}{parts} HTTP/1.1\r\n"
                 f"{self.client.headers(self.port)}\r\n"
             ).encode()
         )
         await writer.drain()
+        version, kind = None, b""
         try:
             while True:
                 line = await reader.readline()
@@ -311,7 +349,12 @@ class Watcher:
                     version = int(line[4:])
                     self.arrivals.setdefault(version, time.perf_counter())
                     self.last = max(self.last, version)
-                    if self.fetch:
+                elif line.startswith(b"event: "):
+                    kind = line[7:].strip()
+                elif line.startswith(b"data: ") and version is not None and self.fetch:
+                    if kind == b"parts":
+                        self.pushed(version, line[6:])
+                    else:
                         self.changed()
         finally:
             writer.close()
@@ -329,6 +372,7 @@ async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]
         for play in plays
         for w in range(WATCHERS_PER_TABLE)
     ]
+    await asyncio.gather(*(w.load() for w in watchers))
     tasks = [asyncio.create_task(w.run()) for w in watchers]
     await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in watchers)), 60)
     answered: dict[tuple[int, int], float] = {}
@@ -360,6 +404,8 @@ async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]
     failed_fetches = sum(watcher.failed_fetches for watcher in watchers)
     fetched = sum(watcher.fetches for watcher in watchers)
     fetched_bytes = sum(watcher.bytes for watcher in watchers)
+    pushes = sum(watcher.pushes for watcher in watchers)
+    pushed_bytes = sum(watcher.pushed_bytes for watcher in watchers)
     for watcher in watchers:
         for version in range(1, MOVES_PER_TABLE + 1):
             arrived = watcher.arrivals.get(version)
@@ -386,7 +432,10 @@ async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]
         f"max {1000 * max(tap_to_screen):.0f} ms; versions never on a screen {never_shown}, "
         f"failed fetches {failed_fetches}; {fetched} fetches answered with the change, "
         f"{fetched_bytes / max(1, fetched) / 1024:.1f} KB each (uncompressed; the watchers send "
-        f"the parts their page shows and take gzip, as phones do) (load average {load()})",
+        f"the parts their page shows and take gzip, as phones do); {pushes} events whose parts "
+        f"were put in place, {pushed_bytes / max(1, pushes) / 1024:.1f} KB each (streams "
+        f"{'asking for the parts' if PUSH else 'saying the version only'}) "
+        f"(load average {load()})",
         f"- move-to-event, {TABLES} tables × (1 entering + {WATCHERS_PER_TABLE} watching), "
         f"2 uvicorn processes, {len(samples)} events: p50 {1000 * pct(samples, 0.5):.0f} ms, "
         f"p95 {1000 * pct(samples, 0.95):.0f} ms, max {1000 * max(samples):.0f} ms "

@@ -70,12 +70,46 @@ class Drawn:
     drawing: parts.Drawing
     #: parts the page keeps whatever this drawing holds (the log a move's answer appends to)
     kept: frozenset[str] = frozenset()
+    #: the play's version it shows
+    version: int = 0
 
     def answer(self, have: dict[str, str] | None) -> str | None:
         """Only what differs from the parts the page shows (``have``), or None: the whole."""
         if have is None:
             return None
         return parts.answer(self.drawing, self.html, have, self.kept)
+
+    def fingerprints(self) -> dict[str, str]:
+        """The parts a page shows once this drawing is on it, as its requests say them."""
+        return {name: part.fingerprint for name, part in self.drawing.parts.items()}
+
+
+@dataclass(frozen=True)
+class Pushed:
+    """What a page that shows ``base`` gets in the event that says the play is at ``new``'s
+    version (games.views.live), instead of fetching it: the same answer its fetch would get,
+    made once per process and version for all the phones watching (issue 32).
+
+    ``expect`` holds the fingerprints, as ``base`` has them, of every part that answer was
+    decided on (games.parts.changed): a page that shows exactly those gets from its fetch the
+    answer pushed, and puts it in place; any other (its own refusal, notice or answer shown, a
+    part missing: "" for a part ``base`` does not have) fetches as before
+    (static/js/live-catchup.js)."""
+
+    html: str  # with the markers of what is each viewer's (``personal``)
+    since: int  # the version the page must show
+    expect: dict[str, str]
+
+
+def pushed(base: Drawn, new: Drawn) -> Pushed | None:
+    """The parts of ``new`` that differ from ``base``, as a fetch from a page showing ``base``
+    gets them; None when the page must be sent whole (its own element changed)."""
+    have = base.fingerprints()
+    compared: list[str] = []
+    answer = parts.answer(new.drawing, new.html, have, new.kept, compared)
+    if answer is None:
+        return None
+    return Pushed(answer, base.version, {name: have.get(name, "") for name in compared})
 
 
 def alike(request: HttpRequest, play: Play, plain: bool) -> bool:

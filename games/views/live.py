@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import datetime
+import json
 import logging
 import random
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from functools import partial
 from importlib import import_module
 
 from asgiref.sync import SyncToAsync, sync_to_async
@@ -37,6 +40,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from .. import access, live
+from . import drawn
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +67,91 @@ def _last_seen(request: HttpRequest) -> int | None:
 
 def _event(version: int) -> bytes:
     return f"id: {version}\nevent: changed\ndata: {version}\n\n".encode()
+
+
+def _is_event(frame: bytes) -> bool:
+    return frame.startswith(b"id: ")
+
+
+class _Push:
+    """The parts that changed, pushed in the event itself to a play page that asks for them
+    (``?parts=1``; issue 32: a watching phone's screen showed a move only after its event and
+    then its fetch, five fetches a move at a table of six, each a whole request).
+
+    The stream keeps the drawing of the play as every member sees it (games.views.drawn) at the
+    version it last told its page: ``base``. On a new version it takes the new drawing (drawn
+    once per process and version, shared with the fetches: ``drawn.KEPT``) and sends the parts
+    that differ from ``base``, with its viewer's own CSRF token and fresh keys filled in and the
+    fingerprints the page must show for them to be what its fetch would get
+    (``drawn.pushed``); the page puts them in place, or fetches as before when it cannot
+    (static/js/live-catchup.js). Whenever that drawing is not to be had (the play no longer in
+    progress, the viewer no longer a member, its page further behind), the event is the plain
+    one and the page fetches. The viewer's membership is read with each drawing taken: content
+    is never pushed on a notification's word alone."""
+
+    def __init__(self, play_id: int, user_id: int, language: str, request: HttpRequest) -> None:
+        self.play_id, self.user_id, self.language = play_id, user_id, language
+        self.request = request
+        self.base: drawn.Drawn | None = None
+
+    @classmethod
+    def asked(cls, request: HttpRequest, play_id: int, user_id: int) -> _Push | None:
+        """A push for this stream, if its page asked for one and can take it: in a language of
+        the site's, with a CSRF cookie (the token of the forms pushed; a fetch would set a new
+        cookie, which a stream's answer, long sent, cannot)."""
+        language = getattr(request, "LANGUAGE_CODE", None)
+        if request.GET.get("parts") != "1" or language not in dict(settings.LANGUAGES):
+            return None
+        if not request.META.get("CSRF_COOKIE"):
+            return None
+        return cls(play_id, user_id, language, request)
+
+    def _drawn(self) -> drawn.Drawn | None:
+        from .play_page import drawn_for_members  # the play page's views import this module
+
+        return drawn_for_members(self.play_id, self.user_id, self.language)
+
+    def start(self, version: int) -> None:
+        """The stream opens on a page that shows ``version``: the drawing of it, if the play is
+        still there, is the base of the first push."""
+        found = self._drawn()
+        self.base = found if found is not None and found.version == version else None
+
+    def event(self, version: int) -> bytes | None:
+        """The event that the play is at ``version`` with the parts that changed, or None (the
+        plain event: the page fetches)."""
+        new = self._drawn()
+        base, self.base = self.base, new
+        if new is None or base is None or new.version != version or base.version >= version:
+            return None
+        pushed = drawn.pushed(base, new)
+        if pushed is None:
+            return None
+        data = json.dumps(
+            {
+                "since": pushed.since,
+                "expect": pushed.expect,
+                "html": drawn.personal(pushed.html, self.request),
+            },
+            separators=(",", ":"),
+        )  # one line: SSE's data ends at a newline, and JSON escapes them
+        return f"id: {version}\nevent: parts\ndata: {data}\n\n".encode()
+
+
+def _in_fresh_thread(work: Callable) -> Awaitable:
+    """``work`` (which draws the play) in a thread of the event loop's pool, with a context of
+    its own: Django's connection and language there are its own, not the request's (whose
+    thread is gone: ``_release_request_thread``), and its connection is closed (given back to
+    PostgreSQL's pool) as soon as it is done."""
+
+    def run():
+        try:
+            return work()
+        finally:
+            connections.close_all()
+
+    loop = asyncio.get_running_loop()
+    return loop.run_in_executor(None, contextvars.Context().run, run)
 
 
 class _Stream:
@@ -312,6 +401,7 @@ async def _async_stream(
     last_seen: int | None,
     holds=None,
     slot: live.Slot | None = None,
+    push: _Push | None = None,
 ) -> AsyncIterator[bytes]:
     watcher = live.hub.watch(*keys)  # watch, then read: a change in between is not missed
     try:
@@ -320,7 +410,7 @@ async def _async_stream(
         stream = _Stream(last_seen)
         yield HELLO
         woken, look = True, _Look(read=True, check=False)
-        current, clock = None, _SessionClock()
+        current, clock, starting = None, _SessionClock(), True
         while True:
             if look.read:
                 current = watched.read(await read())
@@ -332,6 +422,11 @@ async def _async_stream(
             frame = stream.after_read(current, woken)
             if frame is None:
                 return
+            if push is not None and _is_event(frame):
+                frame = await _in_fresh_thread(partial(push.event, current)) or frame
+            elif push is not None and starting:
+                await _in_fresh_thread(partial(push.start, current))
+            starting = False
             if frame:
                 yield frame
             with contextlib.suppress(TimeoutError):
@@ -353,6 +448,7 @@ def _blocking_stream(
     last_seen: int | None,
     holds=None,
     slot: live.Slot | None = None,
+    push: _Push | None = None,
 ) -> Iterator[bytes]:
     watcher = live.hub.watch(*keys, threaded=True)
     try:
@@ -361,7 +457,7 @@ def _blocking_stream(
         stream = _Stream(last_seen)
         yield HELLO
         woken, look = True, _Look(read=True, check=False)
-        current, clock = None, _SessionClock()
+        current, clock, starting = None, _SessionClock(), True
         while True:
             if look.read:
                 current = watched.read(read())
@@ -373,6 +469,11 @@ def _blocking_stream(
             frame = stream.after_read(current, woken)
             if frame is None:
                 return
+            if push is not None and _is_event(frame):
+                frame = push.event(current) or frame
+            elif push is not None and starting:
+                push.start(current)
+            starting = False
             if frame:
                 yield frame
             woke = _woke(
@@ -424,6 +525,7 @@ async def _open(
     version_of: Callable[[dict[int, int]], int],
     limits: dict[str, int],
     session: _Session | None = None,
+    push: _Push | None = None,
 ) -> HttpResponse:
     """404 unless the watcher may see it now; a refusal past the limits; then the stream of
     its changes."""
@@ -443,11 +545,11 @@ async def _open(
         # the shared pool's threads, not one of its own (_release_request_thread)
         read = _in_pool_thread(_reader(query, _pool_connection))
         holds = session and _in_pool_thread(session.holder(_pool_connection))
-        content = _async_stream(keys, read, watched, last_seen, holds, slot)
+        content = _async_stream(keys, read, watched, last_seen, holds, slot, push)
     else:
         read_here = _reader(query, _django_connection)
         holds_here = session and session.holder(_django_connection)
-        content = _blocking_stream(keys, read_here, watched, last_seen, holds_here, slot)
+        content = _blocking_stream(keys, read_here, watched, last_seen, holds_here, slot, push)
     response = StreamingHttpResponse(content, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the events back
@@ -478,6 +580,7 @@ async def play_events(request: HttpRequest, play_id: int) -> HttpResponse:
         access.play_version,
         _member_limits(session),
         session,
+        _Push.asked(request, play_id, session.user_id),
     )
 
 

@@ -9,6 +9,16 @@
 // elements: while a swap replaces #play-live, no element listens, and an announcement arriving
 // then was lost (a faster server made that window the usual case for a change made just after a
 // tap). A page still behind shortly after an announcement asks again.
+//
+// The play page's stream sends the parts that changed in the event itself (a "parts" event,
+// games.views.live; issue 32: the other phones' screens showed a move only after a fetch each).
+// They are what the page's fetch would get, made for a page that shows the play as every member
+// sees it at the version before: put in place (static/js/play-parts.js) when the page shows
+// exactly that — its version, and every part they were decided on (their fingerprints) — and
+// has nothing of its own on the way: no request of its own for the play (its move, its undo, a
+// refresh), no change waiting in the outbox, no move half-built on the phone (the server says
+// whether it still stands, and if not, why it was cleared). Otherwise the page fetches, as for
+// the plain event.
 (function () {
   var announced = 0;
 
@@ -30,6 +40,40 @@
   document.addEventListener("htmx:sseMessage", function (event) {
     heard(event.detail && event.detail.lastEventId);
   });
+  function busy() {
+    if (document.querySelector(".htmx-request")) return true; // a request of the page's
+    if (window.playOutbox && window.playOutbox.waiting() > 0) return true;
+    return Boolean(window.moveBuilder && window.moveBuilder.building());
+  }
+
+  function shows(pushed) {
+    var main = document.getElementById("play-main");
+    if (!main || !document.getElementById("play-live")) return false;
+    if (parseInt(main.dataset.version, 10) !== pushed.since) return false;
+    for (var name in pushed.expect) {
+      var node = name === main.id ? main : document.getElementById(name);
+      var shown = node && main.contains(node) ? node.dataset.h || "" : "";
+      if (shown !== pushed.expect[name]) return false;
+    }
+    return true;
+  }
+
+  function pushed(message) {
+    heard(message.lastEventId);
+    var parts = null;
+    try {
+      parts = JSON.parse(message.data);
+    } catch (error) {
+      parts = null;
+    }
+    if (parts && window.playParts && !busy() && shows(parts) && window.playParts.put(parts.html)) {
+      return;
+    }
+    var live = document.getElementById("play-live");
+    if (live) htmx.trigger(live, "sse:changed");
+    setTimeout(catchUp, 200);
+  }
+
   document.addEventListener("htmx:sseOpen", function (event) {
     var source = event.detail && event.detail.source;
     if (!source) return;
@@ -38,6 +82,7 @@
       // The usual refresh is on its way; this only catches an announcement nobody heard.
       setTimeout(catchUp, 200);
     });
+    source.addEventListener("parts", pushed);
   });
   document.addEventListener("htmx:afterSettle", catchUp);
 
