@@ -17,8 +17,8 @@
 // exactly that — its version, and every part they were decided on (their fingerprints) — and
 // has nothing of its own on the way: no request of its own for the play (its move, its undo, a
 // refresh), no change waiting in the outbox, no move half-built on the phone (the server says
-// whether it still stands, and if not, why it was cleared). Otherwise the page fetches, as for
-// the plain event.
+// whether it still stands, and if not, why it was cleared), and the browser does not say it is
+// offline. Otherwise the page fetches, as for the plain event.
 (function () {
   var announced = 0;
 
@@ -41,6 +41,10 @@
     heard(event.detail && event.detail.lastEventId);
   });
   function busy() {
+    // While the browser says it has no network the page says so (#connection, below), and what
+    // an old connection still brings is not shown under that banner: it is fetched, as
+    // before, once the network is back.
+    if (navigator.onLine === false) return true;
     if (document.querySelector(".htmx-request")) return true; // a request of the page's
     if (window.playOutbox && window.playOutbox.waiting() > 0) return true;
     return Boolean(window.moveBuilder && window.moveBuilder.building());

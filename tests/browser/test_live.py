@@ -94,6 +94,39 @@ def test_two_phones_follow_each_other(page, browser, live_server, table):
         night_context.close()
 
 
+def test_the_other_phone_shows_a_move_from_its_event_without_fetching(
+    page, browser, live_server, table
+):
+    """Issue 32: the parts that changed come in the stream's event itself, and the watching
+    phone puts them in place without a request of its own; what it shows is its own to use (the
+    next move entered from it is stored: its token and keys are its own)."""
+    start_punto(page, table, ["Ana", "Ben"])
+    context, other = second_phone(browser, live_server)
+    try:
+        log_in(other)
+        other.goto(page.url)
+        expect(other.locator("#punto-turn")).to_have_text("Ana drew:")
+        errors = []
+        other.on("pageerror", lambda error: errors.append(str(error)))
+        fetched = []
+        other.on("request", lambda request: "/live/" in request.url and fetched.append(request))
+        other.evaluate("window.sameDocument = true")
+
+        tap_move(page, MOVES[0], 0)
+        expect(logged_moves(other)).to_have_count(1)
+        expect(other.locator("#punto-turn")).to_have_text("Ben drew:")
+        expect(other.locator("#live-notice")).to_have_count(0)
+        assert fetched == []
+
+        tap_move(other, MOVES[1], 1)
+        expect(logged_moves(page)).to_have_count(2)
+        expect(page.locator("#punto-turn")).to_have_text("Ana drew:")
+        assert other.evaluate("window.sameDocument") is True  # not reloaded
+        assert errors == []
+    finally:
+        context.close()
+
+
 def test_the_table_screen_follows_the_play_then_the_next_one(page, desktop_page, table):
     start_punto(page, table, ["Ana", "Ben"])
     play_id = int(re.search(r"/plays/(\d+)/", page.url).group(1))
