@@ -372,7 +372,8 @@ async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]
         for play in plays
         for w in range(WATCHERS_PER_TABLE)
     ]
-    await asyncio.gather(*(w.load() for w in watchers))
+    for start in range(0, len(watchers), 10):  # the phones open their pages, a few at a time
+        await asyncio.gather(*(w.load() for w in watchers[start : start + 10]))
     tasks = [asyncio.create_task(w.run()) for w in watchers]
     await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in watchers)), 60)
     answered: dict[tuple[int, int], float] = {}

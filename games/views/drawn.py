@@ -29,11 +29,12 @@ committed between the two is drawn, but not kept).
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
@@ -72,6 +73,8 @@ class Drawn:
     kept: frozenset[str] = frozenset()
     #: the play's version it shows
     version: int = 0
+    #: the events pushed from it, by the drawing the page showed before (``event_data``)
+    _pushes: dict = field(default_factory=dict, compare=False, repr=False)
 
     def answer(self, have: dict[str, str] | None) -> str | None:
         """Only what differs from the parts the page shows (``have``), or None: the whole."""
@@ -82,6 +85,21 @@ class Drawn:
     def fingerprints(self) -> dict[str, str]:
         """The parts a page shows once this drawing is on it, as its requests say them."""
         return {name: part.fingerprint for name, part in self.drawing.parts.items()}
+
+    def event_data(self, base: Drawn) -> str | None:
+        """The data of the stream's event that brings a page showing ``base`` to this drawing
+        (``pushed``, as one line of JSON, the viewer's markers still in it: ``personal`` fills
+        them in, as they are letters and digits that JSON leaves as they are); None: the page
+        fetches. Made once for all the streams that push it."""
+        have = base.fingerprints()
+        key = (base.version, tuple(sorted(have.items())))
+        if key not in self._pushes:
+            found = pushed(base, self, have)
+            self._pushes[key] = found and json.dumps(
+                {"since": found.since, "expect": found.expect, "html": found.html},
+                separators=(",", ":"),
+            )
+        return self._pushes[key]
 
 
 @dataclass(frozen=True)
@@ -101,10 +119,11 @@ class Pushed:
     expect: dict[str, str]
 
 
-def pushed(base: Drawn, new: Drawn) -> Pushed | None:
+def pushed(base: Drawn, new: Drawn, have: dict[str, str] | None = None) -> Pushed | None:
     """The parts of ``new`` that differ from ``base``, as a fetch from a page showing ``base``
-    gets them; None when the page must be sent whole (its own element changed)."""
-    have = base.fingerprints()
+    gets them; None when the page must be sent whole (its own element changed). ``have``:
+    ``base``'s fingerprints, when the caller has them."""
+    have = base.fingerprints() if have is None else have
     compared: list[str] = []
     answer = parts.answer(new.drawing, new.html, have, new.kept, compared)
     if answer is None:

@@ -4,9 +4,11 @@ An async view, async all the way while it waits: under ASGI (production) an idle
 thread, only a coroutine waiting on an ``asyncio.Event`` that games.live sets when the play
 changes. Each event is the play's version (its id too, so a browser that lost the connection
 resumes with ``Last-Event-ID`` and is told at once if it missed a change); the page then fetches
-its fresh fragment. Access is checked like any page's on connect (an outsider gets 404), and
-again on every wake-up and keep-alive: a member removed from the club, or a deleted play, ends
-the stream.
+its fresh fragment — or, for a play page that asks (``parts=1``), the event carries the parts
+that changed itself, and the page puts them in place without a request (``_Push``, issue 32).
+Access is checked like any page's on connect (an outsider gets 404), and again on every
+keep-alive and with every push: a member removed from the club, or a deleted play, ends the
+stream.
 
 Under WSGI (``runserver``, the tests' live server) Django would buffer an async stream whole
 before sending any of it, so there the same stream runs as a plain generator that blocks its
@@ -19,7 +21,6 @@ import asyncio
 import contextlib
 import contextvars
 import datetime
-import json
 import logging
 import random
 import threading
@@ -124,18 +125,44 @@ class _Push:
         base, self.base = self.base, new
         if new is None or base is None or new.version != version or base.version >= version:
             return None
-        pushed = drawn.pushed(base, new)
-        if pushed is None:
+        data = new.event_data(base)  # one line: SSE's data ends at a newline, JSON escapes them
+        if data is None:
             return None
-        data = json.dumps(
-            {
-                "since": pushed.since,
-                "expect": pushed.expect,
-                "html": drawn.personal(pushed.html, self.request),
-            },
-            separators=(",", ":"),
-        )  # one line: SSE's data ends at a newline, and JSON escapes them
+        data = drawn.personal(data, self.request)
         return f"id: {version}\nevent: parts\ndata: {data}\n\n".encode()
+
+    async def draws(self, version: int) -> None:
+        """Wait until this process has drawn ``version`` (``_DRAWINGS``): the streams of a play
+        woken together do not each hold a thread of the pool while one of them draws."""
+        key = (self.play_id, version, self.language)
+        await _DRAWINGS.wait(key, self._drawn)
+
+
+class _Drawings:
+    """The drawings the streams of this process are waiting for, by (play, version,
+    language): the first stream draws it in a thread, the others wait for that without a
+    thread of their own (each then takes it from ``drawn.KEPT``)."""
+
+    def __init__(self) -> None:
+        self._pending: dict[tuple, asyncio.Future] = {}
+
+    async def wait(self, key: tuple, draw: Callable) -> None:
+        future = self._pending.get(key)
+        if future is None or future.get_loop() is not asyncio.get_running_loop():
+            future = asyncio.ensure_future(_in_fresh_thread(draw))
+            self._pending[key] = future
+            future.add_done_callback(lambda done: self._forget(key, done))
+        with contextlib.suppress(Exception):  # the stream's own drawing says what went wrong
+            await asyncio.shield(future)
+
+    def _forget(self, key: tuple, done: asyncio.Future) -> None:
+        if self._pending.get(key) is done:
+            del self._pending[key]
+        if not done.cancelled():
+            done.exception()  # seen: a failed drawing is the streams' own to retry
+
+
+_DRAWINGS = _Drawings()
 
 
 def _in_fresh_thread(work: Callable) -> Awaitable:
@@ -423,6 +450,7 @@ async def _async_stream(
             if frame is None:
                 return
             if push is not None and _is_event(frame):
+                await push.draws(current)
                 frame = await _in_fresh_thread(partial(push.event, current)) or frame
             elif push is not None and starting:
                 await _in_fresh_thread(partial(push.start, current))
