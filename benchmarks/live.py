@@ -38,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -269,6 +270,9 @@ class Watcher:
         self.page = Page()
         self.bytes = self.fetches = 0  # the fetches answered with a change, and their size
         self.pushes = self.pushed_bytes = 0  # the events whose parts were put in place
+        self.wire = 0  # the stream's bytes as they came (compressed or not)
+        self.event_id: int | None = None  # the event being read: its id and kind
+        self.kind = b""
 
     async def load(self) -> None:
         """The phone's page: the play's fragment as it is now, its parts and version."""
@@ -329,35 +333,55 @@ class Watcher:
 
     async def run(self) -> None:
         reader, writer = await asyncio.open_connection(HOST, self.port, limit=2**20)
-        parts = "&parts=1" if PUSH and self.fetch else ""
+        # the play page's stream asks for the parts and, as a browser, takes gzip
+        asked = "&parts=1" if PUSH and self.fetch else ""
+        takes = "Accept-Encoding: gzip, deflate, br\r\n" if asked else ""
         writer.write(
             (
-                f"GET /plays/{self.play}/events/?v={self.version}{parts} HTTP/1.1\r\n"
-                f"{self.client.headers(self.port)}\r\n"
+                f"GET /plays/{self.play}/events/?v={self.version}{asked} HTTP/1.1\r\n"
+                f"{self.client.headers(self.port)}{takes}\r\n"
             ).encode()
         )
         await writer.drain()
-        version, kind = None, b""
         try:
+            head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").lower()
+            chunked = "transfer-encoding: chunked" in head
+            unzip = zlib.decompressobj(wbits=31) if "content-encoding: gzip" in head else None
+            rest = b""
             while True:
-                line = await reader.readline()
-                if not line:
-                    return
-                if line.startswith(b"retry:"):
-                    self.connected.set()
-                elif line.startswith(b"id: "):
-                    version = int(line[4:])
-                    self.arrivals.setdefault(version, time.perf_counter())
-                    self.last = max(self.last, version)
-                elif line.startswith(b"event: "):
-                    kind = line[7:].strip()
-                elif line.startswith(b"data: ") and version is not None and self.fetch:
-                    if kind == b"parts":
-                        self.pushed(version, line[6:])
-                    else:
-                        self.changed()
+                if chunked:
+                    size = int((await reader.readline()).strip() or b"0", 16)
+                    if not size:
+                        return
+                    body = (await reader.readexactly(size + 2))[:-2]
+                else:
+                    body = await reader.read(2**16)
+                    if not body:
+                        return
+                self.wire += len(body)
+                if unzip is not None:
+                    body = unzip.decompress(body)
+                *lines, rest = (rest + body).split(b"\n")
+                for line in lines:
+                    self.heard(line)
         finally:
             writer.close()
+
+    def heard(self, line: bytes) -> None:
+        """A line of the stream (server-sent events)."""
+        if line.startswith(b"retry:"):
+            self.connected.set()
+        elif line.startswith(b"id: "):
+            self.event_id = int(line[4:])
+            self.arrivals.setdefault(self.event_id, time.perf_counter())
+            self.last = max(self.last, self.event_id)
+        elif line.startswith(b"event: "):
+            self.kind = line[7:].strip()
+        elif line.startswith(b"data: ") and self.event_id is not None and self.fetch:
+            if self.kind == b"parts":
+                self.pushed(self.event_id, line[6:])
+            else:
+                self.changed()
 
 
 def pct(values: list[float], q: float) -> float:
@@ -407,6 +431,7 @@ async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]
     fetched_bytes = sum(watcher.bytes for watcher in watchers)
     pushes = sum(watcher.pushes for watcher in watchers)
     pushed_bytes = sum(watcher.pushed_bytes for watcher in watchers)
+    wire = sum(watcher.wire for watcher in watchers)
     for watcher in watchers:
         for version in range(1, MOVES_PER_TABLE + 1):
             arrived = watcher.arrivals.get(version)
@@ -434,8 +459,9 @@ async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]
         f"failed fetches {failed_fetches}; {fetched} fetches answered with the change, "
         f"{fetched_bytes / max(1, fetched) / 1024:.1f} KB each (uncompressed; the watchers send "
         f"the parts their page shows and take gzip, as phones do); {pushes} events whose parts "
-        f"were put in place, {pushed_bytes / max(1, pushes) / 1024:.1f} KB each (streams "
-        f"{'asking for the parts' if PUSH else 'saying the version only'}) "
+        f"were put in place, {pushed_bytes / max(1, pushes) / 1024:.1f} KB each; the streams "
+        f"{'asking for the parts, gzipped' if PUSH else 'saying the version only'}: "
+        f"{wire / 1024 / len(watchers):.0f} KB each on the wire over the run "
         f"(load average {load()})",
         f"- move-to-event, {TABLES} tables × (1 entering + {WATCHERS_PER_TABLE} watching), "
         f"2 uvicorn processes, {len(samples)} events: p50 {1000 * pct(samples, 0.5):.0f} ms, "

@@ -8,7 +8,9 @@ a page further behind), nor to a stream that did not ask."""
 from __future__ import annotations
 
 import asyncio
+import gzip as std_gzip
 import json
+import zlib
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
@@ -248,3 +250,57 @@ def test_the_stream_sends_the_parts_in_its_event(member, club, night):
     event = pushed(async_to_sync(run)())
     assert event["since"] == start
     assert f'data-version="{start + 1}"' in event["html"]
+
+
+def test_a_gzipped_stream_gives_each_frame_as_it_comes_and_ends_as_gzip_does():
+    """Each frame compressed on its own and flushed: the browser reads it at once, and the
+    frames one after another are one gzip stream, its trailer at the end."""
+    frames = [
+        views.HELLO,
+        views.KEEPALIVE,
+        b"id: 7\nevent: parts\ndata: " + b"x" * 50_000 + b"\n\n",
+    ]
+    gzip = views._Gzip()
+    reader = zlib.decompressobj(wbits=31)
+    sent = []
+    for frame in frames:
+        sent.append(gzip.frame(frame))
+        assert reader.decompress(sent[-1]) == frame  # all of it, nothing held back
+    assert len(sent[-1]) < 1000
+    sent.append(gzip.end())
+    assert reader.decompress(sent[-1]) == b"" and reader.eof
+    assert std_gzip.decompress(b"".join(sent)) == b"".join(frames)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_stream_is_gzipped_for_a_browser_that_takes_it(member, club, night):
+    play, move = cut_at(club, night, "punto", 2)
+
+    async def run():
+        client = AsyncClient(HTTP_HX_REQUEST="true")
+        await client.aforce_login(member)
+        await client.get(reverse("play", args=[play.pk]))
+        url = reverse("play-events", args=[play.pk])
+        asked = {"v": play.version, "parts": "1"}
+        gzip = {"Accept-Encoding": "gzip, deflate, br"}
+        response = await client.get(url, asked, headers=gzip)
+        assert response["Content-Encoding"] == "gzip"
+        assert "Accept-Encoding" in response["Vary"]
+        reader = zlib.decompressobj(wbits=31)
+        stream = aiter(response.streaming_content)
+        async with asyncio.timeout(10):
+            assert reader.decompress(await anext(stream)) == views.HELLO
+            task = asyncio.ensure_future(anext(stream))
+            await asyncio.sleep(0.3)
+            await sync_to_async(services.record_move)(play=play, move=move)
+            frame = reader.decompress(await task)
+        # a stream that does not ask for the parts, or a browser that does not take gzip: plain
+        plain = await client.get(url, {"v": play.version}, headers=gzip)
+        assert not plain.has_header("Content-Encoding")
+        plain = await client.get(url, asked)
+        assert not plain.has_header("Content-Encoding")
+        return frame
+
+    start = play.version
+    event = pushed(async_to_sync(run)())
+    assert event["since"] == start
