@@ -181,6 +181,17 @@ class Kept:
                 self._entries.move_to_end(key)
             return found
 
+    def newest(self, play_id: int, version: int, language: str) -> Drawn | None:
+        """The drawing kept of the play at ``version`` in ``language`` (the last one used, were
+        there two: the club's time zone changed), looked up without reading the play."""
+        with self._lock:
+            found = [
+                drawn
+                for (pk, at, _started, _zone, lang), drawn in self._entries.items()
+                if pk == play_id and at == version and lang == language
+            ]
+        return found[-1] if found else None
+
     def get_or_draw(self, key: tuple, draw: Callable[[], tuple[Drawn, bool]]) -> Drawn:
         """The drawing kept for ``key``, or ``draw``'s: (drawing, whether it may be kept)."""
         found = self.get(key)

@@ -90,8 +90,11 @@ class _Push:
     (``drawn.pushed``); the page puts them in place, or fetches as before when it cannot
     (static/js/live-catchup.js). Whenever that drawing is not to be had (the play no longer in
     progress, the viewer no longer a member, its page further behind), the event is the plain
-    one and the page fetches. The viewer's membership is read with each drawing taken: content
-    is never pushed on a notification's word alone."""
+    one and the page fetches. A drawing this process has kept is pushed without reading the
+    database: what the stream's viewer may see is checked as for the plain event — on connect,
+    at every keep-alive, and at once when they leave the club or their account changes (the
+    notifications of games.live end such a stream before it pushes again); a drawing made for
+    the stream reads the play as its viewer may see it."""
 
     def __init__(self, play_id: int, user_id: int, language: str, request: HttpRequest) -> None:
         self.play_id, self.user_id, self.language = play_id, user_id, language
@@ -121,10 +124,15 @@ class _Push:
         found = self._drawn()
         self.base = found if found is not None and found.version == version else None
 
-    def event(self, version: int) -> bytes | None:
+    def kept(self, version: int) -> drawn.Drawn | None:
+        """The drawing of ``version`` this process keeps, if any (no database read)."""
+        return drawn.KEPT.newest(self.play_id, version, self.language)
+
+    def event(self, version: int, new: drawn.Drawn | None = None) -> bytes | None:
         """The event that the play is at ``version`` with the parts that changed, or None (the
-        plain event: the page fetches)."""
-        new = self._drawn()
+        plain event: the page fetches). ``new``: the drawing of ``version`` (``kept``), else it
+        is looked up or drawn here."""
+        new = new or self.kept(version) or self._drawn()
         base, self.base = self.base, new
         if new is None or base is None or new.version != version or base.version >= version:
             return None
@@ -507,7 +515,10 @@ async def _async_stream(
                 return
             if push is not None and _is_event(frame):
                 await push.draws(current)
-                frame = await _in_fresh_thread(partial(push.event, current)) or frame
+                if (kept := push.kept(current)) is not None:
+                    frame = push.event(current, kept) or frame  # a few string operations
+                else:
+                    frame = await _in_fresh_thread(partial(push.event, current)) or frame
             elif push is not None and starting:
                 await _in_fresh_thread(partial(push.start, current))
             starting = False

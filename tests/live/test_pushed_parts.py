@@ -145,6 +145,23 @@ def test_each_stream_gets_its_own_token_and_keys_from_one_drawing(
     assert first != second
 
 
+def test_a_drawing_kept_is_pushed_without_reading_the_database(
+    member_client, owner_client, member, owner, club, night, django_assert_num_queries
+):
+    """The first stream of a process to push a version draws it (reading the play as its
+    viewer may see it); the others push it from there, reading nothing (who may see what is
+    told them: tests/live/test_events.py)."""
+    play, move = cut_at(club, night, "punto", 3)
+    first, second = stream_push(member_client, play, member), stream_push(owner_client, play, owner)
+    for push in (first, second):
+        push.start(play.version)
+    services.record_move(play=play, move=move)
+    play.refresh_from_db()
+    pushed(first.event(play.version))
+    with django_assert_num_queries(0):
+        pushed(second.event(play.version))
+
+
 def test_a_page_that_shows_something_of_its_own_does_not_take_them(
     member_client, member, club, night
 ):
