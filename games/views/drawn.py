@@ -25,6 +25,10 @@ What differs between two viewers is never kept:
 An entry is never stale: it is looked up by the version the request has just read (get_play),
 and it is kept only if the play was still at that version once its log had been read (a move
 committed between the two is drawn, but not kept).
+
+The play page's stream pushes the same drawings (games.views.live._Push): from the drawing its
+page showed to the new one, the answer a fetch would get (``pushed``, ``Drawn.event_data``), made
+once for all its streams, each viewer's markers then filled in (``personal``).
 """
 
 from __future__ import annotations
