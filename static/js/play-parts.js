@@ -58,6 +58,9 @@
   document.addEventListener("htmx:beforeSwap", (event) => {
     const xhr = event.detail.xhr;
     if (!xhr || !xhr.getResponseHeader(HEADER)) return;
+    // An answer already turned away stays so: a refresh that comes back after the page's own
+    // refused change, at the same version, would wipe the refusal (static/js/live-catchup.js).
+    if (!event.detail.shouldSwap) return;
     event.detail.shouldSwap = false;
     put(xhr.responseText);
   });

@@ -268,6 +268,33 @@ def test_a_change_announced_while_the_phone_waits_for_its_own_move_is_fetched_af
     expect(page.locator("#punto-turn")).to_have_text("Ana drew:")
 
 
+def test_a_refresh_answered_after_the_pages_own_refused_move_leaves_the_refusal(
+    page, table, monkeypatch
+):
+    """A refresh of the page goes out, then the page's own move, made before another phone's,
+    is refused (stale) and says so; the refresh's answer, at the same version, comes back after
+    it: it is turned away, and the refusal stays on the screen (it wiped it: the parts of an
+    answer were put in place even when the page had turned the answer away)."""
+    from games import live, services
+    from games.models import Play
+
+    start_punto(page, table, ["Ana", "Ben"])
+    monkeypatch.setattr(live.hub, "publish", lambda *keys, **note: None)  # the stream is quiet
+    services.record_move(play=Play.objects.get(), move=MOVES[0])  # another phone's, unheard
+    held = []
+    page.route("**/live/**", lambda route: held.append(route))  # its answer held back
+    page.evaluate("htmx.trigger(document.getElementById('play-live'), 'sse:changed')")
+    page.wait_for_function("() => document.querySelector('#play-live.htmx-request')")
+    tap_move(page, MOVES[0], 0, sent=False)  # the same move, made at the older version
+    expect(page.locator("#move-error")).to_contain_text("Someone else changed this play")
+    (refresh,) = held
+    refresh.continue_()
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    page.wait_for_timeout(300)  # its swap would be done by now
+    expect(page.locator("#move-error")).to_contain_text("Someone else changed this play")
+    assert page.js_errors == []
+
+
 def test_a_refused_stream_falls_back_to_asking_every_few_seconds(page, table, settings):
     """Issue 29: past the streams' limits the stream is refused (429): the page still shows a
     move made on another phone, by asking for the play every 5 s, not every second, and the
