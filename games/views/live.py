@@ -7,8 +7,8 @@ resumes with ``Last-Event-ID`` and is told at once if it missed a change); the p
 its fresh fragment — or, for a play page that asks (``parts=1``), the event carries the parts
 that changed itself, and the page puts them in place without a request (``_Push``, issue 32).
 Access is checked like any page's on connect (an outsider gets 404), and again on every
-keep-alive and with every push: a member removed from the club, or a deleted play, ends the
-stream.
+keep-alive and at once when a member leaves the club or an account is made inactive (games.live
+tells the streams): a member removed from the club, or a deleted play, ends the stream.
 
 Under WSGI (``runserver``, the tests' live server) Django would buffer an async stream whole
 before sending any of it, so there the same stream runs as a plain generator that blocks its

@@ -175,7 +175,9 @@ def _draw(
         and judgement.legal
         and shown.replay is None
     )
-    if not looking_back and request is not None:  # kept while looking back
+    # The live page's half-built move is kept while looking back; a stream's drawing (no
+    # request) has no viewer whose draft it could be.
+    if not looking_back and request is not None:
         keep_draft(request, play, shown.draft if can_enter else None)
     ui = ui_for(play.game)
     context |= {
