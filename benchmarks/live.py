@@ -287,6 +287,8 @@ class Watcher:
         """An event with the parts that changed: put in place if the page shows what they were
         made for (its version and the fingerprints they were decided on) and no fetch of its
         is on its way, as static/js/live-catchup.js does; else fetched."""
+        if version <= self.shown:
+            return  # shown already: its fetch would answer 204
         parts = json.loads(data)
         busy = self._fetching is not None and not self._fetching.done()
         fits = parts["since"] == self.shown and all(

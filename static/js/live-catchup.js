@@ -64,6 +64,10 @@
 
   function pushed(message) {
     heard(message.lastEventId);
+    // Shown already (the page's own move, answered before its event came): its fetch would
+    // answer 204, so none is made.
+    var main = document.getElementById("play-main");
+    if (main && parseInt(message.lastEventId, 10) <= parseInt(main.dataset.version, 10)) return;
     var parts = null;
     try {
       parts = JSON.parse(message.data);

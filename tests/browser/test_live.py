@@ -268,6 +268,19 @@ def test_a_change_announced_while_the_phone_waits_for_its_own_move_is_fetched_af
     expect(page.locator("#punto-turn")).to_have_text("Ana drew:")
 
 
+def test_the_phone_that_entered_a_move_fetches_nothing_when_its_event_comes(page, table):
+    """Its move's answer showed the play at that version already: the event with the parts
+    that changed, coming after it, asks for nothing (its fetch would answer 204)."""
+    start_punto(page, table, ["Ana", "Ben"])
+    fetched = []
+    page.on("request", lambda request: "/live/" in request.url and fetched.append(request))
+    for done, move in enumerate(MOVES[:3]):
+        tap_move(page, move, done)
+        page.wait_for_timeout(500)  # its event has come
+    assert fetched == []
+    assert page.js_errors == []
+
+
 def test_a_refresh_answered_after_the_pages_own_refused_move_leaves_the_refusal(
     page, table, monkeypatch
 ):
