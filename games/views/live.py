@@ -119,10 +119,19 @@ class _Push:
         return drawn_for_members(self.play_id, self.user_id, self.language)
 
     def start(self, version: int) -> None:
-        """The stream opens on a page that shows ``version``: the drawing of it, if the play is
-        still there, is the base of the first push."""
+        """The page shows ``version`` (the stream opens on it, or it was just told of it): the
+        drawing of it, if the play is still there, is the base of the next push."""
         found = self._drawn()
         self.base = found if found is not None and found.version == version else None
+
+    def ready(self, version: int) -> bool:
+        """Whether an event for ``version`` may carry the parts: the stream has the drawing its
+        page shows, of an older version. Otherwise the plain event goes at once, and the drawing
+        of ``version`` is taken after it (``start``), the base of the next push."""
+        return self.base is not None and self.base.version < version
+
+    def at(self, version: int) -> bool:
+        return self.base is not None and self.base.version == version
 
     def kept(self, version: int) -> drawn.Drawn | None:
         """The drawing of ``version`` this process keeps, if any (no database read)."""
@@ -513,17 +522,18 @@ async def _async_stream(
             frame = stream.after_read(current, woken)
             if frame is None:
                 return
-            if push is not None and _is_event(frame):
+            told = _is_event(frame)
+            if push is not None and told and push.ready(current):
                 await push.draws(current)
                 if (kept := push.kept(current)) is not None:
                     frame = push.event(current, kept) or frame  # a few string operations
                 else:
                     frame = await _in_fresh_thread(partial(push.event, current)) or frame
-            elif push is not None and starting:
-                await _in_fresh_thread(partial(push.start, current))
-            starting = False
             if frame:
                 yield frame
+            if push is not None and (told or starting) and not push.at(current):
+                await _in_fresh_thread(partial(push.start, current))
+            starting = False
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(watcher.event.wait(), _keepalive_wait())
             woke = _woke(watcher, watched, clock, timed_out=not watcher.event.is_set())
@@ -564,13 +574,14 @@ def _blocking_stream(
             frame = stream.after_read(current, woken)
             if frame is None:
                 return
-            if push is not None and _is_event(frame):
+            told = _is_event(frame)
+            if push is not None and told and push.ready(current):
                 frame = push.event(current) or frame
-            elif push is not None and starting:
-                push.start(current)
-            starting = False
             if frame:
                 yield frame
+            if push is not None and (told or starting) and not push.at(current):
+                push.start(current)
+            starting = False
             woke = _woke(
                 watcher, watched, clock, timed_out=not watcher.event.wait(_keepalive_wait())
             )
