@@ -13,7 +13,11 @@ Against a throwaway PostgreSQL database on 127.0.0.1 and app servers run as in p
    event must equal the play's version in the database. Every phone behaves as a real one:
    each request for the play says which parts its page shows (the X-Play-Parts header, kept
    from the answers it got: static/js/play-parts.js) and so gets only those that changed, and
-   it takes compressed answers.
+   it takes compressed answers. Each watching phone has its page (the play's fragment) before
+   the moves begin, and its stream asks for the parts that changed in the event itself
+   (``parts=1``, static/js/live-catchup.js): it puts them in place when its page shows what
+   they were made for, else fetches. ``LIVE_PUSH=0``: streams that only say the version, each
+   event then a fetch (as before issue 32's push).
 2. Idle streams: the memory (RSS) and threads of one server process holding N idle streams.
 3. Move entry with 0 and with 60 watchers on the plays being entered (one process).
 
@@ -34,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -46,6 +51,7 @@ IDLE = int(os.environ.get("LIVE_IDLE", "1000"))
 #: Seconds between two moves of a table: a real table's pace is far slower (a move every ten
 #: seconds or so); 0.3 keeps the servers busy. LIVE_PACE to measure another.
 PACE = float(os.environ.get("LIVE_PACE", "0.3"))
+PUSH = os.environ.get("LIVE_PUSH", "1") == "1"
 ENV = {
     **os.environ,
     "DATABASE_URL": PG + DB,
@@ -263,6 +269,42 @@ class Watcher:
         self.failed_fetches = 0
         self.page = Page()
         self.bytes = self.fetches = 0  # the fetches answered with a change, and their size
+        self.pushes = self.pushed_bytes = 0  # the events whose parts were put in place
+        self.wire = 0  # the stream's bytes as they came (compressed or not)
+        self.event_id: int | None = None  # the event being read: its id and kind
+        self.kind = b""
+
+    async def load(self) -> None:
+        """The phone's page: the play's fragment as it is now, its parts and version."""
+        path = f"/plays/{self.play}/"
+        status, headers, answer = await self.client.get(self.port, path, self.page.headers())
+        found = SHOWN.search(answer)
+        assert status == 200 and found, status
+        self.page.took(headers, answer)
+        self.shown = self.version = self.last = int(found.group(1))
+
+    def pushed(self, version: int, data: bytes) -> None:
+        """An event with the parts that changed: put in place if the page shows what they were
+        made for (its version and the fingerprints they were decided on) and no fetch of its
+        is on its way, as static/js/live-catchup.js does; else fetched."""
+        if version <= self.shown:
+            return  # shown already: its fetch would answer 204
+        parts = json.loads(data)
+        busy = self._fetching is not None and not self._fetching.done()
+        fits = parts["since"] == self.shown and all(
+            self.page.parts.get(name, "") == h for name, h in parts["expect"].items()
+        )
+        if busy or not fits:
+            self.changed()
+            return
+        html = parts["html"].encode()
+        self.page.took({"x-play-parts": "1"}, html)
+        self.pushes += 1
+        self.pushed_bytes += len(html)
+        now = time.perf_counter()
+        for shown in range(self.shown + 1, version + 1):
+            self.on_screen.setdefault(shown, now)
+        self.shown = max(self.shown, version)
 
     def changed(self) -> None:
         """An event: the page fetches its fragment (one fetch at a time, then one more if an
@@ -292,29 +334,56 @@ class Watcher:
                 return
 
     async def run(self) -> None:
-        reader, writer = await asyncio.open_connection(HOST, self.port, limit=2**16)
+        reader, writer = await asyncio.open_connection(HOST, self.port, limit=2**20)
+        # the play page's stream asks for the parts and, as a browser, takes gzip
+        asked = "&parts=1" if PUSH and self.fetch else ""
+        takes = "Accept-Encoding: gzip, deflate, br\r\n" if asked else ""
         writer.write(
             (
-                f"GET /plays/{self.play}/events/?v={self.version} HTTP/1.1\r\n"
-                f"{self.client.headers(self.port)}\r\n"
+                f"GET /plays/{self.play}/events/?v={self.version}{asked} HTTP/1.1\r\n"
+                f"{self.client.headers(self.port)}{takes}\r\n"
             ).encode()
         )
         await writer.drain()
         try:
+            head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").lower()
+            chunked = "transfer-encoding: chunked" in head
+            unzip = zlib.decompressobj(wbits=31) if "content-encoding: gzip" in head else None
+            rest = b""
             while True:
-                line = await reader.readline()
-                if not line:
-                    return
-                if line.startswith(b"retry:"):
-                    self.connected.set()
-                elif line.startswith(b"id: "):
-                    version = int(line[4:])
-                    self.arrivals.setdefault(version, time.perf_counter())
-                    self.last = max(self.last, version)
-                    if self.fetch:
-                        self.changed()
+                if chunked:
+                    size = int((await reader.readline()).strip() or b"0", 16)
+                    if not size:
+                        return
+                    body = (await reader.readexactly(size + 2))[:-2]
+                else:
+                    body = await reader.read(2**16)
+                    if not body:
+                        return
+                self.wire += len(body)
+                if unzip is not None:
+                    body = unzip.decompress(body)
+                *lines, rest = (rest + body).split(b"\n")
+                for line in lines:
+                    self.heard(line)
         finally:
             writer.close()
+
+    def heard(self, line: bytes) -> None:
+        """A line of the stream (server-sent events)."""
+        if line.startswith(b"retry:"):
+            self.connected.set()
+        elif line.startswith(b"id: "):
+            self.event_id = int(line[4:])
+            self.arrivals.setdefault(self.event_id, time.perf_counter())
+            self.last = max(self.last, self.event_id)
+        elif line.startswith(b"event: "):
+            self.kind = line[7:].strip()
+        elif line.startswith(b"data: ") and self.event_id is not None and self.fetch:
+            if self.kind == b"parts":
+                self.pushed(self.event_id, line[6:])
+            else:
+                self.changed()
 
 
 def pct(values: list[float], q: float) -> float:
@@ -329,6 +398,8 @@ async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]
         for play in plays
         for w in range(WATCHERS_PER_TABLE)
     ]
+    for start in range(0, len(watchers), 10):  # the phones open their pages, a few at a time
+        await asyncio.gather(*(w.load() for w in watchers[start : start + 10]))
     tasks = [asyncio.create_task(w.run()) for w in watchers]
     await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in watchers)), 60)
     answered: dict[tuple[int, int], float] = {}
@@ -360,6 +431,9 @@ async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]
     failed_fetches = sum(watcher.failed_fetches for watcher in watchers)
     fetched = sum(watcher.fetches for watcher in watchers)
     fetched_bytes = sum(watcher.bytes for watcher in watchers)
+    pushes = sum(watcher.pushes for watcher in watchers)
+    pushed_bytes = sum(watcher.pushed_bytes for watcher in watchers)
+    wire = sum(watcher.wire for watcher in watchers)
     for watcher in watchers:
         for version in range(1, MOVES_PER_TABLE + 1):
             arrived = watcher.arrivals.get(version)
@@ -386,7 +460,11 @@ async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]
         f"max {1000 * max(tap_to_screen):.0f} ms; versions never on a screen {never_shown}, "
         f"failed fetches {failed_fetches}; {fetched} fetches answered with the change, "
         f"{fetched_bytes / max(1, fetched) / 1024:.1f} KB each (uncompressed; the watchers send "
-        f"the parts their page shows and take gzip, as phones do) (load average {load()})",
+        f"the parts their page shows and take gzip, as phones do); {pushes} events whose parts "
+        f"were put in place, {pushed_bytes / max(1, pushes) / 1024:.1f} KB each; the streams "
+        f"{'asking for the parts, gzipped' if PUSH else 'saying the version only'}: "
+        f"{wire / 1024 / len(watchers):.0f} KB each on the wire over the run "
+        f"(load average {load()})",
         f"- move-to-event, {TABLES} tables × (1 entering + {WATCHERS_PER_TABLE} watching), "
         f"2 uvicorn processes, {len(samples)} events: p50 {1000 * pct(samples, 0.5):.0f} ms, "
         f"p95 {1000 * pct(samples, 0.95):.0f} ms, max {1000 * max(samples):.0f} ms "

@@ -64,12 +64,23 @@ def get_play(request: HttpRequest, play_id: int) -> Play:
     """The play, its club and its night, if the user is a member of its club (one query)."""
     if not storable_key(Play, play_id):
         raise Http404
+    play = member_play(_user_id(request), play_id)
+    if play is None:
+        raise Http404
+    return play
+
+
+def member_play(user_id: int, play_id: int) -> Play | None:
+    """``get_play`` for ``user_id``, outside a request (a member's stream: games.views.live):
+    None if they are not a member of its club, or it is gone."""
+    if not storable_key(Play, play_id):
+        return None
     sql, play_columns, club_columns, night_columns = _play_sql()
     with connection.cursor() as cursor:
-        cursor.execute(sql, [play_id, _user_id(request)])
+        cursor.execute(sql, [play_id, user_id])
         row = cursor.fetchone()
     if row is None:
-        raise Http404
+        return None
     (play,) = instances(Play, play_columns, [row])
     (play.club,) = instances(Club, club_columns, [row], start=len(play_columns))
     (play.night,) = instances(

@@ -2,7 +2,7 @@ from django.apps import AppConfig
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_out
 from django.core.management import call_command
-from django.db.models.signals import post_migrate, post_save
+from django.db.models.signals import post_delete, post_migrate, post_save
 from django.utils.translation import gettext_lazy as _
 
 
@@ -16,12 +16,25 @@ def end_session_streams(sender, request=None, user=None, **kwargs) -> None:
 
 
 def recheck_account_streams(sender, instance=None, **kwargs) -> None:
-    """A password just set (``set_password``, then ``save``): the account's live streams check
-    that their session still holds, and every other session's end (games.live)."""
-    if getattr(instance, "_password", None) is not None and instance.pk is not None:
+    """A password just set (``set_password``, then ``save``), or an account made inactive: the
+    account's live streams check that their session still holds, and every other session's end
+    (games.live)."""
+    if instance is None or instance.pk is None:
+        return
+    if getattr(instance, "_password", None) is not None or not instance.is_active:
         from . import live
 
         live.user_changed(instance.pk)
+
+
+def end_member_streams(sender, instance=None, **kwargs) -> None:
+    """A membership gone (removed from the club, by the owners' page or the admin): the
+    member's live streams read again what they may see, at once, in every process — a play
+    page's stream pushes the play's parts without reading it each time (games.views.live)."""
+    if instance is not None and instance.user_id is not None:
+        from . import live
+
+        live.member_removed(instance.user_id)
 
 
 def create_cache_table(using: str = "default", **kwargs) -> None:
@@ -46,4 +59,9 @@ class GamesConfig(AppConfig):
             recheck_account_streams,
             sender=get_user_model(),
             dispatch_uid="games-live-password",
+        )
+        from .models import Membership
+
+        post_delete.connect(
+            end_member_streams, sender=Membership, dispatch_uid="games-live-membership"
         )

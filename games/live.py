@@ -340,6 +340,12 @@ def user_changed(user_id: int) -> None:
     _tell(f"user:{user_id}", RECHECK, f"user {user_id}")
 
 
+def member_removed(user_id: int) -> None:
+    """A member left a club: their streams read again what they may still see (those of that
+    club's plays and nights end) and check their session, in every process."""
+    _tell(f"user:{user_id}", EVERYTHING, f"member {user_id}")
+
+
 def heard(payload: str) -> None:
     """A notification from the channel, told to the streams it concerns (a payload of another
     shape is passed over)."""
@@ -350,6 +356,8 @@ def heard(payload: str) -> None:
             hub.publish(*play_keys(night_id, play_id), note=Change(play_id, version))
         elif len(parts) == 2 and parts[0] == "user":
             hub.publish(f"user:{int(parts[1])}", note=RECHECK)
+        elif len(parts) == 2 and parts[0] == "member":
+            hub.publish(f"user:{int(parts[1])}", note=EVERYTHING)
         elif len(parts) == 2 and parts[0] == "session":
             hub.publish(f"session:{parts[1]}", note=ENDED)
     except ValueError:

@@ -86,12 +86,19 @@ def shown(header: str | None) -> dict[str, str] | None:
 
 
 def changed(
-    drawing: Drawing, have: dict[str, str], kept: frozenset[str] = frozenset()
+    drawing: Drawing,
+    have: dict[str, str],
+    kept: frozenset[str] = frozenset(),
+    compared: list[str] | None = None,
 ) -> list[Part] | None:
     """The parts of ``drawing`` that differ from those the page shows (``have``), outermost
     first; None when the page itself differs (it is then sent whole). ``kept``: parts the page
-    keeps as they are whatever this drawing holds (the log, which a move's answer appends to)."""
+    keeps as they are whatever this drawing holds (the log, which a move's answer appends to).
+    ``compared``, if given, gets the names of the parts whose fingerprint in ``have`` was
+    looked at: the answer depends on those alone (games.views.drawn.pushed)."""
     root = drawing.root
+    if compared is not None:
+        compared.append(root.name)
     if have.get(root.name) != root.fingerprint:
         return None
     differ: list[Part] = []
@@ -101,6 +108,8 @@ def changed(
             child = drawing.parts[name]
             if name in kept:
                 continue
+            if compared is not None:
+                compared.append(name)
             if have.get(name) == child.fingerprint:
                 walk(child)
             else:
@@ -111,14 +120,18 @@ def changed(
 
 
 def answer(
-    drawing: Drawing, html: str, have: dict[str, str], kept: frozenset[str] = frozenset()
+    drawing: Drawing,
+    html: str,
+    have: dict[str, str],
+    kept: frozenset[str] = frozenset(),
+    compared: list[str] | None = None,
 ) -> str | None:
     """The answer that carries only what changed, or None when the page must be sent whole.
 
     It is the page's element as it opens now, holding one ``<template data-part>`` per part to
     put in place of the page's, followed by whatever the drawing holds after the page's element
     (the log's new line, to append)."""
-    differ = changed(drawing, have, kept)
+    differ = changed(drawing, have, kept, compared)
     if differ is None:
         return None
     root = drawing.root

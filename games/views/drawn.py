@@ -25,15 +25,20 @@ What differs between two viewers is never kept:
 An entry is never stale: it is looked up by the version the request has just read (get_play),
 and it is kept only if the play was still at that version once its log had been read (a move
 committed between the two is drawn, but not kept).
+
+The play page's stream pushes the same drawings (games.views.live._Push): from the drawing its
+page showed to the new one, the answer a fetch would get (``pushed``, ``Drawn.event_data``), made
+once for all its streams, each viewer's markers then filled in (``personal``).
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
@@ -70,12 +75,64 @@ class Drawn:
     drawing: parts.Drawing
     #: parts the page keeps whatever this drawing holds (the log a move's answer appends to)
     kept: frozenset[str] = frozenset()
+    #: the play's version it shows
+    version: int = 0
+    #: the events pushed from it, by the drawing the page showed before (``event_data``)
+    _pushes: dict = field(default_factory=dict, compare=False, repr=False)
 
     def answer(self, have: dict[str, str] | None) -> str | None:
         """Only what differs from the parts the page shows (``have``), or None: the whole."""
         if have is None:
             return None
         return parts.answer(self.drawing, self.html, have, self.kept)
+
+    def fingerprints(self) -> dict[str, str]:
+        """The parts a page shows once this drawing is on it, as its requests say them."""
+        return {name: part.fingerprint for name, part in self.drawing.parts.items()}
+
+    def event_data(self, base: Drawn) -> str | None:
+        """The data of the stream's event that brings a page showing ``base`` to this drawing
+        (``pushed``, as one line of JSON, the viewer's markers still in it: ``personal`` fills
+        them in, as they are letters and digits that JSON leaves as they are); None: the page
+        fetches. Made once for all the streams that push it."""
+        have = base.fingerprints()
+        key = (base.version, tuple(sorted(have.items())))
+        if key not in self._pushes:
+            found = pushed(base, self, have)
+            self._pushes[key] = found and json.dumps(
+                {"since": found.since, "expect": found.expect, "html": found.html},
+                separators=(",", ":"),
+            )
+        return self._pushes[key]
+
+
+@dataclass(frozen=True)
+class Pushed:
+    """What a page that shows ``base`` gets in the event that says the play is at ``new``'s
+    version (games.views.live), instead of fetching it: the same answer its fetch would get,
+    made once per process and version for all the phones watching (issue 32).
+
+    ``expect`` holds the fingerprints, as ``base`` has them, of every part that answer was
+    decided on (games.parts.changed): a page that shows exactly those gets from its fetch the
+    answer pushed, and puts it in place; any other (its own refusal, notice or answer shown, a
+    part missing: "" for a part ``base`` does not have) fetches as before
+    (static/js/live-catchup.js)."""
+
+    html: str  # with the markers of what is each viewer's (``personal``)
+    since: int  # the version the page must show
+    expect: dict[str, str]
+
+
+def pushed(base: Drawn, new: Drawn, have: dict[str, str] | None = None) -> Pushed | None:
+    """The parts of ``new`` that differ from ``base``, as a fetch from a page showing ``base``
+    gets them; None when the page must be sent whole (its own element changed). ``have``:
+    ``base``'s fingerprints, when the caller has them."""
+    have = base.fingerprints() if have is None else have
+    compared: list[str] = []
+    answer = parts.answer(new.drawing, new.html, have, new.kept, compared)
+    if answer is None:
+        return None
+    return Pushed(answer, base.version, {name: have.get(name, "") for name in compared})
 
 
 def alike(request: HttpRequest, play: Play, plain: bool) -> bool:
@@ -127,6 +184,17 @@ class Kept:
             if found is not None:
                 self._entries.move_to_end(key)
             return found
+
+    def newest(self, play_id: int, version: int, language: str) -> Drawn | None:
+        """The drawing kept of the play at ``version`` in ``language`` (the last one used, were
+        there two: the club's time zone changed), looked up without reading the play."""
+        with self._lock:
+            found = [
+                drawn
+                for (pk, at, _started, _zone, lang), drawn in self._entries.items()
+                if pk == play_id and at == version and lang == language
+            ]
+        return found[-1] if found else None
 
     def get_or_draw(self, key: tuple, draw: Callable[[], tuple[Drawn, bool]]) -> Drawn:
         """The drawing kept for ``key``, or ``draw``'s: (drawing, whether it may be kept)."""

@@ -4,9 +4,11 @@ An async view, async all the way while it waits: under ASGI (production) an idle
 thread, only a coroutine waiting on an ``asyncio.Event`` that games.live sets when the play
 changes. Each event is the play's version (its id too, so a browser that lost the connection
 resumes with ``Last-Event-ID`` and is told at once if it missed a change); the page then fetches
-its fresh fragment. Access is checked like any page's on connect (an outsider gets 404), and
-again on every wake-up and keep-alive: a member removed from the club, or a deleted play, ends
-the stream.
+its fresh fragment — or, for a play page that asks (``parts=1``), the event carries the parts
+that changed itself, and the page puts them in place without a request (``_Push``, issue 32).
+Access is checked like any page's on connect (an outsider gets 404), and again on every
+keep-alive and at once when a member leaves the club or an account is made inactive (games.live
+tells the streams): a member removed from the club, or a deleted play, ends the stream.
 
 Under WSGI (``runserver``, the tests' live server) Django would buffer an async stream whole
 before sending any of it, so there the same stream runs as a plain generator that blocks its
@@ -17,12 +19,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import datetime
 import logging
 import random
+import re
+import struct
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+import zlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from functools import partial
 from importlib import import_module
 
 from asgiref.sync import SyncToAsync, sync_to_async
@@ -37,6 +44,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from .. import access, live
+from . import drawn
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +71,187 @@ def _last_seen(request: HttpRequest) -> int | None:
 
 def _event(version: int) -> bytes:
     return f"id: {version}\nevent: changed\ndata: {version}\n\n".encode()
+
+
+def _is_event(frame: bytes) -> bool:
+    return frame.startswith(b"id: ")
+
+
+class _Push:
+    """The parts that changed, pushed in the event itself to a play page that asks for them
+    (``?parts=1``; issue 32: a watching phone's screen showed a move only after its event and
+    then its fetch, five fetches a move at a table of six, each a whole request).
+
+    The stream keeps the drawing of the play as every member sees it (games.views.drawn) at the
+    version it last told its page: ``base``. On a new version it takes the new drawing (drawn
+    once per process and version, shared with the fetches: ``drawn.KEPT``) and sends the parts
+    that differ from ``base``, with its viewer's own CSRF token and fresh keys filled in and the
+    fingerprints the page must show for them to be what its fetch would get
+    (``drawn.pushed``); the page puts them in place, or fetches as before when it cannot
+    (static/js/live-catchup.js). Whenever that drawing is not to be had (the play no longer in
+    progress, the viewer no longer a member, its page further behind), the event is the plain
+    one and the page fetches. A drawing this process has kept is pushed without reading the
+    database: what the stream's viewer may see is checked as for the plain event — on connect,
+    at every keep-alive, and at once when they leave the club or their account changes (the
+    notifications of games.live end such a stream before it pushes again); a drawing made for
+    the stream reads the play as its viewer may see it."""
+
+    def __init__(self, play_id: int, user_id: int, language: str, request: HttpRequest) -> None:
+        self.play_id, self.user_id, self.language = play_id, user_id, language
+        self.request = request
+        self.base: drawn.Drawn | None = None
+
+    @classmethod
+    def asked(cls, request: HttpRequest, play_id: int, user_id: int) -> _Push | None:
+        """A push for this stream, if its page asked for one and can take it: in a language of
+        the site's, with a CSRF cookie (the token of the forms pushed; a fetch would set a new
+        cookie, which a stream's answer, long sent, cannot)."""
+        language = getattr(request, "LANGUAGE_CODE", None)
+        if request.GET.get("parts") != "1" or language not in dict(settings.LANGUAGES):
+            return None
+        if not request.META.get("CSRF_COOKIE"):
+            return None
+        return cls(play_id, user_id, language, request)
+
+    def _drawn(self) -> drawn.Drawn | None:
+        from .play_page import drawn_for_members  # the play page's views import this module
+
+        return drawn_for_members(self.play_id, self.user_id, self.language)
+
+    def start(self, version: int) -> None:
+        """The page shows ``version`` (the stream opens on it, or it was just told of it): the
+        drawing of it, if the play is still there, is the base of the next push."""
+        found = self._drawn()
+        self.base = found if found is not None and found.version == version else None
+
+    def ready(self, version: int) -> bool:
+        """Whether an event for ``version`` may carry the parts: the stream has the drawing its
+        page shows, of an older version. Otherwise the plain event goes at once, and the drawing
+        of ``version`` is taken after it (``start``), the base of the next push."""
+        return self.base is not None and self.base.version < version
+
+    def at(self, version: int) -> bool:
+        return self.base is not None and self.base.version == version
+
+    def kept(self, version: int) -> drawn.Drawn | None:
+        """The drawing of ``version`` this process keeps, if any (no database read)."""
+        return drawn.KEPT.newest(self.play_id, version, self.language)
+
+    def event(self, version: int, new: drawn.Drawn | None = None) -> bytes | None:
+        """The event that the play is at ``version`` with the parts that changed, or None (the
+        plain event: the page fetches). ``new``: the drawing of ``version`` (``kept``), else it
+        is looked up or drawn here."""
+        new = new or self.kept(version) or self._drawn()
+        base, self.base = self.base, new
+        if new is None or base is None or new.version != version or base.version >= version:
+            return None
+        data = new.event_data(base)  # one line: SSE's data ends at a newline, JSON escapes them
+        if data is None:
+            return None
+        data = drawn.personal(data, self.request)
+        return f"id: {version}\nevent: parts\ndata: {data}\n\n".encode()
+
+    async def draws(self, version: int) -> None:
+        """Wait until this process has drawn ``version`` (``_DRAWINGS``): the streams of a play
+        woken together do not each hold a thread of the pool while one of them draws."""
+        key = (self.play_id, version, self.language)
+        await _DRAWINGS.wait(key, self._drawn)
+
+
+class _Gzip:
+    """A pushing stream's frames gzipped, for a browser that takes it (issue 28: a phone on a
+    slow network waits for every byte; a push is 40-60 KB of HTML, 5-7 KB gzipped, as the
+    fetch's answer it replaces was). Each frame is compressed on its own and flushed at once:
+    its own deflate blocks, ending on a byte, so that one after another they make one gzip
+    stream that the browser reads as it comes. No compressor is kept between frames (a waiting
+    stream holds nothing more than before, and nothing waits in one); the gzip trailer closes
+    the stream when it ends."""
+
+    HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+    #: quick rather than small: each viewer's event is compressed anew (its token, its keys)
+    LEVEL = 1
+    ACCEPTS = re.compile(r"\bgzip\b")
+
+    def __init__(self) -> None:
+        self.crc = self.size = 0
+        self.started = False
+
+    @classmethod
+    def accepted(cls, request: HttpRequest) -> bool:
+        return bool(cls.ACCEPTS.search(request.headers.get("Accept-Encoding", "")))
+
+    def _start(self) -> bytes:
+        start, self.started = (b"" if self.started else self.HEADER), True
+        return start
+
+    def frame(self, data: bytes) -> bytes:
+        self.crc = zlib.crc32(data, self.crc)
+        self.size += len(data)
+        deflate = zlib.compressobj(self.LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
+        return self._start() + deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)
+
+    def end(self) -> bytes:
+        last = zlib.compressobj(self.LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS).flush(zlib.Z_FINISH)
+        return self._start() + last + struct.pack("<II", self.crc, self.size & 0xFFFFFFFF)
+
+    async def async_frames(self, frames: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+        try:
+            async for frame in frames:
+                yield self.frame(frame)
+            yield self.end()
+        finally:
+            await frames.aclose()  # its watcher and slot given back, whoever ends it
+
+    def blocking_frames(self, frames: Iterator[bytes]) -> Iterator[bytes]:
+        try:
+            for frame in frames:
+                yield self.frame(frame)
+            yield self.end()
+        finally:
+            frames.close()
+
+
+class _Drawings:
+    """The drawings the streams of this process are waiting for, by (play, version,
+    language): the first stream draws it in a thread, the others wait for that without a
+    thread of their own (each then takes it from ``drawn.KEPT``)."""
+
+    def __init__(self) -> None:
+        self._pending: dict[tuple, asyncio.Future] = {}
+
+    async def wait(self, key: tuple, draw: Callable) -> None:
+        future = self._pending.get(key)
+        if future is None or future.get_loop() is not asyncio.get_running_loop():
+            future = asyncio.ensure_future(_in_fresh_thread(draw))
+            self._pending[key] = future
+            future.add_done_callback(lambda done: self._forget(key, done))
+        with contextlib.suppress(Exception):  # the stream's own drawing says what went wrong
+            await asyncio.shield(future)
+
+    def _forget(self, key: tuple, done: asyncio.Future) -> None:
+        if self._pending.get(key) is done:
+            del self._pending[key]
+        if not done.cancelled():
+            done.exception()  # seen: a failed drawing is the streams' own to retry
+
+
+_DRAWINGS = _Drawings()
+
+
+def _in_fresh_thread(work: Callable) -> Awaitable:
+    """``work`` (which draws the play) in a thread of the event loop's pool, with a context of
+    its own: Django's connection and language there are its own, not the request's (whose
+    thread is gone: ``_release_request_thread``), and its connection is closed (given back to
+    PostgreSQL's pool) as soon as it is done."""
+
+    def run():
+        try:
+            return work()
+        finally:
+            connections.close_all()
+
+    loop = asyncio.get_running_loop()
+    return loop.run_in_executor(None, contextvars.Context().run, run)
 
 
 class _Stream:
@@ -312,6 +501,7 @@ async def _async_stream(
     last_seen: int | None,
     holds=None,
     slot: live.Slot | None = None,
+    push: _Push | None = None,
 ) -> AsyncIterator[bytes]:
     watcher = live.hub.watch(*keys)  # watch, then read: a change in between is not missed
     try:
@@ -320,7 +510,7 @@ async def _async_stream(
         stream = _Stream(last_seen)
         yield HELLO
         woken, look = True, _Look(read=True, check=False)
-        current, clock = None, _SessionClock()
+        current, clock, starting = None, _SessionClock(), True
         while True:
             if look.read:
                 current = watched.read(await read())
@@ -332,8 +522,18 @@ async def _async_stream(
             frame = stream.after_read(current, woken)
             if frame is None:
                 return
+            told = _is_event(frame)
+            if push is not None and told and push.ready(current):
+                await push.draws(current)
+                if (kept := push.kept(current)) is not None:
+                    frame = push.event(current, kept) or frame  # a few string operations
+                else:
+                    frame = await _in_fresh_thread(partial(push.event, current)) or frame
             if frame:
                 yield frame
+            if push is not None and (told or starting) and not push.at(current):
+                await _in_fresh_thread(partial(push.start, current))
+            starting = False
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(watcher.event.wait(), _keepalive_wait())
             woke = _woke(watcher, watched, clock, timed_out=not watcher.event.is_set())
@@ -353,6 +553,7 @@ def _blocking_stream(
     last_seen: int | None,
     holds=None,
     slot: live.Slot | None = None,
+    push: _Push | None = None,
 ) -> Iterator[bytes]:
     watcher = live.hub.watch(*keys, threaded=True)
     try:
@@ -361,7 +562,7 @@ def _blocking_stream(
         stream = _Stream(last_seen)
         yield HELLO
         woken, look = True, _Look(read=True, check=False)
-        current, clock = None, _SessionClock()
+        current, clock, starting = None, _SessionClock(), True
         while True:
             if look.read:
                 current = watched.read(read())
@@ -373,8 +574,14 @@ def _blocking_stream(
             frame = stream.after_read(current, woken)
             if frame is None:
                 return
+            told = _is_event(frame)
+            if push is not None and told and push.ready(current):
+                frame = push.event(current) or frame
             if frame:
                 yield frame
+            if push is not None and (told or starting) and not push.at(current):
+                push.start(current)
+            starting = False
             woke = _woke(
                 watcher, watched, clock, timed_out=not watcher.event.wait(_keepalive_wait())
             )
@@ -424,6 +631,7 @@ async def _open(
     version_of: Callable[[dict[int, int]], int],
     limits: dict[str, int],
     session: _Session | None = None,
+    push: _Push | None = None,
 ) -> HttpResponse:
     """404 unless the watcher may see it now; a refusal past the limits; then the stream of
     its changes."""
@@ -443,12 +651,23 @@ async def _open(
         # the shared pool's threads, not one of its own (_release_request_thread)
         read = _in_pool_thread(_reader(query, _pool_connection))
         holds = session and _in_pool_thread(session.holder(_pool_connection))
-        content = _async_stream(keys, read, watched, last_seen, holds, slot)
+        content = _async_stream(keys, read, watched, last_seen, holds, slot, push)
     else:
         read_here = _reader(query, _django_connection)
         holds_here = session and session.holder(_django_connection)
-        content = _blocking_stream(keys, read_here, watched, last_seen, holds_here, slot)
+        content = _blocking_stream(keys, read_here, watched, last_seen, holds_here, slot, push)
+    gzipped = push is not None and _Gzip.accepted(request)
+    if gzipped:
+        gzip = _Gzip()
+        if isinstance(request, ASGIRequest):
+            content = gzip.async_frames(content)
+        else:
+            content = gzip.blocking_frames(content)
     response = StreamingHttpResponse(content, content_type="text/event-stream")
+    if gzipped:
+        response["Content-Encoding"] = "gzip"
+    if push is not None:
+        response["Vary"] = "Accept-Encoding"
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy in front must not hold the events back
     # Given back when the response is closed, even if its stream never started.
@@ -478,6 +697,7 @@ async def play_events(request: HttpRequest, play_id: int) -> HttpResponse:
         access.play_version,
         _member_limits(session),
         session,
+        _Push.asked(request, play_id, session.user_id),
     )
 
 

@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -23,7 +24,7 @@ from django.views.decorators.vary import vary_on_headers
 from referee import Judgement
 
 from .. import jinja, movelog, parts, selectors, services, stats, verdicts
-from ..access import get_play, is_owner, require_owner
+from ..access import get_play, is_owner, member_play, require_owner
 from ..models import Play, Seat
 from ..ui import Draft, FormError, ui_for
 from . import drawn
@@ -119,8 +120,26 @@ def render_play(
     return response
 
 
+def drawn_for_members(play_id: int, user_id: int, language: str) -> drawn.Drawn | None:
+    """The play's fragment as every member sees it now (games.views.drawn), in ``language``,
+    for ``user_id``'s stream to push the parts that changed (games.views.live); None when
+    there is nothing of the kind to push: not a member (any more), the play gone, a result, or
+    a play no longer in progress (a finished play's ratings, an abandoned one's "Resume" for
+    its owner: fetched as before). The one drawing per process and version that the phones'
+    fetches share (``drawn.KEPT``)."""
+    play = member_play(user_id, play_id)
+    if play is None or play.is_result or play.status != Play.Status.IN_PROGRESS:
+        return None
+    with translation.override(language):
+
+        def draw() -> tuple[drawn.Drawn, bool]:
+            return _draw(None, play, Shown(), state=None, moves=None), drawn.still_at(play)
+
+        return drawn.KEPT.get_or_draw(drawn.key(play), draw)
+
+
 def _draw(
-    request: HttpRequest,
+    request: HttpRequest | None,
     play: Play,
     shown: Shown,
     *,
@@ -128,7 +147,10 @@ def _draw(
     moves: list[selectors.LogEntry] | None,
 ) -> drawn.Drawn:
     """The play page (or its fragment) drawn, with markers where each viewer's answer gets its
-    own token and keys (games.views.drawn.personal)."""
+    own token and keys (games.views.drawn.personal). ``request`` None: the fragment as every
+    member sees it, for their streams to push (``drawn_for_members``): no viewer's session,
+    draft or rights are read or written."""
+    fragment = request is None or bool(request.htmx)
     seats = judgement = position = active_moves = None
     if state is not None:  # ``play`` is the view's, which enter_move brought up to date
         seats, judgement = state.seats, state.judgement
@@ -153,7 +175,9 @@ def _draw(
         and judgement.legal
         and shown.replay is None
     )
-    if not looking_back:  # the live page's half-built move is kept while looking back
+    # The live page's half-built move is kept while looking back; a stream's drawing (no
+    # request) has no viewer whose draft it could be.
+    if not looking_back and request is not None:
         keep_draft(request, play, shown.draft if can_enter else None)
     ui = ui_for(play.game)
     context |= {
@@ -172,7 +196,7 @@ def _draw(
         ),
         "events": shown.events,
         "live_notice": shown.live_notice,
-        "live_vals": _live_vals(play, position, shown.draft, request.user.pk),
+        "live_vals": _live_vals(play, position, shown.draft, request and request.user.pk),
         # What a move built on the phone was built on: kept across a refresh only if unchanged.
         "position": position,
         "can_enter": can_enter,
@@ -203,17 +227,17 @@ def _draw(
             not looking_back and play.status != Play.Status.ABANDONED and judgement.legal
         ),
     }
-    if not request.htmx or play.status == Play.Status.ABANDONED:
+    if request is not None and (not fragment or play.status == Play.Status.ABANDONED):
         context["is_owner"] = is_owner(request, play.club)
     if context["rating_changes"]:
         context["ratings_html"] = render_to_string("stats/play_ratings.html", context, request)
     context["drawing"] = drawing = parts.Drawing()
-    if request.htmx:  # the fragment alone: Jinja's (games.jinja), as the page draws it
+    if fragment:  # the fragment alone: Jinja's (games.jinja), as the page draws it
         html = jinja.render("plays/_main.html", context)
     else:
         html = render_to_string("plays/play.html", context, request)
     kept = frozenset({"move-log"}) if context["log_appended"] else frozenset()
-    return drawn.Drawn(html, drawing, kept)
+    return drawn.Drawn(html, drawing, kept, play.version)
 
 
 #: What became of a change the page sent, for its outbox (static/js/outbox.js), which reads
@@ -246,7 +270,7 @@ def _log_context(
     return {"log_lines": [], "log_appended": line}
 
 
-def _live_vals(play: Play, position: str, draft: Draft | None, user_id: int) -> str:
+def _live_vals(play: Play, position: str, draft: Draft | None, user_id: int | None) -> str:
     """What the live refresh sends back (play_live): the page's version and, signed for this
     user, its draft with the position it was built on."""
     kept = signed_draft(play, position, draft, user_id)

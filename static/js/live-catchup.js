@@ -9,6 +9,16 @@
 // elements: while a swap replaces #play-live, no element listens, and an announcement arriving
 // then was lost (a faster server made that window the usual case for a change made just after a
 // tap). A page still behind shortly after an announcement asks again.
+//
+// The play page's stream sends the parts that changed in the event itself (a "parts" event,
+// games.views.live; issue 32: the other phones' screens showed a move only after a fetch each).
+// They are what the page's fetch would get, made for a page that shows the play as every member
+// sees it at the version before: put in place (static/js/play-parts.js) when the page shows
+// exactly that — its version, and every part they were decided on (their fingerprints) — and
+// has nothing of its own on the way: no request of its own for the play (its move, its undo, a
+// refresh), no change waiting in the outbox, no move half-built on the phone (the server says
+// whether it still stands, and if not, why it was cleared), and the browser does not say it is
+// offline. Otherwise the page fetches, as for the plain event.
 (function () {
   var announced = 0;
 
@@ -30,6 +40,48 @@
   document.addEventListener("htmx:sseMessage", function (event) {
     heard(event.detail && event.detail.lastEventId);
   });
+  function busy() {
+    // While the browser says it has no network the page says so (#connection, below), and what
+    // an old connection still brings is not shown under that banner: it is fetched, as
+    // before, once the network is back.
+    if (navigator.onLine === false) return true;
+    if (document.querySelector(".htmx-request")) return true; // a request of the page's
+    if (window.playOutbox && window.playOutbox.waiting() > 0) return true;
+    return Boolean(window.moveBuilder && window.moveBuilder.building());
+  }
+
+  function shows(pushed) {
+    var main = document.getElementById("play-main");
+    if (!main || !document.getElementById("play-live")) return false;
+    if (parseInt(main.dataset.version, 10) !== pushed.since) return false;
+    for (var name in pushed.expect) {
+      var node = name === main.id ? main : document.getElementById(name);
+      var shown = node && main.contains(node) ? node.dataset.h || "" : "";
+      if (shown !== pushed.expect[name]) return false;
+    }
+    return true;
+  }
+
+  function pushed(message) {
+    heard(message.lastEventId);
+    // Shown already (the page's own move, answered before its event came): its fetch would
+    // answer 204, so none is made.
+    var main = document.getElementById("play-main");
+    if (main && parseInt(message.lastEventId, 10) <= parseInt(main.dataset.version, 10)) return;
+    var parts = null;
+    try {
+      parts = JSON.parse(message.data);
+    } catch (error) {
+      parts = null;
+    }
+    if (parts && window.playParts && !busy() && shows(parts) && window.playParts.put(parts.html)) {
+      return;
+    }
+    var live = document.getElementById("play-live");
+    if (live) htmx.trigger(live, "sse:changed");
+    setTimeout(catchUp, 200);
+  }
+
   document.addEventListener("htmx:sseOpen", function (event) {
     var source = event.detail && event.detail.source;
     if (!source) return;
@@ -38,6 +90,7 @@
       // The usual refresh is on its way; this only catches an announcement nobody heard.
       setTimeout(catchUp, 200);
     });
+    source.addEventListener("parts", pushed);
   });
   document.addEventListener("htmx:afterSettle", catchUp);
 
@@ -45,12 +98,17 @@
   // that answer, at the same version: it would wipe what the answer said (the referee's
   // refusal of a move the outbox sent when the network returned). The play has not changed
   // since, so it is not put in place.
+  // The refresh is known by its address: its element (#play-live) is often replaced by then,
+  // by that very answer of the page's own, and htmx then names another.
   var VERSION = /^\s*<[^>]*\sdata-version="(\d+)"/;
+  var REFRESH = /\/plays\/\d+\/live\/(\?|$)/;
   document.addEventListener("htmx:beforeSwap", function (event) {
     var main = document.getElementById("play-main");
-    // The element that asked (htmx's event is on the target, #play-main, not on the asker).
+    // The element that asked: htmx fires this on the target (#play-main), not on the asker.
     var asker = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (!main || !asker || asker.id !== "play-live") return;
+    var path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";
+    var refresh = (asker && asker.id === "play-live") || REFRESH.test(path);
+    if (!main || !refresh) return;
     var drawn = VERSION.exec(event.detail.serverResponse || "");
     if (drawn && parseInt(drawn[1], 10) <= parseInt(main.dataset.version, 10)) {
       event.detail.shouldSwap = false;

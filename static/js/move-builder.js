@@ -884,5 +884,8 @@
       event.detail.parameters.drafting = kept.position;
     }
   });
+  // Whether a move is half-built: the parts a stream pushes are not put in place meanwhile
+  // (static/js/live-catchup.js), the live refresh says whether it still stands.
+  window.moveBuilder = { building: () => kept !== null };
   initAll();
 })();

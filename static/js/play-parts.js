@@ -58,9 +58,8 @@
   document.addEventListener("htmx:beforeSwap", (event) => {
     const xhr = event.detail.xhr;
     if (!xhr || !xhr.getResponseHeader(HEADER)) return;
-    // What htmx and the page's scripts decided stands: a live refresh at the version shown
-    // already is not put in place (static/js/live-catchup.js), or it would wipe the refusal the
-    // outbox's answer put there meanwhile.
+    // An answer already turned away stays so: a refresh that comes back after the page's own
+    // refused change, at the same version, would wipe the refusal (static/js/live-catchup.js).
     if (!event.detail.shouldSwap) return;
     event.detail.shouldSwap = false;
     put(xhr.responseText);

@@ -94,6 +94,39 @@ def test_two_phones_follow_each_other(page, browser, live_server, table):
         night_context.close()
 
 
+def test_the_other_phone_shows_a_move_from_its_event_without_fetching(
+    page, browser, live_server, table
+):
+    """Issue 32: the parts that changed come in the stream's event itself, and the watching
+    phone puts them in place without a request of its own; what it shows is its own to use (the
+    next move entered from it is stored: its token and keys are its own)."""
+    start_punto(page, table, ["Ana", "Ben"])
+    context, other = second_phone(browser, live_server)
+    try:
+        log_in(other)
+        other.goto(page.url)
+        expect(other.locator("#punto-turn")).to_have_text("Ana drew:")
+        errors = []
+        other.on("pageerror", lambda error: errors.append(str(error)))
+        fetched = []
+        other.on("request", lambda request: "/live/" in request.url and fetched.append(request))
+        other.evaluate("window.sameDocument = true")
+
+        tap_move(page, MOVES[0], 0)
+        expect(logged_moves(other)).to_have_count(1)
+        expect(other.locator("#punto-turn")).to_have_text("Ben drew:")
+        expect(other.locator("#live-notice")).to_have_count(0)
+        assert fetched == []
+
+        tap_move(other, MOVES[1], 1)
+        expect(logged_moves(page)).to_have_count(2)
+        expect(page.locator("#punto-turn")).to_have_text("Ana drew:")
+        assert other.evaluate("window.sameDocument") is True  # not reloaded
+        assert errors == []
+    finally:
+        context.close()
+
+
 def test_the_table_screen_follows_the_play_then_the_next_one(page, desktop_page, table):
     start_punto(page, table, ["Ana", "Ben"])
     play_id = int(re.search(r"/plays/(\d+)/", page.url).group(1))
@@ -233,6 +266,46 @@ def test_a_change_announced_while_the_phone_waits_for_its_own_move_is_fetched_af
     page.click(f'button[name=at][value="{x},{y}"]')
     expect(logged_moves(page)).to_have_count(2)
     expect(page.locator("#punto-turn")).to_have_text("Ana drew:")
+
+
+def test_the_phone_that_entered_a_move_fetches_nothing_when_its_event_comes(page, table):
+    """Its move's answer showed the play at that version already: the event with the parts
+    that changed, coming after it, asks for nothing (its fetch would answer 204)."""
+    start_punto(page, table, ["Ana", "Ben"])
+    fetched = []
+    page.on("request", lambda request: "/live/" in request.url and fetched.append(request))
+    for done, move in enumerate(MOVES[:3]):
+        tap_move(page, move, done)
+        page.wait_for_timeout(500)  # its event has come
+    assert fetched == []
+    assert page.js_errors == []
+
+
+def test_a_refresh_answered_after_the_pages_own_refused_move_leaves_the_refusal(
+    page, table, monkeypatch
+):
+    """A refresh of the page goes out, then the page's own move, made before another phone's,
+    is refused (stale) and says so; the refresh's answer, at the same version, comes back after
+    it: it is turned away, and the refusal stays on the screen (it wiped it: the parts of an
+    answer were put in place even when the page had turned the answer away)."""
+    from games import live, services
+    from games.models import Play
+
+    start_punto(page, table, ["Ana", "Ben"])
+    monkeypatch.setattr(live.hub, "publish", lambda *keys, **note: None)  # the stream is quiet
+    services.record_move(play=Play.objects.get(), move=MOVES[0])  # another phone's, unheard
+    held = []
+    page.route("**/live/**", lambda route: held.append(route))  # its answer held back
+    page.evaluate("htmx.trigger(document.getElementById('play-live'), 'sse:changed')")
+    page.wait_for_function("() => document.querySelector('#play-live.htmx-request')")
+    tap_move(page, MOVES[0], 0, sent=False)  # the same move, made at the older version
+    expect(page.locator("#move-error")).to_contain_text("Someone else changed this play")
+    (refresh,) = held
+    refresh.continue_()
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+    page.wait_for_timeout(300)  # its swap would be done by now
+    expect(page.locator("#move-error")).to_contain_text("Someone else changed this play")
+    assert page.js_errors == []
 
 
 def test_a_refused_stream_falls_back_to_asking_every_few_seconds(page, table, settings):

@@ -159,6 +159,42 @@ def test_removing_a_member_ends_their_stream(play, member, owner, quick_keepaliv
     assert all(b"event: changed" not in chunk for chunk in rest)
 
 
+def test_leaving_the_club_ends_a_stream_at_once_not_at_its_keep_alive(play, member, owner):
+    """Issue 32: a play page's stream pushes the play's parts without reading the database each
+    time, so losing the right to see it is told, not found at the next keep-alive (60 s here):
+    by the owners' page, the admin, or an account made inactive."""
+
+    async def ended_after(change) -> list[bytes]:
+        url = reverse("play-events", args=[play.pk]) + f"?v={play.version}"
+        response = await (await async_client_for(member)).get(url)
+        stream = aiter(response.streaming_content)
+        await asyncio.wait_for(anext(stream), WAIT)  # the retry line: connected
+
+        async def rest() -> list[bytes]:
+            return [chunk async for chunk in stream]  # ends by itself
+
+        reading = asyncio.ensure_future(rest())
+        await asyncio.sleep(0.3)  # it has read the play, and waits
+        await sync_to_async(change)()
+        async with asyncio.timeout(WAIT):
+            return await reading
+
+    def removed():
+        services.remove_member(membership=Membership.objects.get(user=member), by=owner)
+
+    assert async_to_sync(ended_after)(removed) == []
+    Membership.objects.create(club=play.club, user=member, role=Membership.Role.MEMBER)
+    admin = async_to_sync(ended_after)(lambda: Membership.objects.filter(user=member).delete())
+    assert admin == []
+    Membership.objects.create(club=play.club, user=member, role=Membership.Role.MEMBER)
+
+    def inactive():
+        member.is_active = False
+        member.save(update_fields=["is_active"])
+
+    assert async_to_sync(ended_after)(inactive) == []
+
+
 def test_a_deleted_play_ends_its_stream(play, member, owner):
     async def run():
         url = reverse("play-events", args=[play.pk]) + f"?v={play.version}"

@@ -159,5 +159,8 @@ def test_the_channel_payloads_each_reach_their_streams():
             live.heard(payload)
         assert play.take().versions == {2: 9}
         assert user.take().recheck and session.take().ended
+        live.heard("member 5")  # left a club: read again what they may see, and check
+        news = user.take()
+        assert news.reread and news.recheck
     finally:
         live.hub = hub_before

@@ -345,3 +345,18 @@ def test_a_session_is_checked_again_when_it_expires():
     clock.checked(time.time() + 3600.0)
     assert not clock.look(live.News({}), timed_out=True).check
     assert clock.look(live.News({}, recheck=True), timed_out=False).check
+
+
+def test_a_page_it_cannot_push_to_is_told_at_once_and_the_drawing_taken_after(monkeypatch):
+    """Issue 32: a stream that has no drawing of what its page shows (it reconnects behind the
+    play, after a server's restart) sends the plain event first — its page fetches — and only
+    then takes the drawing of the new version, the base of its next push."""
+    told: list = []
+    push = views._Push(1, 1, "en", request=None)
+    monkeypatch.setattr(push, "_drawn", lambda: told.append("drawn"))
+    stream = views._blocking_stream(
+        ("play:1",), versions(5, None), watched(), last_seen=4, push=push
+    )
+    for frame in stream:
+        told.append(frame)
+    assert told == [views.HELLO, EVENT_5, "drawn"]

@@ -83,3 +83,41 @@ def test_a_move_posted_to_one_server_reaches_a_stream_on_the_other(play, member)
             lines.append(line)
         stream.close()
         entry.close()
+
+
+def test_the_parts_that_changed_reach_a_stream_on_the_other_server(play, member):
+    """Issue 32: the stream that asks for them (parts=1) gets the parts that changed in its
+    event, drawn in its own process, with its viewer's CSRF token."""
+    from games import services
+    from tests.conftest import PLAY_FIRST_MOVE
+
+    client = Client()
+    client.force_login(member)
+    page = client.get(reverse("play", args=[play.pk]))  # the page: its CSRF cookie
+    assert page.status_code == 200
+    csrf = client.cookies["csrftoken"].value
+    cookie = f"sessionid={client.cookies['sessionid'].value}; csrftoken={csrf}"
+    database_url = database_url_of_the_tests()
+    with server(database_url) as watch_port:
+        stream = http.client.HTTPConnection(HOST, watch_port, timeout=20)
+        url = reverse("play-events", args=[play.pk]) + f"?v={play.version}&parts=1"
+        stream.request("GET", url, headers={"Cookie": cookie})
+        events = stream.getresponse()
+        assert events.status == 200
+        assert events.readline() == b"retry: 1000\n"
+        time.sleep(1)  # the stream has drawn the page's version
+        services.record_move(play=play, move=PLAY_FIRST_MOVE)  # this process: another server
+
+        lines, deadline = [], time.monotonic() + 15
+        while not any(line.startswith("data: ") for line in lines):
+            assert time.monotonic() < deadline, f"no event: {lines}"
+            line = events.readline().decode()
+            assert line, f"the stream ended: {lines}"
+            if line.strip():
+                lines.append(line)
+        stream.close()
+    assert lines[:2] == [f"id: {play.version}\n", "event: parts\n"]
+    pushed = json.loads(lines[2][len("data: ") :])
+    assert pushed["since"] == play.version - 1
+    assert f'data-version="{play.version}"' in pushed["html"]
+    assert "csrfmiddlewaretoken" in pushed["html"]
