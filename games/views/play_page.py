@@ -97,12 +97,7 @@ def render_play(
         # The play as every member sees it at this version, drawn once for all of them (the
         # phones watching a table fetch it on each move): games.views.drawn.
         keep_draft(request, play, None)
-
-        def draw() -> tuple[drawn.Drawn, bool]:
-            drawing = _draw(request, play, shown, state=None, moves=moves)
-            return drawing, drawn.still_at(play)
-
-        drawing = drawn.KEPT.get_or_draw(drawn.key(play), draw)
+        drawing = _as_every_member_sees_it(play, moves)
     else:
         drawing = _draw(request, play, shown, state=state, moves=moves)
     # A page that says which parts it shows gets only those that changed (games.parts); the
@@ -131,11 +126,20 @@ def drawn_for_members(play_id: int, user_id: int, language: str) -> drawn.Drawn 
     if play is None or play.is_result or play.status != Play.Status.IN_PROGRESS:
         return None
     with translation.override(language):
+        return _as_every_member_sees_it(play)
 
-        def draw() -> tuple[drawn.Drawn, bool]:
-            return _draw(None, play, Shown(), state=None, moves=None), drawn.still_at(play)
 
-        return drawn.KEPT.get_or_draw(drawn.key(play), draw)
+def _as_every_member_sees_it(
+    play: Play, moves: list[selectors.LogEntry] | None = None
+) -> drawn.Drawn:
+    """The fragment of a play in progress with nothing of any viewer's own, drawn once per
+    process and version for the phones' fetches and their streams' pushes alike (drawn.KEPT);
+    ``moves``: its log, when the caller has read it already."""
+
+    def draw() -> tuple[drawn.Drawn, bool]:
+        return _draw(None, play, Shown(), state=None, moves=moves), drawn.still_at(play)
+
+    return drawn.KEPT.get_or_draw(drawn.key(play), draw)
 
 
 def _draw(

@@ -98,17 +98,14 @@
   // that answer, at the same version: it would wipe what the answer said (the referee's
   // refusal of a move the outbox sent when the network returned). The play has not changed
   // since, so it is not put in place.
-  // The refresh is known by its address: its element (#play-live) is often replaced by then,
-  // by that very answer of the page's own, and htmx then names another.
+  // The refresh is known by the element that asked (htmx fires this on the target, #play-main):
+  // the element itself, whose id stays "#play-live" even when that very answer of the page's
+  // own has replaced it on the page by then.
   var VERSION = /^\s*<[^>]*\sdata-version="(\d+)"/;
-  var REFRESH = /\/plays\/\d+\/live\/(\?|$)/;
   document.addEventListener("htmx:beforeSwap", function (event) {
     var main = document.getElementById("play-main");
-    // The element that asked: htmx fires this on the target (#play-main), not on the asker.
     var asker = event.detail.requestConfig && event.detail.requestConfig.elt;
-    var path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";
-    var refresh = (asker && asker.id === "play-live") || REFRESH.test(path);
-    if (!main || !refresh) return;
+    if (!main || !asker || asker.id !== "play-live") return;
     var drawn = VERSION.exec(event.detail.serverResponse || "");
     if (drawn && parseInt(drawn[1], 10) <= parseInt(main.dataset.version, 10)) {
       event.detail.shouldSwap = false;
