@@ -74,24 +74,12 @@ class States(dict):
         scope, player = key
         last = None
         if self.since is not None:  # a full rebuild starts everyone afresh
-            if scope == ALL_GAMES:
-                found = (
-                    self.rows.objects.filter(
-                        player_id=player, all_plays__isnull=False, played_at__lt=self.since
-                    )
-                    .order_by("-played_at", "-all_plays")
-                    .values_list(*[c for c in _ALL_STATE_COLUMNS if c])
-                    .first()
-                )
-                if found is not None:
-                    last = (*found[:4], None, None, None, *found[4:])
-            else:
-                last = (
-                    self.rows.objects.filter(player_id=player, game=scope, played_at__lt=self.since)
-                    .order_by("-played_at", "-plays")
-                    .values_list(*_STATE_COLUMNS)
-                    .first()
-                )
+            # The statement ``fetch`` reads many of at once (_last_row_sql), for one.
+            sql, params = _last_row_sql(self.rows._meta.db_table, scope)
+            since = self.rows._meta.get_field("played_at").get_db_prep_value(self.since, connection)
+            with connection.cursor() as cursor:
+                cursor.execute(sql, [player, *params, since])
+                last = cursor.fetchone()
         return self._keep(key, last)
 
     def _keep(self, key: tuple[str, int], last: Any) -> _State:
