@@ -123,11 +123,10 @@ class Pushed:
     expect: dict[str, str]
 
 
-def pushed(base: Drawn, new: Drawn, have: dict[str, str] | None = None) -> Pushed | None:
-    """The parts of ``new`` that differ from ``base``, as a fetch from a page showing ``base``
-    gets them; None when the page must be sent whole (its own element changed). ``have``:
-    ``base``'s fingerprints, when the caller has them."""
-    have = base.fingerprints() if have is None else have
+def pushed(base: Drawn, new: Drawn, have: dict[str, str]) -> Pushed | None:
+    """The parts of ``new`` that differ from ``base`` (whose fingerprints are ``have``), as a
+    fetch from a page showing ``base`` gets them; None when the page must be sent whole (its
+    own element changed)."""
     compared: list[str] = []
     answer = parts.answer(new.drawing, new.html, have, new.kept, compared)
     if answer is None:
