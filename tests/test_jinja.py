@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from django.template import TemplateSyntaxError, engines
 from django.utils import translation
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy
 
 from games import jinja, parts
 
@@ -17,6 +19,11 @@ VALUES = {
     "cards": 7,
     "board": {"label": "e4", "items": "kept"},
     "nothing": None,
+    # each kind a value can be, written as Django writes it (games.jinja.written)
+    "flag": True,
+    "safe": mark_safe("<em>kept</em>"),
+    "lazy": gettext_lazy("Score sheet"),
+    "plain": "Ace of Leaves",
 }
 
 #: Each is Django's syntax and Jinja's: drawn by both engines, they must agree.
@@ -29,6 +36,7 @@ SHARED = [
     # a value inserted is escaped, Django's way (&#x27; and &quot;)
     "{{ name }}",
     '<span data-player="{{ name }}">',
+    "{{ flag }} {{ safe }} {{ lazy }} {{ plain }} {{ wins }} {{ nothing }}",
     "{% blocktranslate with player=name %}{{ player }} to play{% endblocktranslate %}",
     "{% blocktranslate count wins=wins %}{{ wins }} round won{% plural %}{{ wins }} rounds won"
     "{% endblocktranslate %}",
