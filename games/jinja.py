@@ -21,14 +21,16 @@ French catalogue is made from them as from any template (``makemessages`` reads 
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from typing import Any
 
+from django.conf import settings
 from django.template import engines
 from django.template.defaultfilters import yesno
 from django.templatetags.static import static
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import json_script, strip_spaces_between_tags
 from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext, npgettext, pgettext, trans_real
@@ -223,7 +225,14 @@ def spaceless(html: str) -> Markup:
 
 
 def url(name: str, *args: Any) -> str:
-    return reverse(name, args=args)
+    """``{{ url('play-undo', play.pk) }}``: Django's ``reverse``, kept for the URL
+    configuration and prefix in force (a move's answer asks for the same ten each time)."""
+    return _reversed(name, args, get_urlconf() or settings.ROOT_URLCONF, get_script_prefix())
+
+
+@functools.lru_cache(maxsize=4096)
+def _reversed(name: str, args: tuple, urlconf: str, prefix: str) -> str:
+    return reverse(name, args=args, urlconf=urlconf)
 
 
 #: How markupsafe writes the two quotes, and how Django does.

@@ -58,8 +58,15 @@ class Drawing:
         if name is None:
             raise ValueError(f"a part must open with an element that has an id: {html[:80]!r}")
         own = html[opening.end() :] if inner else html
-        for child in children:
-            own = own.replace(self.parts[child].html, f"<part {child}>", 1)
+        if children:  # each stands for its name alone; they come in the order they were drawn
+            pieces, at = [], 0
+            for child in children:
+                drawn = self.parts[child].html
+                found = own.find(drawn, at)
+                if found >= 0:
+                    pieces += (own[at:found], f"<part {child}>")
+                    at = found + len(drawn)
+            own = "".join(pieces) + own[at:]
         fingerprint = hashlib.blake2b(own.encode(), digest_size=6).hexdigest()
         mark = f' data-h="{fingerprint}"'
         cut = opening.start(2)

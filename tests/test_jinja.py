@@ -159,3 +159,22 @@ def test_the_jinja_tag_draws_a_jinja_template_with_the_page_s_context():
 def test_the_jinja_tag_says_how_it_is_written(tag):
     with pytest.raises(TemplateSyntaxError):
         engines["django"].from_string("{% load jinja %}" + tag)
+
+
+def test_a_url_is_reversed_for_the_prefix_and_the_urls_in_force():
+    """url() keeps what it reversed, but not across a script prefix or a URL configuration."""
+    from django.test import override_settings
+    from django.urls import set_script_prefix
+
+    template = engines["jinja2"].from_string("{{ url('play-undo', 7) }}")
+    assert template.render({}) == "/plays/7/undo/"
+    set_script_prefix("/night/")
+    try:
+        assert template.render({}) == "/night/plays/7/undo/"
+    finally:
+        set_script_prefix("/")
+    assert template.render({}) == "/plays/7/undo/"
+    with override_settings(ROOT_URLCONF="benchmarks.floor"):  # the same names, and one more
+        assert engines["jinja2"].from_string("{{ url('bench-floor', 3) }}").render({}) == (
+            "/bench/floor/3/"
+        )
