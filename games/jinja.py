@@ -33,7 +33,14 @@ from django.templatetags.static import static
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import json_script, strip_spaces_between_tags
 from django.utils.text import capfirst
-from django.utils.translation import gettext, ngettext, npgettext, pgettext, trans_real
+from django.utils.translation import (
+    get_language,
+    gettext,
+    ngettext,
+    npgettext,
+    pgettext,
+    trans_real,
+)
 from jinja2 import ChainableUndefined, Environment, nodes
 from jinja2.compiler import CodeGenerator
 from jinja2.ext import InternationalizationExtension
@@ -198,13 +205,55 @@ class DjangoTranslation(InternationalizationExtension):
         return "".join(text), names
 
 
-def part(drawing: parts.Drawing | None, inner: bool = False, *, caller) -> Markup:
-    """``{% call part(drawing) %}``: the part the call holds, fingerprinted (games.parts)."""
+def part(
+    drawing: parts.Drawing | None, inner: bool = False, *, caller, drawn_from: Any = None
+) -> Markup:
+    """``{% call part(drawing) %}``: the part the call holds, fingerprinted (games.parts).
+
+    ``drawn_from``: the values the part is drawn from, and nothing else of the page (a score
+    sheet's row: its turn and its cells). Such a part is drawn once per process and language
+    and kept: a sheet's past rows are the same move after move, and drawing them again was a
+    quarter of a move's answer (issue 32). The test suite draws it each time all the same and
+    checks that it is what was kept (``CHECK_KEPT``): a part that reads anything else fails."""
     if not isinstance(drawing, parts.Drawing):  # a page drawn without parts
         return Markup(caller())
+    key = _kept_key(caller, drawn_from) if drawn_from is not None else None
+    kept = KEPT_PARTS.get(key) if key is not None else None
+    if kept is not None and not CHECK_KEPT:
+        return Markup(drawing.add(kept))
     drawing.begin()
     # written as the page will be, so that the part is found in it as it is kept
-    return Markup(drawing.end(as_django_writes(str(caller())), inner=inner))
+    marked = drawing.end(as_django_writes(str(caller())), inner=inner)
+    if key is not None:
+        made = drawing.parts[drawing.last]
+        if kept is not None and kept != made:
+            raise AssertionError(
+                f"The part {made.name!r} is not drawn from {drawn_from!r} alone: it was "
+                f"{kept.html!r}, and is now {made.html!r}."
+            )
+        if not made.children:  # a part holding parts is drawn with them
+            if len(KEPT_PARTS) >= KEPT_PARTS_AT_MOST:
+                KEPT_PARTS.clear()
+            KEPT_PARTS[key] = made
+    return Markup(marked)
+
+
+#: The parts drawn from their values alone (``part``'s ``drawn_from``), by where they are in
+#: which template, those values and the language; emptied when it is full.
+KEPT_PARTS: dict[tuple, parts.Part] = {}
+KEPT_PARTS_AT_MOST = 8192
+#: Draw each kept part again and check it (the test suite: tests/conftest.py).
+CHECK_KEPT = False
+
+
+def _kept_key(caller: Any, drawn_from: Any) -> tuple | None:
+    """Where the part is (the code Jinja made of its call), its values as Python writes them
+    (which tells 1 from "1" and True), and the language; None for a value Python writes by
+    its address, which a later value could be given."""
+    written = repr(drawn_from)
+    if " object at 0x" in written:
+        return None
+    return caller._func.__code__, written, get_language()
 
 
 def regroup(items: Any, key: str) -> list[dict[str, Any]]:

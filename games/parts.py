@@ -79,6 +79,19 @@ class Drawing:
         self._open[-1].append(part.name)
         return marked
 
+    def add(self, part: Part) -> str:
+        """A part drawn before, as it was (games.jinja's kept parts): it holds no part."""
+        if part.name in self.parts:
+            raise ValueError(f"two parts of the page are named {part.name!r}")
+        self.parts[part.name] = part
+        self._open[-1].append(part.name)
+        return part.html
+
+    @property
+    def last(self) -> str:
+        """The name of the part drawn last at this depth."""
+        return self._open[-1][-1]
+
     @property
     def root(self) -> Part:
         return self.parts[self._open[0][0]]

@@ -131,6 +131,8 @@ def _jinja_drawings_tell_the_test_client(request):
         return drawn(name, context)
 
     jinja.render = render
+    # A part kept for the values it is drawn from is drawn again all the same, and checked.
+    jinja.CHECK_KEPT = True
     yield
     jinja.render = drawn
 

@@ -178,3 +178,72 @@ def test_a_url_is_reversed_for_the_prefix_and_the_urls_in_force():
         assert engines["jinja2"].from_string("{{ url('bench-floor', 3) }}").render({}) == (
             "/bench/floor/3/"
         )
+
+
+KEPT_ROW = (
+    "{% call part(drawing, drawn_from=row) %}"
+    '<tr id="row-{{ row.n }}">{{ row.points }}{{ drawn() }}</tr>{% endcall %}'
+)
+
+
+def _draw_row(row, drawn, language="en"):
+    drawing = parts.Drawing()
+    with translation.override(language):
+        html = (
+            engines["jinja2"]
+            .from_string(KEPT_ROW)
+            .render({"drawing": drawing, "row": row, "drawn": drawn})
+        )
+    return html, drawing
+
+
+@pytest.fixture
+def kept_for_real(monkeypatch):
+    """Kept parts as the site keeps them, not drawn again to be checked (tests/conftest.py)."""
+    monkeypatch.setattr(jinja, "CHECK_KEPT", False)
+    monkeypatch.setattr(jinja, "KEPT_PARTS", {})
+
+
+def test_a_part_drawn_from_its_values_is_drawn_once_for_them_and_the_language(kept_for_real):
+    times = []
+
+    def drawn():
+        times.append(1)
+        return ""
+
+    first, drawing = _draw_row({"n": 1, "points": 4}, drawn)
+    again, again_drawing = _draw_row({"n": 1, "points": 4}, drawn)
+    assert len(times) == 1 and again == first
+    # kept, it is still a part of the drawing, fingerprinted as when it was drawn
+    assert again_drawing.parts["row-1"] == drawing.parts["row-1"]
+    _draw_row({"n": 1, "points": 5}, drawn)  # another value: drawn
+    _draw_row({"n": 1, "points": "4"}, drawn)  # "4" is not 4
+    _draw_row({"n": 1, "points": 4}, drawn, "fr")  # another language
+    assert len(times) == 4
+
+
+def test_a_value_written_by_its_address_is_never_kept(kept_for_real):
+    times = []
+
+    def drawn():
+        times.append(1)
+        return ""
+
+    row = {"n": 1, "points": object()}
+    _draw_row(row, drawn)
+    _draw_row(row, drawn)
+    assert len(times) == 2 and not jinja.KEPT_PARTS
+
+
+def test_a_part_that_reads_more_than_it_is_drawn_from_is_caught(kept_for_real, monkeypatch):
+    monkeypatch.setattr(jinja, "CHECK_KEPT", True)
+    _draw_row({"n": 1, "points": 4}, lambda: "a")
+    with pytest.raises(AssertionError, match="not drawn from"):
+        _draw_row({"n": 1, "points": 4}, lambda: "b")
+
+
+def test_the_kept_parts_are_emptied_when_full(kept_for_real, monkeypatch):
+    monkeypatch.setattr(jinja, "KEPT_PARTS_AT_MOST", 2)
+    for n in range(3):
+        _draw_row({"n": n, "points": 0}, lambda: "")
+    assert len(jinja.KEPT_PARTS) == 1
