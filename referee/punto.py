@@ -481,14 +481,9 @@ class Punto(Game):
         of a round goes anywhere". Whose card it is, and copies, are not checked here.
         """
         value = _read_card(card)[1] if isinstance(card, str) else card[1]
-        return self._sorted_legal_cells(value)
-
-    def _sorted_legal_cells(
-        self, value: int, empty: list[Cell] | None = None
-    ) -> list[Cell] | None:
         if not self.board:
             return None
-        return sorted(self._legal_cells(value, empty), key=_by_row)
+        return sorted(self._legal_cells(value), key=lambda c: (c[1], c[0]))
 
     def options(self) -> dict[str, Any]:
         """What the player to play may do now (``Game.options``), ``{}`` once the match is over::
@@ -521,14 +516,13 @@ class Punto(Game):
         cards: dict[str, list[list[int]] | None] = {}
         left: dict[str, int] = {}
         blocked: list[str] = []
-        empty = self._legal_empty_cells() if self.board else None  # the same for every value
         for colour in self.playable_colours(player):
             for value in VALUES:
                 copies = self.cards_left(colour, value)
                 if copies <= 0:
                     continue
                 if value not in by_value:
-                    by_value[value] = self._sorted_legal_cells(value, empty)
+                    by_value[value] = self.legal_cells((colour, value))
                 cells = by_value[value]
                 name = card_name((colour, value))
                 cards[name] = None if cells is None else [[x, y] for x, y in cells]
@@ -688,15 +682,11 @@ class Punto(Game):
         The one statement of where a card goes: a move's cell (``_check_cell``), a blocked card
         (``_check_blocked``) and the cells offered (``legal_cells``, ``options``) all ask it.
         """
-        below = self.board.get(cell)
+        board = self.board
+        below = board.get(cell)
         if below is not None:
             # covering never widens the box
             return None if below[1] < value else "punto.cannot_cover"
-        return self._empty_cell_fault(cell)
-
-    def _empty_cell_fault(self, cell: Cell) -> str | None:
-        """``_cell_fault`` for an empty cell, whatever the card's value."""
-        board = self.board
         x, y = cell
         if not any((x + dx, y + dy) in board for dx, dy in NEIGHBOURS):
             return "punto.not_touching"
@@ -707,20 +697,14 @@ class Punto(Game):
             return "punto.too_high"
         return None
 
-    def _legal_cells(self, value: int, empty: list[Cell] | None = None) -> Iterator[Cell]:
+    def _legal_cells(self, value: int) -> Iterator[Cell]:
         """The cells of a non-empty table where a card of ``value`` may go (§5): the visible
-        cards it may cover, then the empty cells around the cards that ``_cell_fault`` allows
-        (``empty``: those, when the caller has them already: they are the same for every
-        value). No other cell can be legal: it would be empty and touch no card."""
-        for cell in self.board:
+        cards it may cover, then the empty cells around the cards that ``_cell_fault`` allows.
+        No other cell can be legal: it would be empty and touch no card."""
+        board = self.board
+        for cell in board:
             if self._cell_fault(value, cell) is None:
                 yield cell
-        yield from self._legal_empty_cells() if empty is None else empty
-
-    def _legal_empty_cells(self) -> list[Cell]:
-        """The empty cells around the cards where a card of any value may go."""
-        board = self.board
-        legal: list[Cell] = []
         seen: set[Cell] = set()
         for x, y in board:
             for dx, dy in NEIGHBOURS:
@@ -728,9 +712,8 @@ class Punto(Game):
                 if cell in board or cell in seen:
                     continue
                 seen.add(cell)
-                if self._empty_cell_fault(cell) is None:
-                    legal.append(cell)
-        return legal
+                if self._cell_fault(value, cell) is None:
+                    yield cell
 
     def _check_blocked(self, card: Card) -> None:
         """ "Blocked ... it is illegal if a legal cell exists"."""
@@ -881,10 +864,6 @@ class Punto(Game):
 
     def _next_turn(self) -> None:
         self._turn = (self._turn + 1) % len(self.players)
-
-
-def _by_row(cell: Cell) -> tuple[int, int]:
-    return cell[1], cell[0]
 
 
 def _board_json(board: dict[Cell, Card]) -> dict[str, str]:
