@@ -5,18 +5,21 @@ is said in its own language, whichever came first."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from django.utils import translation
 from django.utils.translation import trans_real
 
-from games.ui import ui_for
+from games.ui import _decktet, ui_for
 from referee import judge
 from tests.examples import EXAMPLES
 
+LOGS = Path(__file__).resolve().parents[2] / "benchmarks" / "logs"
 
-def _midgame(game: str):
-    log = json.loads((EXAMPLES / f"{game}-1.json").read_text())
+
+def _midgame(game: str, path: Path | None = None):
+    log = json.loads((path or EXAMPLES / f"{game}-1.json").read_text())
     return judge({**log, "moves": log["moves"][: len(log["moves"]) // 2]}), log["players"]
 
 
@@ -52,3 +55,40 @@ def test_a_three_high_board_translates_its_words_once(looked_up):
     assert drawn["en"][1] == ["spades", "hearts", "diamonds", "clubs"]
     assert all(name.startswith(("la ", "le ")) for name in drawn["fr"][0]) and drawn["fr"][0]
     assert all(name.startswith("the ") for name in drawn["en"][0])
+
+
+def test_a_thricewise_board_looks_the_language_up_once(monkeypatch, looked_up):
+    """Its cards, suits and ranks, and the reasons of its sheet: the language looked up once,
+    each message of the sheet looked up once per language."""
+    judgement, players = _midgame("thricewise", LOGS / "thricewise-bench.json")
+    ui = ui_for("thricewise")
+    asked = []
+    language = _decktet.get_language
+    monkeypatch.setattr(_decktet, "get_language", lambda: asked.append(1) or language())
+    drawn = {}
+    for code in ("fr", "en", "fr", "en"):
+        asked.clear()
+        looked_up.clear()
+        with translation.override(code):
+            context = ui.move_context(judgement, players, None)
+        assert len(asked) == 1
+        cards = [
+            cell["card"] for row in context["tw_rows"] for cell in row["cells"] if "card" in cell
+        ]
+        said = (
+            [(card["rank"], card["label"]) for card in cards],
+            [
+                str(why.text)
+                for row in context["tw_sheet"]["rows"]
+                for cell in row["cells"]
+                for why in cell["why"]
+            ],
+        )
+        if code in drawn:
+            assert said == drawn[code]
+            assert not [message for message in looked_up if "%(card" in message]  # the reasons
+        drawn[code] = said
+    assert drawn["fr"] != drawn["en"] and drawn["fr"][1] and drawn["fr"][0]
+    assert all(" en " in text for text in drawn["fr"][1])
+    assert all(" at " in text for text in drawn["en"][1])
+    assert "Couronne" in str(drawn["fr"][0]) or "Lunes" in str(drawn["fr"][0])
