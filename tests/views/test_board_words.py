@@ -12,6 +12,8 @@ from django.utils import translation
 from django.utils.translation import trans_real
 
 from games.ui import _decktet, ui_for
+from games.ui.punto import board as punto_board
+from games.ui.punto import words as punto_words
 from referee import judge
 from tests.examples import EXAMPLES
 
@@ -92,3 +94,31 @@ def test_a_thricewise_board_looks_the_language_up_once(monkeypatch, looked_up):
     assert all(" en " in text for text in drawn["fr"][1])
     assert all(" at " in text for text in drawn["en"][1])
     assert "Couronne" in str(drawn["fr"][0]) or "Lunes" in str(drawn["fr"][0])
+
+
+def test_a_punto_board_looks_the_language_up_once(monkeypatch):
+    """The colours of some 50 cards and the hand's 18 labels (a plural each): the language
+    looked up once, each label said once per language."""
+    judgement, players = _midgame("punto", LOGS / "punto-bench.json")
+    ui = ui_for("punto")
+    asked = []
+    for module in (punto_board, punto_words):
+        language = module.__dict__.get("get_language", translation.get_language)
+        counted = lambda language=language: asked.append(1) or language()  # noqa: E731
+        monkeypatch.setattr(module, "get_language", counted, raising=False)
+    plurals = []
+    ngettext = punto_board.ngettext
+    monkeypatch.setattr(punto_board, "ngettext", lambda *a: plurals.append(a) or ngettext(*a))
+    drawn = {}
+    for code in ("fr", "en", "fr", "en"):
+        asked.clear()
+        plurals.clear()
+        with translation.override(code):
+            context = ui.move_context(judgement, players, None)
+        assert len(asked) == 1
+        hand = [card["label"] for colour in context["punto"]["hand"] for card in colour["cards"]]
+        if code in drawn:
+            assert hand == drawn[code] and not plurals
+        drawn[code] = hand
+    assert drawn["en"] and all("left" in label for label in drawn["en"])
+    assert drawn["fr"] and not any("left" in label for label in drawn["fr"])
