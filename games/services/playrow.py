@@ -95,8 +95,12 @@ def lock_seated(play_id: int, key: tuple[str, str] | None = None) -> tuple[Play,
     (play,) = instances(Play, play_columns, rows[:1], start=start)
     seats = instances(Seat, seat_columns, rows)
     players = instances(Player, player_columns, rows, start=len(seat_columns))
+    # Each seat's play and player, cached as the descriptors cache them (their keys are the
+    # row's already: nothing else to set).
+    to_play, to_player = Seat._meta.get_field("play"), Seat._meta.get_field("player")
     for seat, player in zip(seats, players, strict=True):
-        seat.play, seat.player = play, player
+        to_play.set_cached_value(seat, play)
+        to_player.set_cached_value(seat, player)
     end = start + len(play_columns)
     return play, seats, Asked(*rows[0][end : end + 2])
 
