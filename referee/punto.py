@@ -512,6 +512,8 @@ class Punto(Game):
         if self._over:
             return {}
         player = self.players[self._turn]
+        # The empty cells a card may go to are the same whatever its value: found once.
+        open_cells = list(self._open_cells()) if self.board else []
         by_value: dict[int, list[Cell] | None] = {}
         cards: dict[str, list[list[int]] | None] = {}
         left: dict[str, int] = {}
@@ -522,7 +524,7 @@ class Punto(Game):
                 if copies <= 0:
                     continue
                 if value not in by_value:
-                    by_value[value] = self.legal_cells((colour, value))
+                    by_value[value] = self._legal_cells_with(value, open_cells)
                 cells = by_value[value]
                 name = card_name((colour, value))
                 cards[name] = None if cells is None else [[x, y] for x, y in cells]
@@ -530,6 +532,13 @@ class Punto(Game):
                 if cells == []:
                     blocked.append(name)
         return {"player": player, "cards": cards, "left": left, "blocked": blocked}
+
+    def _legal_cells_with(self, value: int, open_cells: list[Cell]) -> list[Cell] | None:
+        """``legal_cells`` for a card of ``value``, given the table's ``_open_cells``."""
+        if not self.board:
+            return None
+        covered = [cell for cell in self.board if self._cell_fault(value, cell) is None]
+        return sorted([*covered, *open_cells], key=lambda c: (c[1], c[0]))
 
     def grid(self) -> tuple[Cell | None, list[list[str | None]]]:
         """The visible table as rows (ascending row index) of card names or None, with the
@@ -682,11 +691,15 @@ class Punto(Game):
         The one statement of where a card goes: a move's cell (``_check_cell``), a blocked card
         (``_check_blocked``) and the cells offered (``legal_cells``, ``options``) all ask it.
         """
-        board = self.board
-        below = board.get(cell)
+        below = self.board.get(cell)
         if below is not None:
             # covering never widens the box
             return None if below[1] < value else "punto.cannot_cover"
+        return self._empty_cell_fault(cell)
+
+    def _empty_cell_fault(self, cell: Cell) -> str | None:
+        """``_cell_fault`` for an empty ``cell``, which does not depend on the card's value."""
+        board = self.board
         x, y = cell
         if not any((x + dx, y + dy) in board for dx, dy in NEIGHBOURS):
             return "punto.not_touching"
@@ -705,6 +718,12 @@ class Punto(Game):
         for cell in board:
             if self._cell_fault(value, cell) is None:
                 yield cell
+        yield from self._open_cells()
+
+    def _open_cells(self) -> Iterator[Cell]:
+        """The empty cells around the cards of a non-empty table that ``_cell_fault`` allows: the
+        same for a card of any value (``options`` asks for them once, for every value)."""
+        board = self.board
         seen: set[Cell] = set()
         for x, y in board:
             for dx, dy in NEIGHBOURS:
@@ -712,7 +731,7 @@ class Punto(Game):
                 if cell in board or cell in seen:
                     continue
                 seen.add(cell)
-                if self._cell_fault(value, cell) is None:
+                if self._empty_cell_fault(cell) is None:
                     yield cell
 
     def _check_blocked(self, card: Card) -> None:

@@ -320,11 +320,16 @@ class ThreeHigh(Game):
         if self.hands[seat]:  # "a player with no card left at their turn must record it"
             tops = [stack[-1] for stack in self.stacks.values()]
             movable = [piece for piece in PIECES if piece in tops]
+            # A card moves a piece by its value, and a diamond whatever the piece's size (_target):
+            # the cards of one value and of the same kind (a diamond or not) move the same.
+            moved: dict[tuple[int, bool], dict[str, dict[str, str | None]]] = {}
             for card in CARDS.values():
                 if card[0] not in self._played:  # "no card is played twice"
-                    sides = self._moves_of(card, movable)
-                    if sides:
-                        cards[card[0]] = sides
+                    kind = (card[1], card[2] == "d")
+                    if kind not in moved:
+                        moved[kind] = self._moves_of(card, movable)
+                    if moved[kind]:
+                        cards[card[0]] = {side: dict(moves) for side, moves in moved[kind].items()}
         return {"player": self.players[seat], "cannot_play": True, "cards": cards}
 
     def _moves_of(

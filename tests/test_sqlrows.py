@@ -7,13 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models.signals import post_init
 from django.http import Http404
 
 from games import access, selectors, services
-from games.models import Move, Play, Seat
+from games.models import Move, Play, Player, Seat
 from games.services.playrow import lock_seated
-from games.sqlrows import insert, update
+from games.sqlrows import Writes, insert, update
 
 PUNTO = json.loads(
     (Path(__file__).resolve().parent / "fixtures" / "examples" / "punto-1.json").read_text()
@@ -122,3 +123,76 @@ def test_updated_rows_are_the_ones_bulk_update_would_have_written(punto, values)
         assert row(Seat.objects.get(pk=seat.pk)) == row(seat)
     for pk, was in others.items():
         assert row(Seat.objects.get(pk=pk)) == was
+
+
+def test_the_locked_rows_are_made_without_the_models_init(punto, monkeypatch):
+    """Issue 32: the instances of a move entry's rows are made as from_db makes them, with
+    nothing of Model.__init__ but their fields set (a tenth of its time)."""
+    orm = {
+        (model, obj.pk): obj
+        for model in (Seat, Player, Play)
+        for obj in model.objects.filter(pk__in=_keys(model, punto))
+    }
+
+    def refused(*args, **kwargs):
+        raise AssertionError("Model.__init__ called")
+
+    with monkeypatch.context() as patched:
+        for model in (Seat, Player, Play):
+            patched.setattr(model, "__init__", refused)
+        with transaction.atomic():
+            play, seats, _asked = lock_seated(punto.pk)
+    for obj in [play, *seats, *(seat.player for seat in seats)]:
+        same = orm[type(obj), obj.pk]
+        assert _fields(obj) == _fields(same)
+        assert (obj._state.adding, obj._state.db) == (False, "default")
+        assert type(obj._state) is type(same._state)
+
+
+def test_a_model_someone_listens_to_the_making_of_is_made_by_its_init(punto):
+    """A post_init receiver (ImageField's, or anyone's) is sent its signal as from_db sends it."""
+    made = []
+
+    def heard(sender, instance, **kwargs):
+        made.append(instance)
+
+    post_init.connect(heard, sender=Player)
+    try:
+        with transaction.atomic():
+            _play, seats, _asked = lock_seated(punto.pk)
+    finally:
+        post_init.disconnect(heard, sender=Player)
+    assert made == [seat.player for seat in seats] and made
+
+
+def test_writes_are_run_with_the_last_statement(punto, member, django_assert_num_queries):
+    """sqlrows.Writes: an INSERT and an UPDATE run with the play's UPDATE, their rows written,
+    the inserted instance given its key; on PostgreSQL as one statement (issue 32)."""
+    punto.refresh_from_db()
+    writes = Writes()
+    move = Move(play=punto, seq=99, data={"card": "a"}, entered_by=member)
+    writes.insert(move)
+    seat = punto.seats.order_by("position").first()
+    seat.score = 41
+    writes.update([seat], ["score"])
+    statements = 1 if connection.vendor == "postgresql" else 3
+    with django_assert_num_queries(statements):
+        (version,) = writes.run(
+            'UPDATE "games_play" SET "version" = "version" + 1 WHERE "id" = %s RETURNING "version"',
+            [punto.pk],
+        )
+    assert version == punto.version + 1 and len(writes) == 0
+    assert move.pk is not None and not move._state.adding
+    assert row(Move.objects.get(pk=move.pk)) == row(move)
+    assert Seat.objects.get(pk=seat.pk).score == 41
+
+
+def _keys(model, play) -> list[int]:
+    if model is Play:
+        return [play.pk]
+    seats = play.seats.all()
+    return [seat.pk if model is Seat else seat.player_id for seat in seats]
+
+
+def _fields(obj) -> dict:
+    return {key: value for key, value in vars(obj).items() if key != "_state"}

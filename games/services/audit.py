@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from ..models import AuditEntry, Play
 from ..selectors import seat_names
-from ..sqlrows import insert
+from ..sqlrows import Writes, insert
 
 
 def _actor_name(by: AbstractBaseUser | None) -> str:
@@ -26,8 +26,10 @@ def record_audit(
     object_id: int | None,
     summary: str,
     data: dict[str, Any] | None = None,
+    writes: Writes | None = None,
 ) -> AuditEntry:
-    """Add one entry to a club's audit trail (the caller's transaction keeps it with the change)."""
+    """Add one entry to a club's audit trail (the caller's transaction keeps it with the change;
+    ``writes``: with the change's statements still to run, sqlrows.Writes)."""
     entry = AuditEntry(
         club_id=club_id,
         actor=by if by is not None and by.is_authenticated else None,
@@ -38,7 +40,10 @@ def record_audit(
         summary=summary[:300],
         data=data or {},
     )
-    insert(entry)  # every move entry writes one: sqlrows
+    if writes is not None:
+        writes.insert(entry)
+    else:
+        insert(entry)  # sqlrows
     return entry
 
 
@@ -53,9 +58,11 @@ def audit_play(
     *,
     by: AbstractBaseUser | None,
     names: Sequence[str] | None = None,
+    writes: Writes | None = None,
     **data: Any,
 ) -> AuditEntry:
-    """An audit entry about ``play`` (``names``: its players, when the caller has them)."""
+    """An audit entry about ``play`` (``names``: its players, when the caller has them;
+    ``writes``: see record_audit)."""
     return record_audit(
         club_id=play.club_id,
         action=action,
@@ -64,4 +71,5 @@ def audit_play(
         object_id=play.pk,
         summary=_play_summary(play, names),
         data={"game": play.game, **data},
+        writes=writes,
     )

@@ -20,7 +20,7 @@ from referee import Judgement, judge_next
 from .. import selectors, verdicts
 from ..models import AuditEntry, Move, Play, Seat
 from ..selectors import LogEntry, judge_play, log_moves
-from ..sqlrows import column, insert, quoted
+from ..sqlrows import Writes, column, quoted
 from .audit import audit_play
 from .errors import IllegalMoveError, ServiceError, key_reused_error, stale_error
 from .playrow import (
@@ -262,10 +262,22 @@ def _enter_move(
     stored = Move(play=play, seq=seq, data=understood, entered_by=by)
     if keyed is not None:
         stored.key, stored.asked = keyed.key, keyed.asked
-    insert(stored)
+    # The move, its audit entry, the seats' results and the play's row: written together, as
+    # one statement on PostgreSQL (sqlrows.Writes), once the play's new state is known.
+    writes = Writes()
+    writes.insert(stored)
+    audit_play(
+        play,
+        AuditEntry.Action.MOVE_ENTER,
+        by=by,
+        names=names,
+        writes=writes,
+        seq=seq,
+        move=understood,
+    )
     after = selectors.position_after(made, seq)
-    refresh_results(play, judgement, seats, advance=True, position=(seq + 1, after))
-    audit_play(play, AuditEntry.Action.MOVE_ENTER, by=by, names=names, seq=seq, move=understood)
+    position = (seq + 1, after)
+    refresh_results(play, judgement, seats, advance=True, position=position, writes=writes)
     entered = LogEntry(seq, understood, _entered_by(by), stored.entered_at, None, None)
     log = [*log, entered] if log is not None else None
     return PlayState(play, seats, log, judgement, entered, before, next_seq=seq + 1, position=after)

@@ -10,7 +10,8 @@ import json
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.models import Field
 from django.utils import timezone
 
 from referee import Judgement, keep, resume
@@ -19,7 +20,7 @@ from referee.state import loads as load_kept
 from .. import live, ratings, selectors
 from ..models import Move, Play, Player, Seat
 from ..selectors import judge_play, seat_names
-from ..sqlrows import Columns, column, instances, join, quoted, update
+from ..sqlrows import Columns, Writes, column, instances, join, quoted, update
 from .errors import gone_error, stale_error
 
 
@@ -94,32 +95,42 @@ def lock_seated(play_id: int, key: tuple[str, str] | None = None) -> tuple[Play,
     (play,) = instances(Play, play_columns, rows[:1], start=start)
     seats = instances(Seat, seat_columns, rows)
     players = instances(Player, player_columns, rows, start=len(seat_columns))
+    # Each seat's play and player, cached as the descriptors cache them (their keys are the
+    # row's already: nothing else to set).
+    to_play, to_player = Seat._meta.get_field("play"), Seat._meta.get_field("player")
     for seat, player in zip(seats, players, strict=True):
-        seat.play, seat.player = play, player
+        to_play.set_cached_value(seat, play)
+        to_player.set_cached_value(seat, player)
     end = start + len(play_columns)
     return play, seats, Asked(*rows[0][end : end + 2])
 
 
-def advance_version(play: Play, *, results: bool = False) -> None:
+def advance_version(play: Play, *, results: bool = False, writes: Writes | None = None) -> None:
     """The play changed: forms made at its version until now are stale. In the change's
     transaction, on the locked row; an increment in the database, so that no stale instance
     saved elsewhere can ever take the version back. Every page watching the play is told once
     the change commits (games.live). ``results``: the play's status, end and details are
     written by the same statement (one UPDATE per move entry), and the state kept for the next
-    move."""
-    fields = ("status", "ended_at", "details", "kept") if results else ()
-    sets, params = [], []
-    for name in fields:
-        field = Play._meta.get_field(name)
-        sets.append(f"{quoted(field.column)} = %s")
-        params.append(field.get_db_prep_save(getattr(play, name), connection))
+    move. ``writes``: the change's other statements, run with this one (sqlrows.Writes: on
+    PostgreSQL, the same statement)."""
+    wrapper, notifies = connections[DEFAULT_DB_ALIAS], live.is_postgresql()
+    sql, fields = _advance_sql(results, notifies)
+    params = [field.get_db_prep_save(getattr(play, field.attname), wrapper) for field in fields]
     # Written by hand (games.sqlrows): the ORM took longer to build it than the database to
     # run it. On PostgreSQL the same statement also sends the play's NOTIFY (games.live).
-    with connection.cursor() as cursor:
-        cursor.execute(live.advance_version_sql(Play._meta.db_table, sets), [*params, play.pk])
-        play.version = cursor.fetchone()[0]
-    if not live.is_postgresql():
+    play.version = (writes or Writes()).run(sql, [*params, play.pk])[0]
+    if not notifies:
         live.changed_on_commit(play.night_id, play.pk, play.version)
+
+
+@functools.cache
+def _advance_sql(results: bool, notifies: bool) -> tuple[str, tuple[Field, ...]]:
+    """advance_version's statement (made once: ``notifies``, whether it sends the play's NOTIFY,
+    live.is_postgresql), and the fields it sets besides the version."""
+    names = ("status", "ended_at", "details", "kept") if results else ()
+    fields = tuple(Play._meta.get_field(name) for name in names)
+    sets = [f"{quoted(field.column)} = %s" for field in fields]
+    return live.advance_version_sql(Play._meta.db_table, sets), fields
 
 
 class Kept(NamedTuple):
@@ -162,6 +173,10 @@ def _kept(judgement: Judgement, version: int, position: tuple[int, str] | None) 
     return json.dumps(kept, ensure_ascii=False, separators=(",", ":"))
 
 
+#: What a seat holds of its play's results.
+SEAT_RESULTS = ("score", "rank", "is_winner", "team")
+
+
 def _seats(play: Play) -> list[Seat]:
     return list(play.seats.select_related("player").order_by("position"))
 
@@ -173,6 +188,7 @@ def refresh_results(
     *,
     advance: bool = False,
     position: tuple[int, str] | None = None,
+    writes: Writes | None = None,
 ) -> None:
     """Rewrite the derived results of a play from the referee's judgement of its log, and the
     judged state kept for the next move.
@@ -181,7 +197,9 @@ def refresh_results(
     rows whose values change are written. ``advance``: the play's version moves on in the same
     UPDATE (see advance_version; the caller holds the play's row lock). ``position``: the
     ``seq`` the log's next entry takes and the play's position (selectors.position); without
-    it no state is kept (the next entry judges the whole log, and keeps it).
+    it no state is kept (the next entry judges the whole log, and keeps it). ``writes``: the
+    change's statements not run yet (a move entry's INSERTs), run with the play's UPDATE (with
+    ``advance`` only).
     """
     finished = judgement.status == "finished"
     winners = set(judgement.winners)
@@ -199,7 +217,10 @@ def refresh_results(
         seat.team = teams.get(seat.player.name)
     changed = [s for s in seats if before[s.pk] != (s.score, s.rank, s.is_winner, s.team)]
     if changed:
-        update(changed, ["score", "rank", "is_winner", "team"])
+        if advance and writes is not None:
+            writes.update(changed, SEAT_RESULTS)  # with the play's UPDATE, below
+        else:
+            update(changed, SEAT_RESULTS)
     was_finished = play.status == Play.Status.FINISHED
     if play.status != Play.Status.ABANDONED:
         play.status = Play.Status.FINISHED if finished else Play.Status.IN_PROGRESS
@@ -215,7 +236,7 @@ def refresh_results(
     in_progress = play.status == Play.Status.IN_PROGRESS
     play.kept = _kept(judgement, version, position) if in_progress else ""
     if advance:
-        advance_version(play, results=True)
+        advance_version(play, results=True, writes=writes)
     else:
         play.save(update_fields=["status", "ended_at", "details", "kept"])
     if was_finished or play.status == Play.Status.FINISHED:

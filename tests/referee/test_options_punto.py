@@ -9,9 +9,11 @@ offered); asking changes nothing; a finished match offers nothing.
 from __future__ import annotations
 
 import copy
+import json
 import random
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -30,6 +32,8 @@ from tests.referee.test_punto import (
     grid_moves,
     random_match,
 )
+
+LOGS = Path(__file__).resolve().parents[2] / "benchmarks" / "logs"
 
 CARDS = [f"{colour}-{value}" for colour in COLOURS for value in VALUES]
 #: a cell no 6 × 6 table reaches: where a card that goes anywhere is also tried
@@ -300,3 +304,18 @@ def test_random_matches_offer_every_legal_move(seed, seating, rounds_to_win, pic
         assert_cards_are_the_players_own_with_copies_left(state, setup, played)
         if state.finished:
             assert state.options() == {}
+
+
+def test_the_empty_cells_are_judged_once_for_every_value(monkeypatch):
+    """Issue 32: where a card may go on an empty cell does not depend on its value; the options
+    judge each empty cell around the table once, not once per value (nine times)."""
+    log = json.loads((LOGS / "punto-bench.json").read_text())
+    state = judge({**log, "moves": log["moves"][:28]}).state
+    judged: list[tuple[int, int]] = []
+    fault = Punto._empty_cell_fault
+    monkeypatch.setattr(
+        Punto, "_empty_cell_fault", lambda self, cell: judged.append(cell) or fault(self, cell)
+    )
+    options = state.options()
+    assert judged and len(judged) == len(set(judged))
+    assert len({len(cells) for cells in options["cards"].values()}) > 1  # several values

@@ -11,7 +11,9 @@ nothing; a finished game offers nothing.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,6 +24,8 @@ from referee.three_high import GAME, PIECES, SIDES, SQUARE_NAMES, ThreeHigh
 from tests.examples import example_cases, example_paths
 from tests.referee.options import asked_twice
 from tests.referee.test_three_high import ALL_CARDS, mv, random_games
+
+LOGS = Path(__file__).resolve().parents[2] / "benchmarks" / "logs"
 
 # A move as a key: (player, card, side, piece), or (player, "cannot_play").
 Move = tuple
@@ -238,3 +242,21 @@ def test_random_games_offer_only_legal_moves(case, picks):
 def test_random_games_offer_every_legal_move(case, picks):
     for state in random_positions(case, picks):
         assert_legal_moves_are_offered(state)
+
+
+def test_the_cards_that_move_alike_are_worked_out_once(monkeypatch):
+    """Issue 32: a card moves a piece by its value, a diamond whatever the piece's size; the
+    options work out each value and kind (diamond or not) once, not each card."""
+    log = json.loads((LOGS / "three-high-bench.json").read_text())
+    state = judge({**log, "moves": log["moves"][:13]}).state
+    worked: list[tuple[int, bool]] = []
+    moves_of = ThreeHigh._moves_of
+    monkeypatch.setattr(
+        ThreeHigh,
+        "_moves_of",
+        lambda self, card, pieces: (
+            worked.append((card[1], card[2] == "d")) or moves_of(self, card, pieces)
+        ),
+    )
+    options = state.options()
+    assert worked and len(worked) == len(set(worked)) < len(options["cards"])

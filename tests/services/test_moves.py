@@ -5,12 +5,15 @@ import threading
 
 import pytest
 from django.db import connection, connections
+from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.gamelog import play_to_log
-from games.models import Move
+from games.models import AuditEntry, Move
 from games.services import moves
 from tests.services.stored import BAD, GOOD, SERIES, TIE, snapshot
+
+CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 
 
 @pytest.mark.django_db
@@ -22,6 +25,26 @@ def test_legal_move_is_stored_with_its_results(play):
     assert ana.score == 1
     play.refresh_from_db()
     assert play.details["pile"]["Ana"] == 8
+
+
+@pytest.mark.django_db
+def test_an_entrys_writes_are_one_statement_on_postgresql(play, member):
+    """Issue 32: the move, its audit entry, the seats' results and the play's row (its version,
+    results, kept state and NOTIFY) are written by one statement on PostgreSQL, after the
+    lock's; one after the other elsewhere. What they write is what they wrote one by one."""
+    version = play.version
+    with CaptureQueriesContext(connection) as queries:
+        services.record_move(play=play, move=GOOD, by=member)  # Ana scores: her seat changes
+    made = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(CONTROL)]
+    postgresql = connection.vendor == "postgresql"
+    assert len(made) == (2 if postgresql else 5), "\n".join(made)
+    stored = play.moves.get(seq=0)
+    assert stored.entered_by == member and stored.data == GOOD
+    audit = AuditEntry.objects.filter(action=AuditEntry.Action.MOVE_ENTER).latest("pk")
+    assert audit.data == {"game": play.game, "seq": 0, "move": GOOD} and audit.actor == member
+    assert play.seats.get(player__name="Ana").score == 1
+    play.refresh_from_db()
+    assert play.version == version + 1 and play.kept and play.details["pile"]["Ana"] == 8
 
 
 @pytest.mark.django_db

@@ -4,6 +4,7 @@ deal being laid out, and the paper score sheet with why each criterion gave its 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -22,7 +23,7 @@ from referee.forget_venice import (
 )
 
 from .. import Draft, whose
-from .._decktet import rank_label, suit_label
+from .._decktet import Words, words
 from .why import criterion_reason
 
 #: The twelve run ranks as narrow column heads (Ace = 1 … Crown = 12).
@@ -45,23 +46,48 @@ TIE_BREAKS = {
     ),
 }
 RANKS_IN_ORDER = sorted(RUN_RANKS, key=RUN_RANKS.__getitem__)
+#: Each run rank with its column head, in order.
+RANK_COLUMNS = [(rank, RANK_SHORT.get(rank, rank)) for rank in RANKS_IN_ORDER]
 
 
-def suit_info(suit: str) -> dict[str, Any]:
-    """What a template needs to draw a suit: its name, label, two-letter short form, CSS key."""
-    label = suit_label(suit)
-    return {"name": suit, "label": label, "short": label[:2], "css": suit.lower()}
+def suit_info(suit: str, said: Words | None = None) -> dict[str, Any]:
+    """What a template needs to draw a suit: its name, label, two-letter short form, CSS key
+    (``said``: the words of the language active, when the caller has them). The same dict for
+    every drawing in a language: read, never changed."""
+    return _drawn(said or words())[0][suit]
 
 
-def card_info(card: Card | str) -> dict[str, Any]:
-    """What a template needs to draw a card: its name, rank and suits."""
-    if isinstance(card, str):
-        card = BY_NAME[card]
-    return {
-        "name": card.name,
-        "rank": rank_label(card.rank),
-        "suits": [suit_info(s) for s in card.suits],
+def card_info(card: Card | str, said: Words | None = None) -> dict[str, Any]:
+    """What a template needs to draw a card: its name, rank and suits (as suit_info)."""
+    return _drawn(said or words())[1][card if isinstance(card, str) else card.name]
+
+
+def _drawn(said: Words) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """suit_info of every suit and card_info of every card, in ``said``'s language: made once
+    per process and language (a move's board draws some 300 of them, issue 32)."""
+    found = _DRAWN.get(said.language)
+    if found is None:
+        found = _DRAWN[said.language] = _draw_all(said)
+    return found
+
+
+#: _drawn's, by language
+_DRAWN: dict[str | None, tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]] = {}
+
+
+def _draw_all(said: Words) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    suits = {}
+    for suit, label in said.suits.items():
+        suits[suit] = {"name": suit, "label": label, "short": label[:2], "css": suit.lower()}
+    cards = {
+        card.name: {
+            "name": card.name,
+            "rank": said.rank(card.rank),
+            "suits": [suits[s] for s in card.suits],
+        }
+        for card in BY_NAME.values()
     }
+    return suits, cards
 
 
 def deal_complete(piles: list[list[str]]) -> bool:
@@ -69,8 +95,11 @@ def deal_complete(piles: list[list[str]]) -> bool:
     return sum(len(p) for p in piles) == CARDS_PER_DEAL and all(piles)
 
 
-def player_board(state: ForgetVenice, player: str, role: str | None) -> dict[str, Any]:
+def player_board(
+    state: ForgetVenice, player: str, role: str | None, said: Words | None = None
+) -> dict[str, Any]:
     """One player's collection this half, suit by suit, under the criteria the suits serve."""
+    said = said or words()
     cards = [BY_NAME[name] for name in state.collection(player)]
     scores = state.criteria(player)
     pairs = state.sheets[player][str(state.half)]
@@ -78,12 +107,10 @@ def player_board(state: ForgetVenice, player: str, role: str | None) -> dict[str
     for criterion, pair in zip(CRITERIA, pairs, strict=True):
         rows = []
         for suit in pair:
-            held = [card for card in cards if suit in card.suits]
-            slots = []
-            for rank in RANKS_IN_ORDER:
-                count = sum(1 for card in held if card.rank == rank)
-                slots.append({"rank": RANK_SHORT.get(rank, rank), "count": count})
-            rows.append({**suit_info(suit), "count": len(held), "slots": slots})
+            held = Counter(card.rank for card in cards if suit in card.suits)
+            slots = [{"rank": short, "count": held[rank]} for rank, short in RANK_COLUMNS]
+            count = sum(held.values())
+            rows.append({**suit_info(suit, said), "count": count, "slots": slots})
         criteria.append(
             {
                 "criterion": criterion,
@@ -97,7 +124,7 @@ def player_board(state: ForgetVenice, player: str, role: str | None) -> dict[str
         "role": role,
         "total": scores["total"],
         "criteria": criteria,
-        "cards": [card_info(card) for card in cards],
+        "cards": [card_info(card, said) for card in cards],
     }
 
 
@@ -146,10 +173,12 @@ def deal_form(
     dealer: str | None,
     choosers: tuple[str | None, str | None],
     deals: list[dict[str, Any]],
+    said: Words | None = None,
 ) -> dict[str, Any]:
     """The deal being entered: as the server's draft has it (a step without a script), or, with
     no step taken yet, the whole of it for the phone to build (``building``): every card not
     dealt yet, the piles, who took which, hidden until the taps call for them."""
+    said = said or words()
     building = not data
     piles = data.get("piles") or [[] for _ in range(PILES)]
     active = data.get("active", 0)
@@ -174,12 +203,12 @@ def deal_form(
                 "index": i,
                 "number": i + 1,
                 "active": i == active,
-                "cards": [card_info(c) for c in pile],
+                "cards": [card_info(c, said) for c in pile],
             }
             for i, pile in enumerate(piles)
         ],
         "undealt": (
-            [card_info(c) for c in state.undealt() if c not in laid]
+            [card_info(c, said) for c in state.undealt() if c not in laid]
             if (dealer or building) and len(laid) < CARDS_PER_DEAL
             else []
         ),
@@ -190,13 +219,16 @@ def deal_form(
     }
 
 
-def sheet(details: dict[str, Any], players: list[str], state: Game | None) -> dict[str, Any] | None:
+def sheet(
+    details: dict[str, Any], players: list[str], state: Game | None, said: Words | None = None
+) -> dict[str, Any] | None:
     """The paper score sheet: criteria I/II/III per half and player, half totals, totals; and,
     when the game state is at hand, why each criterion gave its points."""
     halves = details.get("halves")
     sheets = details.get("sheets")
     if not halves or not sheets:
         return None
+    said = said or words()
     rows = []
     for index, half in enumerate(HALVES):
         scores = halves[index] if index < len(halves) else None
@@ -207,9 +239,9 @@ def sheet(details: dict[str, Any], players: list[str], state: Game | None) -> di
         for number, criterion in enumerate(CRITERIA):
             cells = []
             for player in players:
-                suits = [suit_info(s) for s in sheets[player][half][criterion]]
+                suits = [suit_info(s, said) for s in sheets[player][half][criterion]]
                 value = scores[player][criterion] if scores else None
-                reason = criterion_reason(why[player][number]) if player in why else None
+                reason = criterion_reason(why[player][number], said) if player in why else None
                 cells.append({"value": value, "suits": suits, "why": reason, "player": player})
             criteria.append({"criterion": criterion, "cells": cells})
         totals = [scores[p]["total"] if scores else None for p in players]
@@ -238,7 +270,8 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
     """What board.html, move_form.html and sheet.html draw of the game and the deal being
     entered."""
     state = judgement.state
-    context: dict[str, Any] = {"fv_sheet": sheet(judgement.details, players, state)}
+    said = words()  # the language looked up once for the whole board
+    context: dict[str, Any] = {"fv_sheet": sheet(judgement.details, players, state, said)}
     if not isinstance(state, ForgetVenice):
         return context
     data = draft.data if draft else {}
@@ -246,7 +279,7 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
     dealer = data.get("dealer") or (dealers[0] if len(dealers) == 1 else None)
     choosers = state.choosers(dealer) if dealer else (None, None)
     roles = _roles(dealer, *choosers) if dealer else {}
-    players = [player_board(state, p, roles.get(p)) for p in state.players]
+    players = [player_board(state, p, roles.get(p), said) for p in state.players]
     deals = [] if state.finished else dealings(state, dealer, not data)
     tied = []
     if not dealer:
@@ -272,5 +305,5 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
         "dealings": tied,
     }
     if not state.finished:
-        context["fv_form"] = deal_form(state, data, dealers, dealer, choosers, deals)
+        context["fv_form"] = deal_form(state, data, dealers, dealer, choosers, deals, said)
     return context

@@ -4,23 +4,22 @@ sheet would. The engine works it out (``ForgetVenice.why``)."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-
 from referee.forget_venice import CriterionScore, SuitTally
 
 from .. import Reason
-from .._decktet import ranked_card, suit_label
+from .._decktet import Words, words
 
 
-def _suit_line(tally: SuitTally, criterion: str) -> str:
-    suit = suit_label(tally.suit)
+def _suit_line(tally: SuitTally, criterion: str, said: Words) -> str:
+    _ = said.gettext
+    suit = said.suits[tally.suit]
     if not tally.cards:
         return _("%(suit)s: no card") % {"suit": suit}
     if criterion == "III":
         return _("%(suit)s: a run of %(length)s — %(cards)s") % {
             "suit": suit,
             "length": tally.run_length,
-            "cards": ", ".join(ranked_card(card) for card in tally.run),
+            "cards": ", ".join(said.ranked_card(card) for card in tally.run),
         }
     return _("%(suit)s: %(count)s — %(cards)s") % {
         "suit": suit,
@@ -29,8 +28,11 @@ def _suit_line(tally: SuitTally, criterion: str) -> str:
     }
 
 
-def criterion_reason(score: CriterionScore) -> Reason:
-    """One criterion of a half: each of its suits with the cards that count, then the rule."""
+def criterion_reason(score: CriterionScore, said: Words | None = None) -> Reason:
+    """One criterion of a half: each of its suits with the cards that count, then the rule
+    (``said``: the words of the language active, when the caller has them)."""
+    said = said or words()
+    _ = said.gettext
     first, second = score.suits
     if score.criterion == "I":
         text = _("the smaller count: %(points)s") % {"points": score.points}
@@ -42,4 +44,5 @@ def criterion_reason(score: CriterionScore) -> Reason:
         }
     else:
         text = _("the longest run: %(points)s") % {"points": score.points}
-    return Reason(text, (_suit_line(first, score.criterion), _suit_line(second, score.criterion)))
+    lines = (_suit_line(first, score.criterion, said), _suit_line(second, score.criterion, said))
+    return Reason(text, lines)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.utils.translation import ngettext
+from django.utils.translation import get_language, ngettext
 
 from referee import Judgement
 from referee.punto import BOX, COLOURS, DIRECTIONS, VALUES
@@ -17,14 +17,17 @@ from .. import COLUMN_LETTERS, Draft, cell_label
 from .words import Cell, colour_names, label_origin
 
 
-def _labels(colours: Any) -> list[dict[str, Any]]:
-    names = colour_names()
+def _labels(colours: Any, names: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    names = names or colour_names()
     return [{"colour": c, "label": names[c]} for c in colours]
 
 
-def _card(name: str) -> dict[str, Any]:
+def _card(name: str, names: dict[str, str] | None = None) -> dict[str, Any]:
+    """A card to draw (``names``: the colours' names in the reader's language, colour_names,
+    when the caller has them: a board looks them up once)."""
+    names = names or colour_names()
     colour, value = name.split("-")
-    return {"name": name, "colour": colour, "label": colour_names()[colour], "value": int(value)}
+    return {"name": name, "colour": colour, "label": names[colour], "value": int(value)}
 
 
 def _span(low: int, high: int, reach: int = 1) -> range:
@@ -43,6 +46,7 @@ def _board(
     candidates: frozenset[Cell] = frozenset(),
     every_cell: bool = False,
     further: bool = False,
+    names: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Rows of cells to draw, with the cards' extent and whether it reached the 6 × 6 limit;
     ``last`` is the cell of the last card played, ``line`` the cells of a winning line; with the
@@ -51,7 +55,9 @@ def _board(
     knows the card, those the referee's options give for it (static/js/move-builder.js).
     ``further``: also the cells one ring further, where the table may have grown by a card
     still waiting to be sent; drawn as buttons shown only while moves wait ("past"), so that
-    a move built then can be tapped there (the server judges it)."""
+    a move built then can be tapped there (the server judges it). ``names``: colour_names, when
+    the caller has them."""
+    names = names or colour_names()
     if not cells:
         columns = sorted({x for x, _y in legal | candidates})
         lines = sorted({y for _x, y in legal | candidates})
@@ -84,6 +90,7 @@ def _board(
                     legal,
                     not cells or (x0 <= x <= x1 and y0 <= y <= y1),
                     cell_label((x, y), origin) if origin else None,
+                    names,
                 )
                 | {
                     "last": (x, y) == last,
@@ -120,28 +127,47 @@ def _board(
 
 
 def _cell(
-    x: int, y: int, card: str | None, legal: set[Cell], in_box: bool, label: str | None
+    x: int,
+    y: int,
+    card: str | None,
+    legal: set[Cell],
+    in_box: bool,
+    label: str | None,
+    names: dict[str, str],
 ) -> dict[str, Any]:
     return {
         "at": f"{x},{y}",
         "x": x,
         "y": y,
         "label": label,
-        "card": _card(card) if card else None,
+        "card": _card(card, names) if card else None,
         "legal": (x, y) in legal,
         "in_box": in_box,
     }
 
 
-def _hand_card(colour: str, value: int, left: int) -> dict[str, Any]:
+def _hand_card(
+    colour: str,
+    value: int,
+    left: int,
+    names: dict[str, str] | None = None,
+    labels: dict[tuple, str] | None = None,
+) -> dict[str, Any]:
     """A card of the hand, with its button's label said here rather than by the template: 18
-    buttons are drawn after every move, and a plural in the template costs far more."""
-    label = ngettext(
-        "%(colour)s %(value)s, %(left)s copy left",
-        "%(colour)s %(value)s, %(left)s copies left",
-        left,
-    ) % {"colour": colour_names()[colour], "value": value, "left": left}
-    words = f"{colour_names()[colour]} {value}"  # as the outbox tells a move waiting: "red 7"
+    buttons are drawn after every move, and a plural in the template costs far more; each label
+    said once per language (``labels``: _HAND_LABELS's; ``names``: colour_names; both looked up
+    once by a board)."""
+    if names is None or labels is None:
+        language = get_language()
+        names, labels = colour_names(language), _HAND_LABELS.setdefault(language, {})
+    label = labels.get((colour, value, left))
+    if label is None:
+        label = labels[colour, value, left] = ngettext(
+            "%(colour)s %(value)s, %(left)s copy left",
+            "%(colour)s %(value)s, %(left)s copies left",
+            left,
+        ) % {"colour": names[colour], "value": value, "left": left}
+    words = f"{names[colour]} {value}"  # as the outbox tells a move waiting: "red 7"
     return {
         "name": f"{colour}-{value}",
         "value": value,
@@ -205,11 +231,19 @@ def _parse_cells(board: dict[str, str]) -> dict[Cell, str]:
     return cells
 
 
+#: The hand's buttons' labels, by language, then by colour, value and copies left (_hand_card).
+_HAND_LABELS: dict[str | None, dict[tuple, str]] = {}
+
+
 def board_context(judgement: Judgement, draft: Draft | None) -> dict:
     """What board.html, move_form.html and sheet.html draw of the match and the card drawn."""
     state = judgement.state
     if state is None:
         return {}
+    # the language looked up once for the whole board (the colours of some 50 cards)
+    language = get_language()
+    names = colour_names(language)
+    labels = _HAND_LABELS.setdefault(language, {})
     details = judgement.details
     drafted = draft.data.get("card") if draft else None
     legal: set[Cell] = set()
@@ -229,11 +263,15 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
     origin = label_origin(first) if first is not None else None
     board = centre = None
     if current or legal:
-        board = _board(current, legal, last, origin=origin, every_cell=building, further=building)
+        board = _board(
+            current, legal, last, origin=origin, every_cell=building, further=building, names=names
+        )
     elif building:
         # An empty table: the centre cell, which the phone offers once a card is tapped, and
         # the cells around it for a second card built while the first waits to be sent.
-        centre = _board({}, set(), origin=origin, candidates=frozenset({(0, 0)}), further=building)
+        centre = _board(
+            {}, set(), origin=origin, candidates=frozenset({(0, 0)}), further=building, names=names
+        )
     last_board = None
     if not current and details.get("last_round_board"):
         # The round just ended: its last table, with the winning line if there was one.
@@ -242,7 +280,7 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
         line = frozenset()
         if round_won.get("how") == "line" and round_won.get("winner"):
             line = _winning_line(ended, state.colours[round_won["winner"]], state.line)
-        last_board = _board(ended, set(), last, line)
+        last_board = _board(ended, set(), last, line, names=names)
     to_play = state.to_play
     hand = []
     if to_play is not None and not drafted:
@@ -253,7 +291,7 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
             hand.append(
                 {
                     "colour": colour,
-                    "label": colour_names()[colour],
+                    "label": names[colour],
                     "neutral": colour == state.neutral,
                     "theirs": colour in theirs,
                     # who may play it: whoever is chosen while moves wait to be sent
@@ -261,7 +299,7 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
                         [name for name in state.players if colour in state.playable_colours(name)]
                     ),
                     "cards": [
-                        _hand_card(colour, value, state.cards_left(colour, value))
+                        _hand_card(colour, value, state.cards_left(colour, value), names, labels)
                         for value in VALUES
                     ],
                 }
@@ -269,7 +307,7 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
     seats = [
         {
             "name": name,
-            "colours": _labels(state.colours[name]),
+            "colours": _labels(state.colours[name], names),
             "wins": state.wins[name],
             "to_play": name == to_play,
         }
@@ -279,7 +317,7 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
     teams = [
         {
             "members": [{"name": name, "to_play": name == to_play} for name in team],
-            "colours": _labels(colours),
+            "colours": _labels(colours, names),
             "wins": state.wins[team[0]],
             "to_play": to_play in team,
         }
@@ -294,7 +332,7 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
                 (n for n in team_of.get(entry["winner"], ()) if n != entry["winner"]), None
             ),
             "how": entry["how"],
-            "removed": _card(entry["removed"]) if entry["removed"] else None,
+            "removed": _card(entry["removed"], names) if entry["removed"] else None,
         }
         for number, entry in enumerate(details.get("rounds", []), start=1)
     ]
@@ -313,13 +351,11 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
             "seats": seats,
             "teams": teams,
             "neutral": (
-                {"colour": state.neutral, "label": colour_names()[state.neutral]}
-                if state.neutral
-                else None
+                {"colour": state.neutral, "label": names[state.neutral]} if state.neutral else None
             ),
             "rounds": rounds,
             "hand": hand,  # the cards the player to play may have drawn
-            "drafted": _card(drafted) if drafted else None,
+            "drafted": _card(drafted, names) if drafted else None,
             "drafted_by": draft.data.get("player") if draft else None,
             "blocked": blocked,
             "empty_table": not current,

@@ -52,10 +52,11 @@ def card_words(card: str | tuple[str, int]) -> str:
 _COLOUR_NAMES: dict[str, dict[str, str]] = {}
 
 
-def colour_names() -> dict[str, str]:
+def colour_names(language: str | None = None) -> dict[str, str]:
     """The colours' names in the active language, translated once per language: every card on
-    the table and in the hand is named after every move."""
-    language = get_language()
+    the table and in the hand is named after every move (``language``: the active one, when
+    the caller has it)."""
+    language = language or get_language()
     names = _COLOUR_NAMES.get(language)
     if names is None:
         names = _COLOUR_NAMES[language] = {c: str(label) for c, label in COLOUR_LABELS.items()}

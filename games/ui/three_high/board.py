@@ -7,21 +7,14 @@ from referee import IllegalMove, Judgement
 from referee.three_high import CARDS, COLOURS, FILES, RED_SUITS, SQUARE_NAMES, SUITS, ThreeHigh
 
 from .. import Draft
-from .words import (
-    SIDE_ORDER,
-    card_info,
-    colour_name,
-    piece_info,
-    piece_label,
-    reason_text,
-    side_name,
-    suit_name,
-)
+from .words import SIDE_ORDER, reason_text, words
 
 
 def board_context(judgement: Judgement, players: list[str], draft: Draft | None) -> dict:
     """What board.html, move_form.html and sheet.html draw of the game and the move being
     entered."""
+    said = words()  # the language looked up once for the whole board
+    card_info, piece_info, piece_label = said.card_info, said.piece_info, said.piece_label
     state = judgement.state if isinstance(judgement.state, ThreeHigh) else None
     details = judgement.details or {}
     data = draft.data if draft else {}
@@ -103,7 +96,7 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
     played_set = set(played)
     card_columns = [
         {
-            "suit": suit_name(suit),
+            "suit": said.suit_name(suit),
             "red": suit in RED_SUITS,
             "cards": [
                 {**card_info(f"{v}{suit}"), "played": f"{v}{suit}".upper() in played_set}
@@ -115,7 +108,7 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
     return {
         "th_ranks": ranks,
         "th_trees": [
-            {"colour": c, "name": colour_name(c), "standing": c in trees} for c in COLOURS
+            {"colour": c, "name": said.colour_name(c), "standing": c in trees} for c in COLOURS
         ],
         "th_tree_count": len(trees),
         "th_hands": [{"player": p, "cards": hands.get(p)} for p in players],
@@ -127,8 +120,8 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
         "th_card_columns": card_columns,
         "th_card": card_info(card) if card else None,
         "th_side": side,
-        "th_side_name": side_name(side) if side else "",
-        "th_sides": [{"side": s, "name": side_name(s)} for s in SIDE_ORDER],
+        "th_side_name": said.side_name(side) if side else "",
+        "th_sides": [{"side": s, "name": said.side_name(s)} for s in SIDE_ORDER],
         "th_piece": piece_info(piece) if piece else None,
         "th_piece_square": next((sq for sq, top in tops.items() if top == piece), None),
         "th_tops": top_choices,

@@ -3,11 +3,13 @@ ended."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.text import capfirst
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from referee.three_high import CARDS, LAST_DRAW_REASON, PIECES, RED_SUITS, WON_REASON, ThreeHigh
 
@@ -93,6 +95,10 @@ def suit_name(suit: str) -> str:
 
 def card_info(code: str) -> dict[str, Any]:
     """A card code ("5D") → what a template shows: "5♦", red or black, its spoken name."""
+    return dict(words().card_info(code))
+
+
+def _card_info(code: str) -> dict[str, Any]:
     canonical, value, suit = CARDS[code.lower()]
     rank = RANK_LABELS[value - 1]
     return {
@@ -108,6 +114,11 @@ def cards_of(suits: str) -> list[dict[str, Any]]:
 
 
 def piece_info(piece: str) -> dict[str, Any]:
+    """A piece → what a template shows: its colour and size, its label and its name."""
+    return dict(words().piece_info(piece))
+
+
+def _piece_info(piece: str) -> dict[str, Any]:
     colour, size = PIECES[piece]
     return {
         "piece": piece,
@@ -116,6 +127,52 @@ def piece_info(piece: str) -> dict[str, Any]:
         "label": piece_label(piece),
         "name": piece_name(piece),
     }
+
+
+class Words:
+    """3-High's words in one language, each said once per process and language and kept: a
+    board names some 100 pieces and cards a move, each some translations looked up otherwise
+    (issue 32). What it gives is the same for every drawing in the language: read, never
+    changed (``card_info`` and ``piece_info`` give a copy to change)."""
+
+    __slots__ = ("_said",)
+
+    def __init__(self) -> None:
+        self._said: dict[tuple[str, Any], Any] = {}
+
+    def _once(self, key: tuple[str, Any], make: Callable[[], Any]) -> Any:
+        found = self._said.get(key)
+        if found is None:
+            found = self._said[key] = make()
+        return found
+
+    def card_info(self, code: str) -> dict[str, Any]:
+        return self._once(("card", code.lower()), lambda: _card_info(code))
+
+    def piece_info(self, piece: str) -> dict[str, Any]:
+        return self._once(("piece", piece), lambda: _piece_info(piece))
+
+    def piece_label(self, piece: str) -> str:
+        return self.piece_info(piece)["label"]
+
+    def colour_name(self, colour: str) -> str:
+        return self._once(("colour", colour), lambda: colour_name(colour))
+
+    def side_name(self, side: str) -> str:
+        return self._once(("side", side), lambda: side_name(side))
+
+    def suit_name(self, suit: str) -> str:
+        return self._once(("suit", suit), lambda: suit_name(suit))
+
+
+def words() -> Words:
+    """3-High's words in the language active now."""
+    return _words(get_language())
+
+
+@functools.lru_cache(maxsize=16)  # a few languages
+def _words(language: str | None) -> Words:
+    return Words()
 
 
 def reason_text(state: ThreeHigh | None, details: dict[str, Any]) -> str:

@@ -11,18 +11,32 @@ from referee.decktet import BASIC_DECK
 from referee.thricewise import CARD_NAMES, MAX_SIDE, Thricewise
 
 from .. import COLUMN_LETTERS, Draft, FormError, Reason, cell_label
-from .._decktet import SUIT_SYMBOLS, rank_label, suit_label
+from .._decktet import SUIT_SYMBOLS, Words, words
 from .draft import TurnDraft, picked_cards
 from .why import card_reason
 from .words import Cell, cell_namer, label_origin
 
 
-def card_info(name: str) -> dict[str, Any]:
-    """What a template needs to draw a card: name, rank and suits (with CSS keys)."""
+def card_info(name: str, said: Words | None = None) -> dict[str, Any]:
+    """What a template needs to draw a card: name, rank and suits (with CSS keys); ``said``:
+    the words of the language active, when the caller has them. The same dict for every
+    drawing in a language: read, never changed."""
+    said = said or words()
+    found = _CARDS.get(said.language)
+    if found is None:
+        found = _CARDS[said.language] = {name: _card_info(name, said) for name in CARD_NAMES}
+    return found[name]
+
+
+#: card_info of every card, by language: made once per process and language (issue 32)
+_CARDS: dict[str | None, dict[str, dict[str, Any]]] = {}
+
+
+def _card_info(name: str, said: Words) -> dict[str, Any]:
     card = BASIC_DECK[CARD_NAMES.index(name)]
-    rank = rank_label(card.rank)
+    rank = said.rank(card.rank)
     suits = [
-        {"key": s.lower(), "label": suit_label(s), "symbol": SUIT_SYMBOLS[s]} for s in card.suits
+        {"key": s.lower(), "label": said.suits[s], "symbol": SUIT_SYMBOLS[s]} for s in card.suits
     ]
     short = name[4:] if name.startswith("The ") else name
     return {
@@ -41,6 +55,7 @@ def card_info(name: str) -> dict[str, Any]:
 def board_context(state: Thricewise, players: list[str], draft: Draft | None) -> dict[str, Any]:
     """What board.html, move_form.html and sheet.html draw of the game and the turn being
     entered."""
+    said = words()  # the language looked up once for the whole board
     turn = None
     if draft is not None and draft.data.get("reveal"):
         try:
@@ -54,7 +69,7 @@ def board_context(state: Thricewise, players: list[str], draft: Draft | None) ->
     for cell, index in state.board.items():
         number, points = points_at.get(cell, (None, 0))
         cells[cell] = {
-            "card": card_info(CARD_NAMES[index]),
+            "card": card_info(CARD_NAMES[index], said),
             "setup": cell in state.setup_cells,
             "turn": None if number is None else number + 1,
             "points": points,
@@ -65,7 +80,7 @@ def board_context(state: Thricewise, players: list[str], draft: Draft | None) ->
     if turn is not None and not turn.complete:
         placer = turn.placer
         for cell, card in turn.occupied().items():
-            cells[cell] = {"card": card_info(card), "pending": True}
+            cells[cell] = {"card": card_info(card, said), "pending": True}
         legal = set(turn.legal_cells())
     everything = [*cells, *legal]
     min_x, max_x = min(x for x, _ in everything), max(x for x, _ in everything)
@@ -111,10 +126,10 @@ def board_context(state: Thricewise, players: list[str], draft: Draft | None) ->
         "tw_turns": state.turns_total,
         "tw_next_turn": state.turn + 1,
         "tw_set_aside": [
-            {"player": p, "cards": [card_info(c) for c in cards]}
+            {"player": p, "cards": [card_info(c, said) for c in cards]}
             for p, cards in state.set_aside_cards().items()
         ],
-        "tw_sheet": sheet(state),
+        "tw_sheet": sheet(state, said),
         "tw_last_turn": last_turn(state),
         "tw_all_tied": all_tied(state),  # what to say instead, or None
     }
@@ -128,16 +143,16 @@ def board_context(state: Thricewise, players: list[str], draft: Draft | None) ->
                 {
                     "number": n,
                     "player": p,
-                    "card": card_info(picked[str(n)]) if str(n) in picked else None,
+                    "card": card_info(picked[str(n)], said) if str(n) in picked else None,
                     "next": n == next_number,
                     # what the player may add to their group, for a turn built on the phone
-                    "set_aside": [card_info(c) for c in state.set_aside_cards(p)],
+                    "set_aside": [card_info(c, said) for c in state.set_aside_cards(p)],
                 }
                 for n, p in enumerate(players)
             ],
             "next": None if next_number is None else players[next_number],
             "cards": [
-                {**card_info(name), "by": by_card.get(name)} for name in state.unseen_cards()
+                {**card_info(name, said), "by": by_card.get(name)} for name in state.unseen_cards()
             ],
         }
     else:
@@ -147,21 +162,21 @@ def board_context(state: Thricewise, players: list[str], draft: Draft | None) ->
         if placer is not None:
             for name in turn.cards_left(placer):
                 aside = name != turn.reveal[placer]
-                cards.append({**card_info(name), "player": placer, "aside": aside})
+                cards.append({**card_info(name, said), "player": placer, "aside": aside})
             if following is not None and turn.has_placed_revealed(placer):
                 cards.append(
-                    {**card_info(turn.reveal[following]), "player": following, "aside": False}
+                    {**card_info(turn.reveal[following], said), "player": following, "aside": False}
                 )
         context["tw_draft"] = {
             "reveal": [
                 {
                     "number": number,
                     "player": p,
-                    "card": card_info(c),
+                    "card": card_info(c, said),
                     "aside": p in turn.set_aside_now,
                     "done": p in turn.done,
                     "current": p == placer,
-                    "placed": [card_info(name) for name in turn.placed_by(p)],
+                    "placed": [card_info(name, said) for name in turn.placed_by(p)],
                 }
                 for number, (p, c) in enumerate(turn.reveal.items())
             ],
@@ -176,15 +191,17 @@ def board_context(state: Thricewise, players: list[str], draft: Draft | None) ->
     return context
 
 
-def sheet(state: Thricewise) -> dict[str, Any]:
+def sheet(state: Thricewise, said: Words | None = None) -> dict[str, Any]:
     """Points turn by turn per player, with the cards each placed and why they scored, and
     the totals."""
+    said = said or words()
     cards: dict[tuple[int, str], list[str]] = {}
     why: dict[tuple[int, str], list[Reason]] = {}
     cell_name = cell_namer(state)
     for placed in state.why():
         cards.setdefault((placed.turn, placed.player), []).append(placed.card)
-        why.setdefault((placed.turn, placed.player), []).append(card_reason(placed, cell_name))
+        reason = card_reason(placed, cell_name, said)
+        why.setdefault((placed.turn, placed.player), []).append(reason)
     rows = []
     for number in range(state.turns_total):
         played = number < len(state.turn_points)
