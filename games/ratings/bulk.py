@@ -69,15 +69,16 @@ def analyze(*tables: Any) -> None:
             cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
 
 
-def raw_rows(queryset: Any) -> Iterator[tuple]:
-    """The queryset's rows as the database driver returns them, skipping Django's per-value
-    converters (a full rebuild reads millions of seats, and their times go back into the rating
-    rows as they came), read in batches from a server-side cursor on PostgreSQL."""
+def raw_batches(queryset: Any) -> Iterator[list[tuple]]:
+    """The queryset's rows as the database driver returns them, in lists of up to BATCH_SIZE,
+    skipping Django's per-value converters (a full rebuild reads millions of seats, and their
+    times go back into the rating rows as they came), read in batches from a server-side cursor
+    on PostgreSQL."""
     sql, params = queryset.query.sql_with_params()
     with connection.chunked_cursor() as cursor:
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(BATCH_SIZE):
-            yield from rows
+            yield rows
 
 
 @contextmanager

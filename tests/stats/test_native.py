@@ -1,0 +1,163 @@
+"""The rebuild's hot loop in C (games/ratings/_native.c, built by ``make``) gives the rows, the
+players' states, the head-to-head counts and the partner rows of the pure-Python loop
+(``rebuild._rate_play``, its reference and its fallback), to the last bit, on random histories
+read in random batches; and a rebuild gives the same rows with it and without it.
+
+The C loop is built by ``make test`` (bin/build-native); run without it, the comparisons are
+skipped, except in CI (``CI`` set), where a missing build fails."""
+
+import os
+import random
+import struct
+from unittest import mock
+
+import pytest
+
+from games.models import ALL_GAMES, RatingChange
+from games.ratings import rebuild, totals
+
+native = rebuild._native
+
+pytestmark = pytest.mark.skipif(
+    native is None and not os.environ.get("CI"),
+    reason="games/ratings/_native.c is not built (make native)",
+)
+
+COOPERATIVE = frozenset({"three-high", "game-7"})
+GAMES = ("punto", "thricewise", "three-high", "buntherum", "game-7", "game-9")
+
+
+def _random_seats(rng: random.Random, plays: int) -> list[tuple]:
+    """Seat rows as the rebuild reads them, in play order: plays of 1 to 7 players of 9, ranks
+    with ties (everyone tied, sometimes), now and then partners, a cooperative game, negative
+    and large scores, the time as text (SQLite) or anything else (the rows carry it as is)."""
+    seats = []
+    for play_id in range(1, plays + 1):
+        game = rng.choice(GAMES)
+        count = rng.choice([1, 2, 2, 3, 4, 4, 5, 7])
+        players = rng.sample(range(1, 10), count)
+        scores = [rng.choice([rng.randint(-5, 12), rng.randint(0, 3), 10**9]) for _ in players]
+        ranks = [1 + sum(other > score for other in scores) for score in scores]
+        teams = [None] * count
+        if count >= 4 and rng.random() < 0.1 and game not in COOPERATIVE:
+            teams = [1 + index % 2 for index in range(count)]
+            ranked = list(zip(ranks, teams, strict=True))
+            best = {team: min(r for r, t in ranked if t == team) for team in (1, 2)}
+            ranks = [best[team] for team in teams]
+        won = [rank == 1 for rank in ranks]
+        if game in COOPERATIVE:
+            won = [play_id % 3 == 0] * count
+            ranks = [rng.choice([None, 1])] * count
+        played_at = f"2026-01-01 00:00:{play_id:06d}" if play_id % 5 else (play_id, "a time")
+        for player, rank, win, score, team in zip(players, ranks, won, scores, teams, strict=True):
+            seats.append((play_id, game, played_at, player, rank, int(win), score, team))
+    return seats
+
+
+def _batches(rng: random.Random, seats: list[tuple]) -> list[list[tuple]]:
+    """The seats cut at random places, in the middle of a play too."""
+    cuts = sorted(rng.sample(range(1, len(seats)), min(len(seats) - 1, rng.randint(0, 40))))
+    return [seats[a:b] for a, b in zip([0, *cuts], [*cuts, len(seats)], strict=True)]
+
+
+def _bits(value):
+    """A value with its float's every bit (equal floats of different bits are not equal)."""
+    return struct.pack("<d", value) if isinstance(value, float) else value
+
+
+def _run(seats_in_batches, use_native, since=None):
+    states = totals.States(RatingChange, since)
+    tally = totals.Pairs()
+    partners = totals.Partners(None, None)
+    rows = [
+        [_bits(value) for value in row]
+        for play_rows in rebuild._rate(
+            7,
+            seats_in_batches,
+            states,
+            tally,
+            partners,
+            COOPERATIVE,
+            native=native if use_native else None,
+        )
+        for row in play_rows
+    ]
+    return rows, dict(states), tally.beaten, tally.tied, tally.pairs, partners.rows
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_the_c_loop_rates_as_the_python_loop(seed):
+    assert native is not None, "games/ratings/_native.c is not built (make native)"
+    rng = random.Random(seed)
+    seats = _random_seats(rng, rng.choice([1, 30, 400]))
+    with mock.patch.object(rebuild, "_rate_play", wraps=rebuild._rate_play) as in_python:
+        ours = _run(_batches(rng, seats), use_native=True)
+    # Only the plays with partners were left to Python.
+    assert in_python.call_count == len({seat[0] for seat in seats if seat[7] is not None})
+    reference = _run([seats], use_native=False)
+    assert ours[0] == reference[0]  # the rows, to the last bit
+    states = {key: [_bits(value) for value in state] for key, state in ours[1].items()}
+    assert states == {key: [_bits(value) for value in state] for key, state in reference[1].items()}
+    assert ours[2:] == reference[2:]  # head-to-head counts, partner rows
+    assert len(ours[0]) == len(seats)
+
+
+def test_the_c_loop_hands_back_what_it_does_not_rate():
+    """A play with partners, a rank that is not a number, a player seated twice, a batch that
+    ends in the middle of a play: left to Python (the index of its first seat), nothing of it
+    changed."""
+    assert native is not None
+    model = rebuild.update.MODEL
+    seats = [
+        (1, "punto", "t1", 1, 1, 1, 5, None),
+        (1, "punto", "t1", 2, 2, 0, 3, None),
+        (2, "punto", "t2", 1, 1, 1, 5, 1),  # partners
+        (2, "punto", "t2", 3, 1, 1, 2, 1),
+        (2, "punto", "t2", 2, 2, 0, 1, 2),
+        (3, "punto", "t3", 1, 1.0, 1, 5, None),  # a float rank
+        (3, "punto", "t3", 2, 2, 0, 3, None),
+        (4, "punto", "t4", 1, 1, 1, 5, None),  # seated twice
+        (4, "punto", "t4", 1, 2, 0, 3, None),
+        (5, "punto", "t5", 1, 1, 1, 5, None),  # maybe more seats in the next batch
+    ]
+    states = totals.States(RatingChange, None)
+    beaten, tied, rows = {}, {}, []
+
+    def rate(start, final=False):
+        return native.rate_plays(
+            seats, start, final, states, frozenset(), beaten, tied, 7, ALL_GAMES,
+            model.beta, model.kappa, model.tau, model.limit_sigma, rows,
+        )  # fmt: skip
+
+    assert rate(0) == 2 and len(rows) == 2 and beaten == {(1, 2): 1}
+    before = {key: list(state) for key, state in states.items()}
+    assert rate(5) == 5 and rate(7) == 7 and rate(9) == 9
+    assert len(rows) == 2 and beaten == {(1, 2): 1}
+    assert {key: list(state) for key, state in states.items() if key in before} == before
+    assert rate(9, final=True) == 10 and len(rows) == 3
+
+
+def test_a_rebuild_writes_the_same_rows_with_the_c_loop_and_without(record, four, monkeypatch):
+    ana, ben, chloe, dev = four
+    for day in range(1, 6):
+        thricewise = [(ana, day, False), (ben, 7, day % 3 == 0), (chloe, 7, False)]
+        record("thricewise", thricewise, day=day)
+        record("punto", [(ana, 3, True), (ben, 3, True)], day=day)
+        record("three-high", [(chloe, 4, day % 2 == 0), (dev, 4, day % 2 == 0)], day=day)
+    record(
+        "punto",
+        [(ana, 2, True), (ben, 1, False), (chloe, 2, True), (dev, 1, False)],
+        day=6,
+        teams=[1, 2, 1, 2],
+    )
+    record("buntherum", [(dev, 1, False), (ana, 2, True)], day=7)
+
+    def written():
+        return list(RatingChange.objects.order_by("id").values_list(*rebuild.COLUMNS))
+
+    rebuild.rebuild_club(ana.club_id)
+    with_c = written()
+    monkeypatch.setattr(rebuild, "_native", None)
+    rebuild.rebuild_club(ana.club_id)
+    assert written() == with_c
+    assert len(with_c) == 5 * 7 + 4 + 2
