@@ -7,6 +7,7 @@ rows: model instances and the ORM would cost more than the ratings themselves.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -79,6 +80,20 @@ def raw_batches(queryset: Any) -> Iterator[list[tuple]]:
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(BATCH_SIZE):
             yield rows
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cycle collector off while millions of rows are made: it would walk the
+    young tuples again and again (allocations trigger it) though they hold no cycle, 4–8 % of
+    a full rebuild's CPU time at 1M plays (docs/benchmarks.md). Put back as it was after."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @contextmanager

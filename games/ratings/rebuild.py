@@ -208,7 +208,10 @@ def rebuild_club(
         )
         states = totals.States(models.RatingChange, since)
         cooperative = cooperative_games(club_id, models)
-        with bulk.load(models.RatingChange) if as_a_table else bulk.sqlite_page_cache():
+        with (
+            bulk.load(models.RatingChange) if as_a_table else bulk.sqlite_page_cache(),
+            bulk.gc_paused(),
+        ):
             if not as_a_table:
                 rows.delete()
             written = bulk.insert(

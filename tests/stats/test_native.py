@@ -161,3 +161,33 @@ def test_a_rebuild_writes_the_same_rows_with_the_c_loop_and_without(record, four
     rebuild.rebuild_club(ana.club_id)
     assert written() == with_c
     assert len(with_c) == 5 * 7 + 4 + 2
+
+
+def test_the_rows_are_made_with_the_cycle_collector_paused(record, four):
+    """A full rebuild makes millions of tuples without cycles: Python's cycle collector is
+    paused while they are made (bulk.gc_paused), and put back after."""
+    import gc
+
+    from games.ratings import bulk
+
+    ana, ben, _, _ = four
+    record("punto", [(ana, 3, True), (ben, 1, False)], day=1)
+    seen = []
+    insert = bulk.insert
+
+    def watched(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return insert(*args, **kwargs)
+
+    assert gc.isenabled()
+    with mock.patch.object(bulk, "insert", watched):
+        rebuild.rebuild_club(ana.club_id)
+    assert seen[0] is False  # the rating rows
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with bulk.gc_paused():
+            pass
+        assert not gc.isenabled()  # left as it was found
+    finally:
+        gc.enable()
