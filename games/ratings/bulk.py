@@ -77,9 +77,25 @@ def raw_batches(queryset: Any) -> Iterator[list[tuple]]:
     on PostgreSQL."""
     sql, params = queryset.query.sql_with_params()
     with connection.chunked_cursor() as cursor:
+        if connection.vendor == "postgresql":
+            _plain_times(cursor.cursor)
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(BATCH_SIZE):
             yield rows
+
+
+def _plain_times(cursor: Any) -> None:
+    """psycopg's own (C) loader of timestamptz on this cursor, not Django's (a Python call
+    a value, then a ``replace`` of its time zone: 1.9 s of a rebuild's 3.1M seats at 1M plays).
+    Its times are aware all the same (in the session's time zone), and they only go back into
+    the rating rows, which COPY stores as the same instants."""
+    import psycopg
+
+    timestamptz = psycopg.adapters.types["timestamptz"].oid
+    for format in (psycopg.pq.Format.TEXT, psycopg.pq.Format.BINARY):
+        loader = psycopg.adapters.get_loader(timestamptz, format)
+        if loader is not None:
+            cursor.adapters.register_loader(timestamptz, loader)
 
 
 @contextmanager

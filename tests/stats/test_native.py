@@ -13,7 +13,7 @@ from unittest import mock
 
 import pytest
 
-from games.models import ALL_GAMES, RatingChange
+from games.models import ALL_GAMES, Play, RatingChange
 from games.ratings import rebuild, totals
 
 native = rebuild._native
@@ -191,3 +191,26 @@ def test_the_rows_are_made_with_the_cycle_collector_paused(record, four):
         assert not gc.isenabled()  # left as it was found
     finally:
         gc.enable()
+
+
+def test_postgresql_reads_the_seats_times_with_psycopgs_own_loader(record, four):
+    """On PostgreSQL the rebuild reads its seats' times with psycopg's loader, not Django's
+    (a Python call and a ``replace`` a seat: bulk._plain_times); the rows hold the same
+    instants."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's loaders")
+    from django.db.backends.postgresql.psycopg_any import BaseTzLoader
+
+    ana, ben, chloe, _ = four
+    for day in (1, 2):
+        record("punto", [(ana, 3, True), (ben, 1, False), (chloe, 2, False)], day=day)
+    with mock.patch.object(
+        BaseTzLoader, "load", autospec=True, side_effect=BaseTzLoader.load
+    ) as load:
+        rebuild.rebuild_club(ana.club_id)
+    assert load.call_count == 0
+    assert {(row.played_at, row.play.ended_at) for row in RatingChange.objects.all()} == {
+        (play.ended_at, play.ended_at) for play in Play.objects.all()
+    }
