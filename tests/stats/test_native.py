@@ -6,6 +6,7 @@ read in random batches; and a rebuild gives the same rows with it and without it
 The C loop is built by ``make test`` (bin/build-native); run without it, the comparisons are
 skipped, except in CI (``CI`` set), where a missing build fails."""
 
+import datetime
 import os
 import random
 import struct
@@ -214,3 +215,90 @@ def test_postgresql_reads_the_seats_times_with_psycopgs_own_loader(record, four)
     assert {(row.played_at, row.play.ended_at) for row in RatingChange.objects.all()} == {
         (play.ended_at, play.ended_at) for play in Play.objects.all()
     }
+
+
+def _copy_rows():
+    """Rows of every type the rebuild writes, with their edge values."""
+    plus_five = datetime.timezone(datetime.timedelta(hours=5, minutes=30))
+    minus = datetime.timezone(-datetime.timedelta(hours=9, seconds=1))
+    times = [
+        datetime.datetime(2026, 3, 29, 1, 59, 59, 999999, tzinfo=datetime.UTC),
+        datetime.datetime(1999, 12, 31, 23, 0, tzinfo=plus_five),
+        datetime.datetime(1970, 1, 1, tzinfo=minus),
+        datetime.datetime(2400, 2, 29, 12, 0, 0, 1, tzinfo=datetime.UTC),
+        datetime.datetime(1, 1, 1, tzinfo=datetime.UTC),
+    ]
+    values = [
+        [1, 0, -1, 2**63 - 1, -(2**63)],
+        [0, 7, -(2**31), 2**31 - 1, 12345],
+        [0, 1, -(2**15), 2**15 - 1, 3],
+        [0.0, -0.0, 25 / 3, float("inf"), 1e-310],
+        [True, False, True, False, True],
+        ["punto", "", "é—✓", "game-12", "a" * 300],
+        times,
+    ]
+    rows = [tuple(column[i] for column in values) for i in range(5)]
+    rows += [tuple(None if c == i else value for c, value in enumerate(rows[i])) for i in range(5)]
+    rows.append((None,) * 7)
+    return [(index, *row) for index, row in enumerate(rows)]
+
+
+COPY_TYPES = ("int4", "int8", "int4", "int2", "float8", "bool", "text", "timestamptz")
+
+
+def test_the_c_copy_encoding_is_what_psycopg_sends(db):
+    """_native.copy_binary writes what psycopg's write_row writes: the server stores the same
+    values from both (PostgreSQL)."""
+    from django.db import connection
+
+    from games.ratings import bulk
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's COPY")
+    assert bulk._native is not None
+    rows = _copy_rows()
+    stored = []
+    with connection.cursor() as cursor:
+        for table in ("by_psycopg", "by_c"):
+            cursor.execute(
+                f"CREATE TEMPORARY TABLE {table} (n int4, a int8, b int4, c int2, d float8,"
+                " e bool, f text, g timestamptz)"
+            )
+        with cursor.cursor.copy("COPY by_psycopg FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types(COPY_TYPES)
+            for row in rows:
+                copy.write_row(row)
+        encoded = bulk._encoded(rows, bulk._copy_kinds(COPY_TYPES))
+        assert encoded is not None
+        with cursor.cursor.copy("COPY by_c FROM STDIN (FORMAT BINARY)") as copy:
+            copy.write(encoded)
+        for table in ("by_psycopg", "by_c"):
+            cursor.execute(f"SELECT *, d::text FROM {table} ORDER BY n")
+            stored.append(cursor.fetchall())
+    assert len(stored[1]) == len(rows)
+    assert stored[1] == stored[0]
+
+
+@pytest.mark.parametrize(
+    "value, kind",
+    [
+        (2**15, "h"),
+        (-(2**31) - 1, "i"),
+        (2**63, "q"),
+        (1.5, "q"),
+        (1, "d"),
+        (1, "?"),
+        (b"bytes", "s"),
+        (datetime.datetime(2026, 1, 1), "t"),  # naive
+        ("2026-01-01", "t"),
+        (1, "x"),
+    ],
+)
+def test_the_c_copy_encoding_refuses_what_it_does_not_take(value, kind):
+    """A value the C encoding does not take: ValueError, and the rows are then written by
+    psycopg (bulk._encoded gives None)."""
+    from games.ratings import bulk
+
+    with pytest.raises(ValueError):
+        native.copy_binary([(value,)], kind)
+    assert bulk._encoded([(value,)], kind) is None
