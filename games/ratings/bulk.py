@@ -157,6 +157,8 @@ def insert(
     postgres = connection.vendor == "postgresql"
 
     kinds = _copy_kinds(types) if postgres and _native is not None else None
+    direct = None if postgres else _sqlite_handle()
+    qmark_sql = insert_sql.replace("%s", "?")
 
     def flush(batch: list[tuple]) -> None:
         with connection.cursor() as cursor:
@@ -169,6 +171,8 @@ def insert(
                     copy.set_types(types)
                     for row in batch:
                         copy.write_row(row)
+            elif direct is not None:  # the rows bound in C (_native.sqlite_insert)
+                _native.sqlite_insert(direct, qmark_sql, batch)
             else:  # on SQLite the times come as the text it stores (rebuild.py)
                 cursor.executemany(insert_sql, batch)
 
@@ -193,6 +197,25 @@ _COPY_KINDS = {
     "int8": "q", "int4": "i", "int2": "h", "float8": "d", "bool": "?", "text": "s",
     "timestamptz": "t",
 }  # fmt: skip
+
+
+def _sqlite_handle() -> Any:
+    """The sqlite3 module's connection under Django's, when _native.sqlite_insert may insert
+    rows through it: CPython 3.8 to 3.14 (the versions whose connection object starts with its
+    SQLite handle), an exact sqlite3.Connection, the module built with the SQLite library that
+    the sqlite3 module uses. None otherwise (executemany then)."""
+    import sqlite3
+    import sys
+
+    if connection.vendor != "sqlite" or not hasattr(_native, "sqlite_insert"):
+        return None
+    if sys.implementation.name != "cpython" or not (3, 8) <= sys.version_info[:2] <= (3, 14):
+        return None
+    connection.ensure_connection()
+    raw = connection.connection
+    if type(raw) is not sqlite3.Connection or _native.sqlite_version() != sqlite3.sqlite_version:
+        return None
+    return raw
 
 
 def _copy_kinds(types: Sequence[str]) -> str | None:

@@ -302,3 +302,98 @@ def test_the_c_copy_encoding_refuses_what_it_does_not_take(value, kind):
     with pytest.raises(ValueError):
         native.copy_binary([(value,)], kind)
     assert bulk._encoded([(value,)], kind) is None
+
+
+SQLITE_ROWS = [
+    (1, 2.5, "é—✓", None),
+    (True, -0.0, "", 2**62),
+    (-(2**63), float("inf"), "a" * 5000, False),
+    (None, None, None, None),
+]
+
+
+def test_the_c_insert_stores_what_executemany_stores():
+    """_native.sqlite_insert, given the sqlite3 module's connection, stores the values that
+    its executemany stores, their types too, in the connection's transaction."""
+    import sqlite3
+
+    if not hasattr(native, "sqlite_insert"):
+        pytest.skip("built without SQLite's header (libsqlite3-dev)")
+    assert native.sqlite_version() == sqlite3.sqlite_version
+    stored = []
+    for insert in ("executemany", "c"):
+        database = sqlite3.connect(":memory:")
+        database.execute("CREATE TABLE t (a integer, b real, c text, d)")
+        database.execute("BEGIN")
+        sql = "INSERT INTO t VALUES (?, ?, ?, ?)"
+        if insert == "c":
+            assert native.sqlite_insert(database, sql, SQLITE_ROWS) == len(SQLITE_ROWS)
+        else:
+            database.executemany(sql, SQLITE_ROWS)
+        assert database.in_transaction
+        database.rollback()  # ... which the rows were in
+        assert database.execute("SELECT count(*) FROM t").fetchone() == (0,)
+        database.executemany(sql, SQLITE_ROWS) if insert != "c" else native.sqlite_insert(
+            database, sql, SQLITE_ROWS
+        )
+        stored.append(database.execute("SELECT *, typeof(a), typeof(d) FROM t").fetchall())
+    assert stored[1] == stored[0]
+
+
+def test_the_c_insert_raises_on_what_it_cannot_store():
+    import sqlite3
+
+    if not hasattr(native, "sqlite_insert"):
+        pytest.skip("built without SQLite's header (libsqlite3-dev)")
+    database = sqlite3.connect(":memory:")
+    database.execute("CREATE TABLE t (a integer NOT NULL CHECK (a >= 0))")
+    with pytest.raises(ValueError):
+        native.sqlite_insert(database, "INSERT INTO t VALUES (?)", [(1, 2)])
+    with pytest.raises(ValueError):
+        native.sqlite_insert(database, "INSERT INTO t VALUES (?)", [(b"bytes",)])
+    with pytest.raises(RuntimeError, match="CHECK constraint failed"):
+        native.sqlite_insert(database, "INSERT INTO t VALUES (?)", [(1,), (-1,)])
+    with pytest.raises(RuntimeError, match="no such table"):
+        native.sqlite_insert(database, "INSERT INTO nowhere VALUES (?)", [(1,)])
+    with pytest.raises(OverflowError):
+        native.sqlite_insert(database, "INSERT INTO t VALUES (?)", [(2**64,)])
+    database.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        native.sqlite_insert(database, "INSERT INTO t VALUES (?)", [(1,)])
+
+
+def test_a_rebuild_on_sqlite_inserts_its_rows_in_c_and_the_same_without(record, four):
+    from django.db import connection
+
+    from games.ratings import bulk
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's inserts")
+    if not hasattr(native, "sqlite_insert"):
+        pytest.skip("built without SQLite's header (libsqlite3-dev)")
+    ana, ben, chloe, dev = four
+    for day in (1, 2, 3):
+        record("punto", [(ana, 3, True), (ben, 1, False), (chloe, 2, False)], day=day)
+        record("three-high", [(chloe, 4, day == 2), (dev, 4, day == 2)], day=day)
+
+    def written():
+        return list(RatingChange.objects.order_by("id").values_list(*rebuild.COLUMNS))
+
+    assert bulk._sqlite_handle() is connection.connection
+    calls = []
+
+    class Counted:
+        def __getattr__(self, name):
+            return getattr(native, name)
+
+        def sqlite_insert(self, *args):
+            calls.append(len(args[2]))
+            return native.sqlite_insert(*args)
+
+    with mock.patch.object(bulk, "_native", Counted()):
+        rebuild.rebuild_club(ana.club_id)
+    assert calls[0] == 3 * 3 + 3 * 2  # every rating row, in one batch (then the pairs)
+    in_c = written()
+    with mock.patch.object(bulk, "_sqlite_handle", return_value=None):
+        rebuild.rebuild_club(ana.club_id)
+    assert written() == in_c
