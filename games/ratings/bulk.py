@@ -2,7 +2,10 @@
 driver returns them, written in batches (a binary COPY on PostgreSQL), a table emptied and its
 indexes made again around a bulk load, SQLite's page cache widened while rows are rewritten one
 by one, PostgreSQL's statistics refreshed after. A full rebuild reads and writes millions of
-rows: model instances and the ORM would cost more than the ratings themselves.
+rows: model instances and the ORM would cost more than the ratings themselves. With the C module
+(games/ratings/_native.c, built by make) the rows' binary COPY is encoded in C, and SQLite's rows
+are bound and inserted in C; without it, psycopg's write_row and the sqlite3 module's
+executemany write the same rows.
 """
 
 from __future__ import annotations
