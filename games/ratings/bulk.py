@@ -144,13 +144,20 @@ def sqlite_page_cache() -> Iterator[None]:
 
 
 def insert(
-    model: Any, columns: Sequence[str], types: Sequence[str], rows: Iterable[list[tuple]]
+    model: Any,
+    columns: Sequence[str],
+    types: Sequence[str],
+    rows: Iterable[list[tuple]],
+    *,
+    load: bool = False,
 ) -> int:
     """Write the rows (given in lists) in batches, straight to the table: a full rebuild writes
     millions of rows, and model instances and the ORM's INSERT compiler would cost more than
     the ratings themselves. PostgreSQL gets a binary COPY (``types`` are the columns' types);
     other databases executemany. (Batches, not one COPY: the rows are computed from a
-    server-side cursor on the same connection.)"""
+    server-side cursor on the same connection.) ``load``: a bulk load (see load()), whose rows
+    SQLite takes through _native.sqlite_insert when it can (_sqlite_handle): past Django's
+    statement log and wrappers, so only there, where they are millions."""
     opts = model._meta
     table = connection.ops.quote_name(opts.db_table)
     names = [opts.get_field(c.removesuffix("_id")).column for c in columns]
@@ -160,7 +167,7 @@ def insert(
     postgres = connection.vendor == "postgresql"
 
     kinds = _copy_kinds(types) if postgres and _native is not None else None
-    direct = None if postgres else _sqlite_handle()
+    direct = _sqlite_handle() if load and not postgres else None
     qmark_sql = insert_sql.replace("%s", "?")
 
     def flush(batch: list[tuple]) -> None:
