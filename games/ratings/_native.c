@@ -125,9 +125,9 @@ static void plackett_luce(int count, const double *mus, const double *sigmas,
     }
 }
 
-/* counts[(first, second)] += 1 */
-static int add_pair(PyObject *counts, long long first, long long second) {
-    PyObject *key = Py_BuildValue("(LL)", first, second);
+/* counts[(first, second)] += 1 (the players' own int objects as the key) */
+static int add_pair(PyObject *counts, PyObject *first, PyObject *second) {
+    PyObject *key = PyTuple_Pack(2, first, second);
     if (key == NULL) return -1;
     PyObject *found = PyDict_GetItemWithError(counts, key);
     PyObject *count;
@@ -288,7 +288,8 @@ static int rate_play(PyObject *list, Py_ssize_t first, Py_ssize_t end, PyObject 
     for (int i = 0; i < count; i++) {
         for (int j = i + 1; j < count; j++) {
             Seat *one = &seats[ranked[i]], *other = &seats[ranked[j]];
-            if (add_pair(one->rank < other->rank ? beaten : tied, one->player, other->player)) {
+            if (add_pair(one->rank < other->rank ? beaten : tied, PyTuple_GET_ITEM(one->seat, 3),
+                         PyTuple_GET_ITEM(other->seat, 3))) {
                 release(seats, count);
                 return -1;
             }
@@ -329,6 +330,10 @@ static int rate_play(PyObject *list, Py_ssize_t first, Py_ssize_t end, PyObject 
                 return -1;
             }
         }
+        long long old_game[7] = {plays[i], wins[i], points[i], best[i], worst[i], streak[i],
+                                 longest[i]};
+        long long old_all[4] = {all_plays[i], all_wins[i], all_streak[i], all_longest[i]};
+        int had_best = has_best[i], had_worst = has_worst[i];
         plays[i] += 1;
         all_plays[i] += 1;
         if (seat->won) {
@@ -349,9 +354,16 @@ static int rate_play(PyObject *list, Py_ssize_t first, Py_ssize_t end, PyObject 
                                     longest[i]};
         long long all_values[4] = {all_plays[i], all_wins[i], all_streak[i], all_longest[i]};
         int failed = 0;
-        for (int v = 0; v < 7 && !failed; v++) failed = set_int(state, 2 + v, game_values[v]);
+        /* A new int only where the total changed (best and worst: also where they were None). */
+        for (int v = 0; v < 7 && !failed; v++) {
+            int changed = game_values[v] != old_game[v] || (v == 3 && !had_best) ||
+                          (v == 4 && !had_worst);
+            if (changed) failed = set_int(state, 2 + v, game_values[v]);
+        }
         static const int all_at[4] = {2, 3, 7, 8};
-        for (int v = 0; v < 4 && !failed; v++) failed = set_int(total, all_at[v], all_values[v]);
+        for (int v = 0; v < 4 && !failed; v++) {
+            if (all_values[v] != old_all[v]) failed = set_int(total, all_at[v], all_values[v]);
+        }
         if (failed) {
             Py_DECREF(row);
             release(seats, count);
