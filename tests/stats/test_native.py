@@ -268,10 +268,11 @@ def test_the_c_copy_encoding_is_what_psycopg_sends(db):
             copy.set_types(COPY_TYPES)
             for row in rows:
                 copy.write_row(row)
-        encoded = bulk._encoded(rows, bulk._copy_kinds(COPY_TYPES))
-        assert encoded is not None
+        with mock.patch.object(bulk, "ENCODE_SIZE", 3):  # in parts
+            encoded = bulk._encoded(rows, bulk._copy_kinds(COPY_TYPES))
+        assert encoded is not None and len(encoded) == 4
         with cursor.cursor.copy("COPY by_c FROM STDIN (FORMAT BINARY)") as copy:
-            copy.write(encoded)
+            copy.write(bulk._COPY_SIGNATURE + b"".join(encoded) + bulk._COPY_TRAILER)
         for table in ("by_psycopg", "by_c"):
             cursor.execute(f"SELECT *, d::text FROM {table} ORDER BY n")
             stored.append(cursor.fetchall())
