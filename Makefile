@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test test-browser mutate bench bench-network bench-scale loadtest loadtest-live loadtest-streams lint format check-deploy check-messages demo migrate clean
+.PHONY: native run test test-browser mutate bench bench-network bench-scale loadtest loadtest-live loadtest-streams lint format check-deploy check-messages demo migrate clean
 
 $(VENV)/.created:
 	@python=$$(bin/find-python) && echo "Creating $(VENV) with $$python" && "$$python" -m venv $(VENV)
@@ -21,7 +21,12 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	@touch $@
 
-migrate: $(VENV)/.runtime
+# The rating rebuild's hot loop in C (games/ratings/_native.c), built for the venv's Python when
+# a C compiler is there (bin/build-native); without one the rebuild runs in pure Python.
+native: $(VENV)/.created
+	@bin/build-native $(PY)
+
+migrate: $(VENV)/.runtime native
 	$(PY) manage.py migrate --noinput
 
 demo: migrate
@@ -30,7 +35,7 @@ demo: migrate
 run: demo
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
-test: $(VENV)/.dev
+test: $(VENV)/.dev native
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)
 
 # axe-core (package.json, pinned in package-lock.json): the browser tests' accessibility check.
@@ -53,7 +58,7 @@ SAMPLE ?= 60
 mutate: $(VENV)/.dev
 	$(PY) tools/mutate.py --sample $(SAMPLE) $(AREA)
 
-bench: $(VENV)/.dev
+bench: $(VENV)/.dev native
 	$(PY) benchmarks/run.py
 
 # The play page on a phone on emulated Fast 3G, in Chromium (issue 28); make bench runs it too.
@@ -62,10 +67,10 @@ bench-network: $(VENV)/.dev
 	$(PY) benchmarks/bench_network.py $(BENCH_NETWORK_ARGS)
 
 # 10k, 100k and 1M plays on SQLite and PostgreSQL: tens of minutes (BENCH_SCALE_ARGS to narrow).
-bench-scale: $(VENV)/.dev
+bench-scale: $(VENV)/.dev native
 	$(PY) benchmarks/bench_scale.py $(BENCH_SCALE_ARGS)
 
-loadtest: $(VENV)/.dev
+loadtest: $(VENV)/.dev native
 	timeout 120 $(PY) benchmarks/loadtest.py
 
 # The live pages: move-to-screen latency across two uvicorn processes, idle streams, entry.
@@ -106,4 +111,4 @@ check-messages: $(VENV)/.runtime
 	  case "$$counts" in *fuzzy*|*untranslated*) echo "$(PO): $$counts" >&2; exit 1;; esac
 
 clean:
-	rm -rf $(VENV) node_modules staticfiles .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules staticfiles .pytest_cache .hypothesis games/ratings/_native*.so

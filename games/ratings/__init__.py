@@ -2,8 +2,9 @@
 
 One room per job: ``update`` is one Plackett–Luce update (openskill's, in plain floats),
 ``totals`` the running totals and pair records kept as plays are rated, ``rebuild`` the club's
-rows rewritten in play order, ``bulk`` the tables read and written fast for it. The rest of the
-app uses only what is named here.
+rows rewritten in play order, ``bulk`` the tables read and written fast for it, ``_native``
+(C, built by ``make``; optional) the rebuild's hot loop, to the same rows. The rest of the app
+uses only what is named here.
 """
 
 from .rebuild import COOPERATIVE_GAMES, cooperative_games, rebuild_club, refresh_for_play

@@ -2,16 +2,25 @@
 driver returns them, written in batches (a binary COPY on PostgreSQL), a table emptied and its
 indexes made again around a bulk load, SQLite's page cache widened while rows are rewritten one
 by one, PostgreSQL's statistics refreshed after. A full rebuild reads and writes millions of
-rows: model instances and the ORM would cost more than the ratings themselves.
+rows: model instances and the ORM would cost more than the ratings themselves. With the C module
+(games/ratings/_native.c, built by make) the rows' binary COPY is encoded in C, and SQLite's rows
+are bound and inserted in C; without it, psycopg's write_row and the sqlite3 module's
+executemany write the same rows.
 """
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from django.db import connection
+
+try:  # the rows' binary COPY encoded in C, built by `make` (games/ratings/_native.c)
+    from . import _native
+except ImportError:  # pragma: no cover - a clone not built by make
+    _native = None
 
 BATCH_SIZE = 10_000
 COPY_BATCH_SIZE = 20_000
@@ -69,15 +78,46 @@ def analyze(*tables: Any) -> None:
             cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
 
 
-def raw_rows(queryset: Any) -> Iterator[tuple]:
-    """The queryset's rows as the database driver returns them, skipping Django's per-value
-    converters (a full rebuild reads millions of seats, and their times go back into the rating
-    rows as they came), read in batches from a server-side cursor on PostgreSQL."""
+def raw_batches(queryset: Any) -> Iterator[list[tuple]]:
+    """The queryset's rows as the database driver returns them, in lists of up to BATCH_SIZE,
+    skipping Django's per-value converters (a full rebuild reads millions of seats, and their
+    times go back into the rating rows as they came), read in batches from a server-side cursor
+    on PostgreSQL."""
     sql, params = queryset.query.sql_with_params()
     with connection.chunked_cursor() as cursor:
+        if connection.vendor == "postgresql":
+            _plain_times(cursor.cursor)
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(BATCH_SIZE):
-            yield from rows
+            yield rows
+
+
+def _plain_times(cursor: Any) -> None:
+    """psycopg's own (C) loader of timestamptz on this cursor, not Django's (a Python call
+    a value, then a ``replace`` of its time zone: 1.9 s of a rebuild's 3.1M seats at 1M plays).
+    Its times are aware all the same (in the session's time zone), and they only go back into
+    the rating rows, which COPY stores as the same instants."""
+    import psycopg
+
+    timestamptz = psycopg.adapters.types["timestamptz"].oid
+    for format in (psycopg.pq.Format.TEXT, psycopg.pq.Format.BINARY):
+        loader = psycopg.adapters.get_loader(timestamptz, format)
+        if loader is not None:
+            cursor.adapters.register_loader(timestamptz, loader)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cycle collector off while millions of rows are made: it would walk the
+    young tuples again and again (allocations trigger it) though they hold no cycle, 4–8 % of
+    a full rebuild's CPU time at 1M plays (docs/benchmarks.md). Put back as it was after."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @contextmanager
@@ -104,13 +144,20 @@ def sqlite_page_cache() -> Iterator[None]:
 
 
 def insert(
-    model: Any, columns: Sequence[str], types: Sequence[str], rows: Iterable[list[tuple]]
+    model: Any,
+    columns: Sequence[str],
+    types: Sequence[str],
+    rows: Iterable[list[tuple]],
+    *,
+    load: bool = False,
 ) -> int:
     """Write the rows (given in lists) in batches, straight to the table: a full rebuild writes
     millions of rows, and model instances and the ORM's INSERT compiler would cost more than
     the ratings themselves. PostgreSQL gets a binary COPY (``types`` are the columns' types);
     other databases executemany. (Batches, not one COPY: the rows are computed from a
-    server-side cursor on the same connection.)"""
+    server-side cursor on the same connection.) ``load``: a bulk load (see load()), whose rows
+    SQLite takes through _native.sqlite_insert when it can (_sqlite_handle): past Django's
+    statement log and wrappers, so only there, where they are millions."""
     opts = model._meta
     table = connection.ops.quote_name(opts.db_table)
     names = [opts.get_field(c.removesuffix("_id")).column for c in columns]
@@ -119,13 +166,26 @@ def insert(
     insert_sql = f"INSERT INTO {table} ({quoted}) VALUES ({', '.join(['%s'] * len(columns))})"
     postgres = connection.vendor == "postgresql"
 
+    kinds = _copy_kinds(types) if postgres and _native is not None else None
+    direct = _sqlite_handle() if load and not postgres else None
+    qmark_sql = insert_sql.replace("%s", "?")
+
     def flush(batch: list[tuple]) -> None:
         with connection.cursor() as cursor:
             if postgres:
+                encoded = _encoded(batch, kinds)
                 with cursor.cursor.copy(copy_sql) as copy:
+                    if encoded is not None:
+                        copy.write(_COPY_SIGNATURE)
+                        for part in encoded:
+                            copy.write(part)
+                        copy.write(_COPY_TRAILER)
+                        return
                     copy.set_types(types)
                     for row in batch:
                         copy.write_row(row)
+            elif direct is not None:  # the rows bound in C (_native.sqlite_insert)
+                _native.sqlite_insert(direct, qmark_sql, batch)
             else:  # on SQLite the times come as the text it stores (rebuild.py)
                 cursor.executemany(insert_sql, batch)
 
@@ -140,6 +200,61 @@ def insert(
     if batch:
         flush(batch)
     return count + len(batch)
+
+
+#: The binary COPY's signature (with no flags and no header extension) and its end.
+_COPY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00" + bytes(8)
+_COPY_TRAILER = b"\xff\xff"
+#: The column types _native.copy_binary encodes, and their letters.
+_COPY_KINDS = {
+    "int8": "q", "int4": "i", "int2": "h", "float8": "d", "bool": "?", "text": "s",
+    "timestamptz": "t",
+}  # fmt: skip
+
+
+def _sqlite_handle() -> Any:
+    """The sqlite3 module's connection under Django's, when _native.sqlite_insert may insert
+    rows through it: CPython 3.8 to 3.14 (the versions whose connection object starts with its
+    SQLite handle), an exact sqlite3.Connection, the module built with the SQLite library that
+    the sqlite3 module uses. None otherwise (executemany then)."""
+    import sqlite3
+    import sys
+
+    if connection.vendor != "sqlite" or not hasattr(_native, "sqlite_insert"):
+        return None
+    if sys.implementation.name != "cpython" or not (3, 8) <= sys.version_info[:2] <= (3, 14):
+        return None
+    connection.ensure_connection()
+    raw = connection.connection
+    if type(raw) is not sqlite3.Connection or _native.sqlite_version() != sqlite3.sqlite_version:
+        return None
+    return raw
+
+
+def _copy_kinds(types: Sequence[str]) -> str | None:
+    if not all(kind in _COPY_KINDS for kind in types):
+        return None
+    return "".join(_COPY_KINDS[kind] for kind in types)
+
+
+#: Rows encoded at a time (a batch's in a few parts: less memory at once than in one).
+ENCODE_SIZE = 2_000
+
+
+def _encoded(batch: list[tuple], kinds: str | None) -> list[bytes] | None:
+    """The batch's rows in the binary COPY format (between its signature and its trailer), in
+    parts, encoded by the C module (psycopg's ``write_row`` costs a Python call or two a row:
+    5.4 s of a rebuild's 3.1M rows at 1M plays); None without it, or for a value it does not
+    take (psycopg then writes the rows)."""
+    if kinds is None:
+        return None
+    try:
+        return [
+            _native.copy_binary(batch[start : start + ENCODE_SIZE], kinds)
+            for start in range(0, len(batch), ENCODE_SIZE)
+        ]
+    except ValueError:
+        return None
 
 
 def insert_few(model: Any, columns: Sequence[str], rows: list[tuple]) -> None:

@@ -24,9 +24,7 @@ Everything happens in the caller's transaction, with the club's row locked.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Iterator
-from itertools import groupby
-from operator import itemgetter
+from collections.abc import Generator, Iterable, Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -48,6 +46,11 @@ from ..models import (
     Seat,
 )
 from . import bulk, totals, update
+
+try:  # the rebuild's hot loop in C, built by `make` (games/ratings/_native.c); else Python's
+    from . import _native
+except ImportError:  # pragma: no cover - a clone not built by make
+    _native = None
 
 #: Games played as one team against the game (as the referee declares them): counted apart,
 #: never rated.
@@ -143,7 +146,7 @@ def _append(play: Play, seats: list[Seat] | None) -> bool:
          seat.team)
         for seat in sorted(seats, key=lambda seat: seat.position)
     ]  # fmt: skip
-    rated = _rate(play.club_id, stream, states, tally, partners, cooperative)
+    rated = _rate(play.club_id, [stream], states, tally, partners, cooperative)
     rows = [row for rows_of_play in rated for row in rows_of_play]
     bulk.insert_few(RatingChange, COLUMNS, rows)
     bulk.insert_few(PartnerChange, totals.PARTNER_COLUMNS, partners.rows)
@@ -193,19 +196,22 @@ def rebuild_club(
             tally.uncount(rows)  # what the rows about to be rewritten had counted
         if connection.vendor == "sqlite":
             # The play's time as the text SQLite stores it: the sqlite3 module would parse
-            # every seat's and the rows would turn it back into the same text (bulk.raw_rows).
+            # every seat's and the rows would turn it back into the same text (bulk.raw_batches).
             seats = seats.annotate(played_at=Cast("play__ended_at", TextField()))
             columns = tuple("played_at" if c == "play__ended_at" else c for c in _SEAT_COLUMNS)
         else:
             columns = _SEAT_COLUMNS
-        stream = bulk.raw_rows(
+        stream = bulk.raw_batches(
             seats.order_by("play__ended_at", "play__started_at", "play_id", "position").values_list(
                 *columns
             )
         )
         states = totals.States(models.RatingChange, since)
         cooperative = cooperative_games(club_id, models)
-        with bulk.load(models.RatingChange) if as_a_table else bulk.sqlite_page_cache():
+        with (
+            bulk.load(models.RatingChange) if as_a_table else bulk.sqlite_page_cache(),
+            bulk.gc_paused(),
+        ):
             if not as_a_table:
                 rows.delete()
             written = bulk.insert(
@@ -213,6 +219,7 @@ def rebuild_club(
                 COLUMNS,
                 COPY_TYPES,
                 _rate(club_id, stream, states, tally, partners, cooperative),
+                load=as_a_table,
             )
         if partner_model is not None:
             rewritten = partner_model.objects.filter(club_id=club_id)
@@ -258,91 +265,155 @@ _NOT_IN_ALL = (None,) * 8
 
 def _rate(
     club_id: int,
-    seat_rows: Iterable[tuple],
+    batches: Iterable[list[tuple]],
     states: totals.States,
     tally: totals.Pairs,
     partners: totals.Partners,
     cooperative: frozenset[str] = frozenset(COOPERATIVE_GAMES),
+    *,
+    native: Any = "built",
 ) -> Iterator[list[tuple]]:
-    """The rating rows of the seats, given in play order, one play's seats together: one list
-    of rows per play, a row a seat. Counts each competitive play's head-to-head in ``tally``,
-    and each team play's partners in ``partners``. ``cooperative``: the club's co-operative
-    games (cooperative_games)."""
-    rate = update.plackett_luce
-    count_alone = tally.count_alone
-    for play_id, group in groupby(seat_rows, key=itemgetter(0)):
-        seats = list(group)
-        _, game, played_at = seats[0][:3]
-        rows: list[tuple] = []
-        append = rows.append
-        if game in cooperative:
-            for _, _, _, player, rank, won, score, team in seats:
-                state = states[(game, player)]
-                totals.count(state, won, score)
-                append(
-                    (club_id, play_id, player, game, played_at, won, rank, team,
-                     None, None, None, None, *state[2:], *_NOT_IN_ALL)
-                )  # fmt: skip
-            yield rows
-            continue
-        numbers = [seat[7] for seat in seats]
-        if numbers.count(None) != len(numbers):
-            _rate_teams(
-                rows, club_id, play_id, game, played_at, seats, numbers, states, tally, partners
-            )
-            yield rows
-            continue
-        # Everyone for themselves (most plays: the rebuild's hot path, totals.count inlined).
-        players = [seat[3] for seat in seats]
-        ranks = [seat[4] for seat in seats]
-        count_alone(players, ranks)
-        mine = [states[(game, player)] for player in players]
-        every = [states[(ALL_GAMES, player)] for player in players]
-        mus = [state[0] for state in mine]
-        sigmas = [state[1] for state in mine]
-        all_mus = [state[0] for state in every]
-        all_sigmas = [state[1] for state in every]
-        if len(seats) > 1:
-            new_mus, new_sigmas = rate(mus, sigmas, ranks)
-            all_new_mus, all_new_sigmas = rate(all_mus, all_sigmas, ranks)
-        else:
-            new_mus, new_sigmas, all_new_mus, all_new_sigmas = mus, sigmas, all_mus, all_sigmas
-        for index, seat in enumerate(seats):
-            state = mine[index]
-            total = every[index]
-            state[0] = mu_after = new_mus[index]
-            state[1] = sigma_after = new_sigmas[index]
-            total[0] = all_mu_after = all_new_mus[index]
-            total[1] = all_sigma_after = all_new_sigmas[index]
-            won = seat[5]
-            state[2] += 1
-            total[2] += 1
-            if won:
-                state[3] += 1
-                total[3] += 1
-                state[7] += 1
-                total[7] += 1
-                if state[7] > state[8]:
-                    state[8] = state[7]
-                if total[7] > total[8]:
-                    total[8] = total[7]
-            else:
-                state[7] = 0
-                total[7] = 0
-            score = seat[6]
-            state[4] += score
-            if state[5] is None or score > state[5]:
-                state[5] = score
-            if state[6] is None or score < state[6]:
-                state[6] = score
-            append(
-                (club_id, play_id, seat[3], game, played_at, won, seat[4], None,
-                 mus[index], sigmas[index], mu_after, sigma_after,
-                 state[2], state[3], state[4], state[5], state[6], state[7], state[8],
-                 all_mus[index], all_sigmas[index], all_mu_after, all_sigma_after,
-                 total[2], total[3], total[7], total[8])
+    """The rating rows of the seats, given in play order in lists (a play's seats together, or
+    split over two lists), a row a seat, in lists. Counts each competitive play's head-to-head
+    in ``tally``, and each team play's partners in ``partners``. ``cooperative``: the club's
+    co-operative games (cooperative_games).
+
+    The plays where everyone plays for themselves (most plays: the rebuild's hot path) are
+    rated by the C loop of ``native`` (games/ratings/_native.c, built by ``make``) when it is
+    there (the default, "built"), to the same rows as _rate_play's (tests/stats/test_native.py);
+    None: all in Python.
+    """
+    if native == "built":
+        native = _native
+    pending: list[tuple] = []
+    for batch in batches:
+        seats = pending + batch if pending else batch
+        done = yield from _rate_seats(
+            club_id, seats, states, tally, partners, cooperative, native, final=False
+        )
+        pending = seats[done:]
+    if pending:
+        yield from _rate_seats(
+            club_id, pending, states, tally, partners, cooperative, native, final=True
+        )
+
+
+def _rate_seats(
+    club_id: int,
+    seats: list[tuple],
+    states: totals.States,
+    tally: totals.Pairs,
+    partners: totals.Partners,
+    cooperative: frozenset[str],
+    native: Any,
+    *,
+    final: bool,
+) -> Generator[list[tuple], None, int]:
+    """_rate for one list of seats: yields their plays' rows; returns the index of the first
+    seat not rated (the last play's, unless ``final``: its seats may go on in the next list)."""
+    start, size = 0, len(seats)
+    while start < size:
+        if native is not None:
+            rows: list[tuple] = []
+            start = native.rate_plays(
+                seats, start, final, states, cooperative, tally.beaten, tally.tied, club_id,
+                ALL_GAMES, update.MODEL.beta, update.MODEL.kappa, update.MODEL.tau,
+                update.MODEL.limit_sigma, rows,
             )  # fmt: skip
-        yield rows
+            if rows:
+                yield rows
+            if start == size:
+                break
+        # A play left to Python (or every play, without the C loop): its seats.
+        play_id = seats[start][0]
+        end = start + 1
+        while end < size and seats[end][0] == play_id:
+            end += 1
+        if end == size and not final:
+            break
+        yield _rate_play(club_id, seats[start:end], states, tally, partners, cooperative)
+        start = end
+    return start
+
+
+def _rate_play(
+    club_id: int,
+    seats: list[tuple],
+    states: totals.States,
+    tally: totals.Pairs,
+    partners: totals.Partners,
+    cooperative: frozenset[str],
+) -> list[tuple]:
+    """The rating rows of one play's seats (the reference of the C loop, and its fallback)."""
+    play_id, game, played_at = seats[0][:3]
+    rows: list[tuple] = []
+    append = rows.append
+    if game in cooperative:
+        for _, _, _, player, rank, won, score, team in seats:
+            state = states[(game, player)]
+            totals.count(state, won, score)
+            append(
+                (club_id, play_id, player, game, played_at, won, rank, team,
+                 None, None, None, None, *state[2:], *_NOT_IN_ALL)
+            )  # fmt: skip
+        return rows
+    numbers = [seat[7] for seat in seats]
+    if numbers.count(None) != len(numbers):
+        _rate_teams(
+            rows, club_id, play_id, game, played_at, seats, numbers, states, tally, partners
+        )
+        return rows
+    # Everyone for themselves (most plays: the rebuild's hot path, totals.count inlined).
+    players = [seat[3] for seat in seats]
+    ranks = [seat[4] for seat in seats]
+    tally.count_alone(players, ranks)
+    mine = [states[(game, player)] for player in players]
+    every = [states[(ALL_GAMES, player)] for player in players]
+    mus = [state[0] for state in mine]
+    sigmas = [state[1] for state in mine]
+    all_mus = [state[0] for state in every]
+    all_sigmas = [state[1] for state in every]
+    if len(seats) > 1:
+        new_mus, new_sigmas = update.plackett_luce(mus, sigmas, ranks)
+        all_new_mus, all_new_sigmas = update.plackett_luce(all_mus, all_sigmas, ranks)
+    else:
+        new_mus, new_sigmas, all_new_mus, all_new_sigmas = mus, sigmas, all_mus, all_sigmas
+    for index, seat in enumerate(seats):
+        state = mine[index]
+        total = every[index]
+        state[0] = mu_after = new_mus[index]
+        state[1] = sigma_after = new_sigmas[index]
+        total[0] = all_mu_after = all_new_mus[index]
+        total[1] = all_sigma_after = all_new_sigmas[index]
+        won = seat[5]
+        state[2] += 1
+        total[2] += 1
+        if won:
+            state[3] += 1
+            total[3] += 1
+            state[7] += 1
+            total[7] += 1
+            if state[7] > state[8]:
+                state[8] = state[7]
+            if total[7] > total[8]:
+                total[8] = total[7]
+        else:
+            state[7] = 0
+            total[7] = 0
+        score = seat[6]
+        state[4] += score
+        if state[5] is None or score > state[5]:
+            state[5] = score
+        if state[6] is None or score < state[6]:
+            state[6] = score
+        append(
+            (club_id, play_id, seat[3], game, played_at, won, seat[4], None,
+             mus[index], sigmas[index], mu_after, sigma_after,
+             state[2], state[3], state[4], state[5], state[6], state[7], state[8],
+             all_mus[index], all_sigmas[index], all_mu_after, all_sigma_after,
+             total[2], total[3], total[7], total[8])
+        )  # fmt: skip
+    return rows
 
 
 def _rate_teams(

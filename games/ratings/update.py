@@ -4,7 +4,9 @@
 partners, every other seat is a team of one; a team's rank is its seats' rank. A play is rated
 as its teams (openskill's Plackett–Luce, ``rate_teams``; ``plackett_luce`` when everyone plays
 for themselves). Pure Python: the tests check ``rate_teams`` against openskill's own ``rate()``
-to the last bit, and ``plackett_luce`` (a closed form of the same update) to 1e-9.
+to the last bit, and ``plackett_luce`` (a closed form of the same update) to 1e-9. A full
+rebuild rates most plays by the C twin of ``plackett_luce`` (games/ratings/_native.c: the same
+operations in the same order, the same bits, tests/stats/test_native.py).
 """
 
 from __future__ import annotations
