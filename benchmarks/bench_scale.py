@@ -138,21 +138,6 @@ class Phases:
         return {f"{kind}_s": times for kind, times in self.found.items()}
 
 
-class TimedInserts:
-    """games.ratings._native, its sqlite_insert timed as Phases' inserts."""
-
-    def __init__(self, phases: Phases) -> None:
-        from games.ratings import bulk
-
-        self.native, self.phases = bulk._native, phases
-
-    def __getattr__(self, name: str):
-        return getattr(self.native, name)
-
-    def sqlite_insert(self, *args):
-        return self.phases(lambda *_: self.native.sqlite_insert(*args), "INSERT", None, True, None)
-
-
 def step_rebuild(rater: str) -> dict:
     from unittest import mock
 
@@ -160,7 +145,7 @@ def step_rebuild(rater: str) -> dict:
 
     from games import ratings
     from games.models import Club, RatingChange
-    from games.ratings import bulk, rebuild, update
+    from games.ratings import rebuild, update
 
     club = Club.objects.get(name="Bench club")
     connection.ensure_connection()
@@ -177,9 +162,6 @@ def step_rebuild(rater: str) -> dict:
             stack.enter_context(patch)
         phases = Phases()
         stack.enter_context(connection.execute_wrapper(phases))
-        if getattr(bulk._native, "sqlite_insert", None) is not None:
-            # SQLite's rows inserted in C (bulk._sqlite_handle), past Django's wrappers.
-            stack.enter_context(mock.patch.object(bulk, "_native", TimedInserts(phases)))
         usage = resource.getrusage(resource.RUSAGE_SELF)
         started, cpu = time.perf_counter(), time.process_time()
         ratings.rebuild_club(club.pk)

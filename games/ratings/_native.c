@@ -745,106 +745,11 @@ error:
     return NULL;
 }
 
-/* ---- sqlite_insert: rows inserted through the sqlite3 module's own connection ---------------
- *
- * sqlite_insert(connection, sql, rows) -> int: runs the INSERT ``sql`` (? parameters) once a
- * row, on the SQLite database handle of ``connection`` (a sqlite3.Connection, in its open
- * transaction), binding each row's values (int, float, str, None) in C. The sqlite3 module's
- * executemany binds and steps a row at a time too, but through Python-level checks and
- * adaptation a value: 6.5 s of a rebuild's 3.1M rows at 1M plays, where SQLite's own insert
- * costs about 1.2 s (docs/benchmarks.md). The handle is the first field of CPython's
- * connection object (Modules/_sqlite/connection.h, unchanged from 3.8 to 3.14): bulk.py calls
- * this only for an exact sqlite3.Connection of those versions, linked with the SQLite library
- * this module was (sqlite_version()), and uses executemany otherwise. */
-#ifdef REFEREE_SQLITE
-#include <sqlite3.h>
-
-typedef struct {
-    PyObject_HEAD
-    sqlite3 *db;
-} ConnectionHead;
-
-static PyObject *sqlite_error(sqlite3 *db, sqlite3_stmt *statement) {
-    PyErr_Format(PyExc_RuntimeError, "SQLite: %s", sqlite3_errmsg(db));
-    sqlite3_finalize(statement);
-    return NULL;
-}
-
-static PyObject *sqlite_insert(PyObject *Py_UNUSED(module), PyObject *args) {
-    PyObject *connection, *rows;
-    const char *sql;
-    if (!PyArg_ParseTuple(args, "OsO!", &connection, &sql, &PyList_Type, &rows)) return NULL;
-    sqlite3 *db = ((ConnectionHead *)connection)->db;
-    if (db == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "the connection is closed");
-        return NULL;
-    }
-    sqlite3_stmt *statement = NULL;
-    if (sqlite3_prepare_v2(db, sql, -1, &statement, NULL) != SQLITE_OK || statement == NULL) {
-        return sqlite_error(db, statement);
-    }
-    int columns = sqlite3_bind_parameter_count(statement);
-    Py_ssize_t count = PyList_GET_SIZE(rows);
-    for (Py_ssize_t r = 0; r < count; r++) {
-        PyObject *row = PyList_GET_ITEM(rows, r);
-        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != columns) {
-            sqlite3_finalize(statement);
-            PyErr_SetString(PyExc_ValueError, "a row of another length");
-            return NULL;
-        }
-        for (int c = 0; c < columns; c++) {
-            PyObject *value = PyTuple_GET_ITEM(row, c);
-            int rc;
-            if (value == Py_None) {
-                rc = sqlite3_bind_null(statement, c + 1);
-            } else if (PyLong_Check(value)) {
-                long long number = PyLong_AsLongLong(value);
-                if (number == -1 && PyErr_Occurred()) {
-                    sqlite3_finalize(statement);
-                    return NULL;
-                }
-                rc = sqlite3_bind_int64(statement, c + 1, number);
-            } else if (PyFloat_Check(value)) {
-                rc = sqlite3_bind_double(statement, c + 1, PyFloat_AS_DOUBLE(value));
-            } else if (PyUnicode_Check(value)) {
-                Py_ssize_t size;
-                const char *text = PyUnicode_AsUTF8AndSize(value, &size);
-                if (text == NULL) {
-                    sqlite3_finalize(statement);
-                    return NULL;
-                }
-                /* static: the str outlives the step (the row holds it) */
-                rc = sqlite3_bind_text64(statement, c + 1, text, (sqlite3_uint64)size,
-                                         SQLITE_STATIC, SQLITE_UTF8);
-            } else {
-                sqlite3_finalize(statement);
-                PyErr_Format(PyExc_ValueError, "no SQLite value for %R", Py_TYPE(value));
-                return NULL;
-            }
-            if (rc != SQLITE_OK) return sqlite_error(db, statement);
-        }
-        if (sqlite3_step(statement) != SQLITE_DONE) return sqlite_error(db, statement);
-        sqlite3_reset(statement);
-    }
-    sqlite3_finalize(statement);
-    return PyLong_FromSsize_t(count);
-}
-
-static PyObject *sqlite_version(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(args)) {
-    return PyUnicode_FromString(sqlite3_libversion());
-}
-#endif
-
 static PyMethodDef methods[] = {
     {"rate_plays", rate_plays, METH_VARARGS,
      "Rate the plays without partners from a list of seats (see the module's source)."},
     {"copy_binary", copy_binary, METH_VARARGS,
      "Rows in PostgreSQL's binary COPY format (see the module's source)."},
-#ifdef REFEREE_SQLITE
-    {"sqlite_insert", sqlite_insert, METH_VARARGS,
-     "Run an INSERT a row on a sqlite3.Connection's database (see the module's source)."},
-    {"sqlite_version", sqlite_version, METH_NOARGS, "The SQLite library this module uses."},
-#endif
     {NULL, NULL, 0, NULL},
 };
 

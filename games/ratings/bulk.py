@@ -3,9 +3,9 @@ driver returns them, written in batches (a binary COPY on PostgreSQL), a table e
 indexes made again around a bulk load, SQLite's page cache widened while rows are rewritten one
 by one, PostgreSQL's statistics refreshed after. A full rebuild reads and writes millions of
 rows: model instances and the ORM would cost more than the ratings themselves. With the C module
-(games/ratings/_native.c, built by make) the rows' binary COPY is encoded in C, and SQLite's rows
-are bound and inserted in C; without it, psycopg's write_row and the sqlite3 module's
-executemany write the same rows.
+(games/ratings/_native.c, built by make) the rows' binary COPY is encoded in C; without it,
+psycopg's write_row writes the same rows. SQLite's are written by the sqlite3 module's
+executemany.
 """
 
 from __future__ import annotations
@@ -155,9 +155,7 @@ def insert(
     millions of rows, and model instances and the ORM's INSERT compiler would cost more than
     the ratings themselves. PostgreSQL gets a binary COPY (``types`` are the columns' types);
     other databases executemany. (Batches, not one COPY: the rows are computed from a
-    server-side cursor on the same connection.) ``load``: a bulk load (see load()), whose rows
-    SQLite takes through _native.sqlite_insert when it can (_sqlite_handle): past Django's
-    statement log and wrappers, so only there, where they are millions."""
+    server-side cursor on the same connection.) ``load``: a bulk load (see load())."""
     opts = model._meta
     table = connection.ops.quote_name(opts.db_table)
     names = [opts.get_field(c.removesuffix("_id")).column for c in columns]
@@ -167,8 +165,6 @@ def insert(
     postgres = connection.vendor == "postgresql"
 
     kinds = _copy_kinds(types) if postgres and _native is not None else None
-    direct = _sqlite_handle() if load and not postgres else None
-    qmark_sql = insert_sql.replace("%s", "?")
 
     def flush(batch: list[tuple]) -> None:
         with connection.cursor() as cursor:
@@ -184,8 +180,6 @@ def insert(
                     copy.set_types(types)
                     for row in batch:
                         copy.write_row(row)
-            elif direct is not None:  # the rows bound in C (_native.sqlite_insert)
-                _native.sqlite_insert(direct, qmark_sql, batch)
             else:  # on SQLite the times come as the text it stores (rebuild.py)
                 cursor.executemany(insert_sql, batch)
 
@@ -210,25 +204,6 @@ _COPY_KINDS = {
     "int8": "q", "int4": "i", "int2": "h", "float8": "d", "bool": "?", "text": "s",
     "timestamptz": "t",
 }  # fmt: skip
-
-
-def _sqlite_handle() -> Any:
-    """The sqlite3 module's connection under Django's, when _native.sqlite_insert may insert
-    rows through it: CPython 3.8 to 3.14 (the versions whose connection object starts with its
-    SQLite handle), an exact sqlite3.Connection, the module built with the SQLite library that
-    the sqlite3 module uses. None otherwise (executemany then)."""
-    import sqlite3
-    import sys
-
-    if connection.vendor != "sqlite" or not hasattr(_native, "sqlite_insert"):
-        return None
-    if sys.implementation.name != "cpython" or not (3, 8) <= sys.version_info[:2] <= (3, 14):
-        return None
-    connection.ensure_connection()
-    raw = connection.connection
-    if type(raw) is not sqlite3.Connection or _native.sqlite_version() != sqlite3.sqlite_version:
-        return None
-    return raw
 
 
 def _copy_kinds(types: Sequence[str]) -> str | None:
