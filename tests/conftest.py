@@ -108,6 +108,29 @@ def _stop_live_listener(request):
 
     live.listener.stop()
     close_pool_connections()
+    if live.is_postgresql():
+        _end_other_sessions()
+
+
+def _end_other_sessions() -> None:
+    """End every other session on the test database. Its pool lends connections to the threads
+    that asgiref ran test code in (sync_to_async, outside any request), and such a thread keeps
+    its one until it ends, so the pool's closing left a session open and the database could not
+    be dropped (a warning at the end of every PostgreSQL run)."""
+    import psycopg
+    from django.db import connection
+
+    from games import live
+
+    name = connection.settings_dict["NAME"]
+    connection.close()
+    params = {**live.connection_params(), "dbname": "postgres"}
+    with psycopg.connect(**params, autocommit=True) as admin:
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = %s AND pid <> pg_backend_pid()",
+            [name],
+        )
 
 
 @pytest.fixture(scope="session", autouse=True)
