@@ -68,7 +68,14 @@ ENV = {
     "LIVE_STREAMS_PER_ACCOUNT": "100000",
     "LIVE_STREAMS_PER_SHARE": "100000",
 }
-LOG = json.loads((ROOT / "benchmarks" / "logs" / "punto-bench.json").read_text())
+#: ``LIVE_DEPTH``: how many moves each table's play has logged before the tables start (issue
+#: 32: a move at any depth): that many of a long Punto match's moves, imported; 0 (the default)
+#: plays from the start of a short one.
+DEPTH = int(os.environ.get("LIVE_DEPTH", "0"))
+LOGGED = "punto-long.json" if DEPTH else "punto-bench.json"
+LOG = json.loads((ROOT / "benchmarks" / "logs" / LOGGED).read_text())
+#: The version of every play when the tables start (set by seed()).
+BASE = 0
 
 
 def load() -> str:
@@ -106,10 +113,18 @@ def seed(plays: int) -> tuple[str, list[int]]:
     ana = services.add_player(club=club, name="Ana")
     ben = services.add_player(club=club, name="Ben")
     night = services.create_game_night(club=club, date=datetime.date.today())
-    ids = [
-        services.start_play(night=night, game="punto", players=[ana, ben], setup=LOG["setup"]).pk
-        for _ in range(plays)
-    ]
+    global BASE
+    if DEPTH:
+        logged = {**LOG, "moves": LOG["moves"][:DEPTH]}
+        found = [services.import_log(club=club, log=logged, night=night) for _ in range(plays)]
+        ids, BASE = [play.pk for play in found], found[0].version
+    else:
+        ids = [
+            services.start_play(
+                night=night, game="punto", players=[ana, ben], setup=LOG["setup"]
+            ).pk
+            for _ in range(plays)
+        ]
     session = SessionStore()
     session["_auth_user_id"] = str(user.pk)
     session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
@@ -172,11 +187,13 @@ class Client:
         return read_answer(answer)
 
     async def post_move(
-        self, port: int, play: int, version: int, page: Page | None = None
+        self, port: int, play: int, step: int, page: Page | None = None
     ) -> tuple[float, int]:
-        """Post the play's next move; (seconds taken, status). ``page``: the phone's page,
-        whose parts the move says it shows, and which its answer updates."""
-        body = urlencode({"move_json": json.dumps(LOG["moves"][version]), "version": version})
+        """Post the play's next move, its ``step``-th since the tables started; (seconds taken,
+        status). ``page``: the phone's page, whose parts the move says it shows, and which its
+        answer updates."""
+        move, version = LOG["moves"][DEPTH + step], BASE + step
+        body = urlencode({"move_json": json.dumps(move), "version": version})
         extra = page.headers() if page is not None else ""
         reader, writer = await asyncio.open_connection(HOST, port, limit=2**20)
         start = time.perf_counter()
@@ -409,10 +426,10 @@ async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]
     async def table(index: int, play: int) -> None:
         nonlocal errors
         page = Page()  # the entering phone's page, which its moves' answers update
-        for version in range(MOVES_PER_TABLE):
-            sent[(play, version + 1)] = time.perf_counter()
-            _, status = await client.post_move(ports[index % 2], play, version, page)
-            answered[(play, version + 1)] = time.perf_counter()
+        for step in range(MOVES_PER_TABLE):
+            sent[(play, BASE + step + 1)] = time.perf_counter()
+            _, status = await client.post_move(ports[index % 2], play, step, page)
+            answered[(play, BASE + step + 1)] = time.perf_counter()
             errors += status != 200
             await asyncio.sleep(PACE)
 
@@ -422,7 +439,7 @@ async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]
     # As a person sees it: from the tap to the other phone's screen, the fetch included.
     tap_to_screen, never_shown = [], 0
     for watcher in watchers:
-        for version in range(1, MOVES_PER_TABLE + 1):
+        for version in range(BASE + 1, BASE + MOVES_PER_TABLE + 1):
             shown = watcher.on_screen.get(version)
             if shown is None:
                 never_shown += 1
@@ -435,7 +452,7 @@ async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]
     pushed_bytes = sum(watcher.pushed_bytes for watcher in watchers)
     wire = sum(watcher.wire for watcher in watchers)
     for watcher in watchers:
-        for version in range(1, MOVES_PER_TABLE + 1):
+        for version in range(BASE + 1, BASE + MOVES_PER_TABLE + 1):
             arrived = watcher.arrivals.get(version)
             if arrived is None:
                 missing += 1  # coalesced into a later event (allowed) or lost (checked below)
@@ -453,7 +470,8 @@ async def latency(session: str, plays: list[int], ports: list[int]) -> list[str]
     return [
         f"- **tap to the other phone's screen** (the POST sent → the event → the page's fetch "
         f"answered with the change), {TABLES} tables × (1 entering + {WATCHERS_PER_TABLE} "
-        f"watching), a move every {PACE:g} s per table, 2 uvicorn processes, "
+        f"watching), a move every {PACE:g} s per table"
+        f"{f', from move {DEPTH + 1} of a long match' if DEPTH else ''}, 2 uvicorn processes, "
         f"{len(tap_to_screen)} screens: "
         f"p50 {1000 * pct(tap_to_screen, 0.5):.0f} ms, "
         f"**p95 {1000 * pct(tap_to_screen, 0.95):.0f} ms** (target < 250 ms), "
@@ -506,9 +524,9 @@ async def entry(session: str, plays: list[int], port: int, watchers_count: int) 
     if watchers:
         await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in watchers)), 60)
     times = []
-    for version in range(MOVES_PER_TABLE):
+    for step in range(MOVES_PER_TABLE):
         for play in plays:
-            elapsed, status = await client.post_move(port, play, version)
+            elapsed, status = await client.post_move(port, play, step)
             assert status == 200, status
             times.append(elapsed)
     for task in tasks:
