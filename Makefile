@@ -74,6 +74,7 @@ loadtest: $(VENV)/.dev native
 	timeout 120 $(PY) benchmarks/loadtest.py
 
 # The live pages: move-to-screen latency across two uvicorn processes, idle streams, entry.
+# LIVE_DEPTH=N: the tables start N moves into a long Punto match; LIVE_PACE, LIVE_PUSH: benchmarks/live.py.
 loadtest-live: $(VENV)/.dev
 	timeout 600 $(PY) benchmarks/live.py
 

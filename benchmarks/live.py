@@ -17,7 +17,8 @@ Against a throwaway PostgreSQL database on 127.0.0.1 and app servers run as in p
    the moves begin, and its stream asks for the parts that changed in the event itself
    (``parts=1``, static/js/live-catchup.js): it puts them in place when its page shows what
    they were made for, else fetches. ``LIVE_PUSH=0``: streams that only say the version, each
-   event then a fetch (as before issue 32's push).
+   event then a fetch (as before issue 32's push). ``LIVE_DEPTH=N``: the tables start N moves
+   into a long Punto match (a move at depth).
 2. Idle streams: the memory (RSS) and threads of one server process holding N idle streams.
 3. Move entry with 0 and with 60 watchers on the plays being entered (one process).
 
