@@ -72,15 +72,11 @@ class Drawing:
         cut = opening.start(2)
         marked = html[:cut] + mark + html[cut:]
         tag = marked[opening.start(1) - 1 : opening.end() + len(mark)]
-        part = Part(name.group(1) or name.group(2), fingerprint, marked, tag, children)
-        if part.name in self.parts:
-            raise ValueError(f"two parts of the page are named {part.name!r}")
-        self.parts[part.name] = part
-        self._open[-1].append(part.name)
-        return marked
+        return self.add(Part(name.group(1) or name.group(2), fingerprint, marked, tag, children))
 
     def add(self, part: Part) -> str:
-        """A part drawn before, as it was (games.jinja's kept parts): it holds no part."""
+        """A part, as drawn now (``end``) or before (games.jinja's kept parts, which hold no
+        part), among the parts of the drawing; its HTML as marked."""
         if part.name in self.parts:
             raise ValueError(f"two parts of the page are named {part.name!r}")
         self.parts[part.name] = part

@@ -148,14 +148,12 @@ def insert(
     columns: Sequence[str],
     types: Sequence[str],
     rows: Iterable[list[tuple]],
-    *,
-    load: bool = False,
 ) -> int:
     """Write the rows (given in lists) in batches, straight to the table: a full rebuild writes
     millions of rows, and model instances and the ORM's INSERT compiler would cost more than
     the ratings themselves. PostgreSQL gets a binary COPY (``types`` are the columns' types);
     other databases executemany. (Batches, not one COPY: the rows are computed from a
-    server-side cursor on the same connection.) ``load``: a bulk load (see load())."""
+    server-side cursor on the same connection.)"""
     opts = model._meta
     table = connection.ops.quote_name(opts.db_table)
     names = [opts.get_field(c.removesuffix("_id")).column for c in columns]
