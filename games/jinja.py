@@ -206,7 +206,12 @@ class DjangoTranslation(InternationalizationExtension):
 
 
 def part(
-    drawing: parts.Drawing | None, inner: bool = False, *, caller, drawn_from: Any = None
+    drawing: parts.Drawing | None,
+    inner: bool = False,
+    *,
+    caller,
+    drawn_from: Any = None,
+    lines: parts.Lines | None = None,
 ) -> Markup:
     """``{% call part(drawing) %}``: the part the call holds, fingerprinted (games.parts).
 
@@ -214,16 +219,20 @@ def part(
     sheet's row: its turn and its cells). Such a part is drawn once per process and language
     and kept: a sheet's past rows are the same move after move, and drawing them again was a
     quarter of a move's answer (issue 32). The test suite draws it each time all the same and
-    checks that it is what was kept (``CHECK_KEPT``): a part that reads anything else fails."""
+    checks that it is what was kept (``CHECK_KEPT``): a part that reads anything else fails.
+
+    ``lines``: the part grows by appending them (games.parts.Lines, drawn ``{{ lines }}``: the
+    move log): drawn apart, they are put in place once the part is fingerprinted."""
     if not isinstance(drawing, parts.Drawing):  # a page drawn without parts
-        return Markup(caller())
+        drawn = str(caller())
+        return Markup(drawn.replace(lines.__html__(), lines.html) if lines is not None else drawn)
     key = _kept_key(caller, drawn_from) if drawn_from is not None else None
     kept = KEPT_PARTS.get(key) if key is not None else None
     if kept is not None and not CHECK_KEPT:
         return Markup(drawing.add(kept))
     drawing.begin()
     # written as the page will be, so that the part is found in it as it is kept
-    marked = drawing.end(as_django_writes(str(caller())), inner=inner)
+    marked = drawing.end(as_django_writes(str(caller())), inner=inner, lines=lines)
     if key is not None:
         made = drawing.parts[drawing.last]
         if kept is not None and kept != made:

@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from referee import FORMAT, GAMES, Game, Judgement, judge
 from referee.base import Plan
-from referee.judge import Plans
+from referee.judge import Plans, Recalled
 
 from .models import Move
+from .parts import Lines
 from .selectors import LogEntry
 from .ui import GameUI, Reason, sentence, ui_for
 
@@ -72,7 +75,11 @@ def _every_plan(judgement: Judgement, entries: Sequence[LogEntry]) -> Sequence[P
     state kept after the last move (which knows only that move's plan: referee.Plans), those of
     the log judged again (a page that tells the whole log after a move entry)."""
     plans = judgement.plans
-    if isinstance(plans, Plans) and len(plans.known) != len(plans):
+    # A plan recalled from the kept state (the move before it was kept) cannot be told either:
+    # a log of one move resumed from its state knows that move only so.
+    if isinstance(plans, Plans) and (
+        len(plans.known) != len(plans) or any(isinstance(plan, Recalled) for plan in plans.known)
+    ):
         log = {
             "format": FORMAT,
             "game": judgement.game,
@@ -89,42 +96,149 @@ def move_log(
 ) -> list[LogLine]:
     """Every entry of the log, undone ones included, told in the reader's language; times in
     ``zone`` (the club's time zone)."""
-    ui = ui_for(judgement.game) if judgement.game in GAMES else None
-    state = _fresh_game(judgement)
-    plans = iter(_every_plan(judgement, entries) if state is not None else ())
-    lines = []
-    active = 0  # entries still in the log so far: the position of the next one
-    # The game as the log stood before the last correction (issue 30), and its number of
-    # moves: the moves that correction dropped no longer judge legal where they now stand, and
-    # are told against it, as they were played. None when there is none (or it cannot be).
-    before: Game | None = None
-    played = 0
-    replacement = False  # the next active entry is a correction's: not in the log before it
-    for entry in entries:
-        name = ui.move_name(state, active) if ui is not None else str(active + 1)
+    return _tell_all(judgement, entries, zone)[1]
+
+
+def _tell_all(
+    judgement: Judgement, entries: Sequence[LogEntry], zone: datetime.tzinfo
+) -> tuple[Teller, list[LogLine]]:
+    """``move_log``, with the teller that told it (the game after the log)."""
+    teller = Teller(judgement, zone)
+    plans = iter(_every_plan(judgement, entries) if teller.state is not None else ())
+    told = [
+        teller.tell(entry, next(plans, None) if entry.undone_at is None else None)
+        for entry in entries
+    ]
+    return teller, told
+
+
+class Teller:
+    """Tells a log's entries in their order, each against the game as it stood: it keeps that
+    game, so that a log that grew is told on from where it was (``Told``)."""
+
+    def __init__(self, judgement: Judgement, zone: datetime.tzinfo) -> None:
+        self.ui = ui_for(judgement.game) if judgement.game in GAMES else None
+        self.zone = zone
+        self.state = _fresh_game(judgement)
+        self.active = 0  # entries still in the log so far: the position of the next one
+        # The game as the log stood before the last correction (issue 30), and its number of
+        # moves: the moves that correction dropped no longer judge legal where they now stand,
+        # and are told against it, as they were played. None when there is none (or it cannot
+        # be).
+        self.before: Game | None = None
+        self.played = 0
+        self.replacement = False  # the next active entry is a correction's: not in the log before
+
+    def plan(self, entry: LogEntry) -> Plan | None:
+        """The plan of an active entry, judged on the game as it stands (a log that grew:
+        its new moves were judged legal there), or None."""
+        if self.state is None:
+            return None
+        try:
+            return self.state.check(entry.data)
+        except Exception:  # told as the JSON it was, as move_log does a move it cannot judge
+            return None
+
+    def tell(self, entry: LogEntry, plan: Plan | None) -> LogLine:
+        """The entry's line; ``plan``: an active entry's, as judged."""
+        ui, state = self.ui, self.state
+        name = ui.move_name(state, self.active) if ui is not None else str(self.active + 1)
         text, outcome, why, index = entry.text, "", (), None
         if entry.undone_at is None:
-            plan = next(plans, None)
-            index = active
-            active += 1
-            if before is not None and not replacement:
-                before, played = _made(before, entry, played)
-            replacement = False
+            index = self.active
+            self.active += 1
+            if self.before is not None and not self.replacement:
+                self.before, self.played = _made(self.before, entry, self.played)
+            self.replacement = False
             if ui is not None and state is not None and plan is not None:
                 try:
                     text, outcome, why = _told(ui, state, plan)
                 except Exception:  # never lose the page over a line: the rest is told as JSON
-                    state = None
-        elif entry.struck == Move.Struck.DROPPED and ui is not None and before is not None:
-            name = ui.move_name(before, played)
-            text, before, played = _tell_dropped(ui, before, entry, played)
+                    self.state = None
+        elif entry.struck == Move.Struck.DROPPED and ui is not None and self.before is not None:
+            name = ui.move_name(self.before, self.played)
+            text, self.before, self.played = _tell_dropped(ui, self.before, entry, self.played)
         elif ui is not None and state is not None:
             text = _tell_undone(ui, state, entry)
             if entry.struck == Move.Struck.REPLACED:
-                before, played = _made(state.copy(), entry, active)
-                replacement = True
-        lines.append(_line(entry, name, text, outcome, why, zone, index))
-    return lines
+                self.before, self.played = _made(state.copy(), entry, self.active)
+                self.replacement = True
+        return _line(entry, name, text, outcome, why, self.zone, index)
+
+
+@dataclass
+class _Kept:
+    entries: list[tuple]  # each entry told, as ``_entry`` writes it
+    teller: Teller  # the game after them
+    lines: Lines  # their lines, drawn
+
+
+def _entry(entry: LogEntry) -> tuple:
+    """What tells an entry's line apart from another's (undoing one changes it; the time it was
+    entered tells two plays apart that got the same id: a database put back)."""
+    return entry.seq, entry.entered_at, entry.undone_at, entry.struck
+
+
+class Told:
+    """The logs told and drawn in this process, each kept with the game after its last entry,
+    so that a log that grew is told and drawn on from there: deep in a play, telling and drawing
+    every entry again for each move was most of the play's page (issue 32: 50 ms at move 1,000
+    of a long Punto match, for each phone watching). ``size`` logs at most, the least used
+    let go."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._kept: OrderedDict[Hashable, _Kept] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+    def lines(
+        self,
+        key: Hashable,
+        judgement: Judgement,
+        entries: Sequence[LogEntry],
+        zone: datetime.tzinfo,
+        draw: Callable[[list[LogLine]], list[str]],
+    ) -> Lines:
+        """The lines of ``entries`` told (``move_log``) and drawn (``draw``: each line's HTML),
+        from those kept for ``key`` (the play, and everything its lines are drawn with: the
+        language, the time zone, …) if they are the first of these entries."""
+        told = [_entry(entry) for entry in entries]
+        # and the game as it starts, which its teller tells from (a play drawn before with no
+        # entry yet may be another with the same id: a database put back)
+        key = (key, judgement.game, tuple(judgement.scores), repr(judgement.setup))
+        with self._lock:  # taken out while it is told on: the teller's game changes
+            kept = self._kept.pop(key, None)
+        if not judgement.legal:  # told as move_log does, up to the move it refuses
+            return Lines(draw(move_log(judgement, entries, zone)))
+        if kept is not None and kept.entries == told[: len(kept.entries)]:
+            teller, grown = kept.teller, entries[len(kept.entries) :]
+            new = [
+                teller.tell(entry, teller.plan(entry) if entry.undone_at is None else None)
+                for entry in grown
+            ]
+            lines = kept.lines
+            if new:
+                lines = Lines([*lines.drawn, *draw(new)], grown_from=lines)
+            if CHECK_TOLD and list(lines.drawn) != draw(move_log(judgement, entries, zone)):
+                raise AssertionError(f"The log kept for {key!r} is not the log told anew.")
+        else:
+            teller, every = _tell_all(judgement, entries, zone)
+            lines = Lines(draw(every))
+        with self._lock:
+            self._kept[key] = _Kept(told, teller, lines)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return lines
+
+
+#: This process's told logs.
+TOLD = Told()
+#: Tell each log kept anew all the same, and check it (the test suite: tests/conftest.py).
+CHECK_TOLD = False
 
 
 def _made(game: Game, entry: LogEntry, played: int) -> tuple[Game | None, int]:

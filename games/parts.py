@@ -13,12 +13,18 @@ its name: a row that changes does not change the table around it, so the row alo
 part that appears or goes changes its parent's fingerprint, so the parent is sent whole. The
 page's own element (#play-main) is fingerprinted without its opening tag, whose version and
 position change with every move: the answer carries that tag as it is now.
+
+A part that grows by appending (the move log: ``Lines``) has a fingerprint chained over its
+lines, each one's made from the one before: a page that shows it with fewer lines is sent only
+the lines it lacks, appended (issue 32: deep in a play the log was most of every answer and
+every push, drawn and sent whole for each move).
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 #: The header of a request that says which parts the page shows: "id:fingerprint" pairs
@@ -30,6 +36,95 @@ _OPENING = re.compile(r"\s*<([a-zA-Z][a-zA-Z0-9-]*)\b([^>]*)>")
 _ID = re.compile(r"""\sid=(?:"([^"]+)"|'([^']+)')""")
 
 
+#: Where a growing part's lines are in its drawing until they are fingerprinted: the part's
+#: own fingerprint is taken with this in their place (``Lines``).
+_LINES = "<!--lines-->"
+
+
+def _fingerprint(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
+
+
+class Lines:
+    """What a part that grows by appending holds (the move log): its lines, each as drawn.
+
+    Its fingerprint is a chain: the part's own (drawn with ``{{ lines }}`` where the lines go),
+    then each line's made from the one before and the line. So the fingerprint of the part with
+    its first k lines is known for every k, and a page that shows one of them is sent the lines
+    after it, appended (``Appended``). ``grown_from``: the lines these are those of, with more
+    after (the log at the version before): its chain is carried on, not made again.
+
+    ``whole`` False: the lines follow whatever the page shows (a move's answer holds its own line
+    only); the part itself is then drawn empty, and the lines go after it (the page appends them
+    as htmx does, or as an ``Appended`` to the fingerprint the page says it shows)."""
+
+    def __init__(
+        self, drawn: Sequence[str], *, whole: bool = True, grown_from: Lines | None = None
+    ) -> None:
+        self.drawn = drawn
+        self.whole = whole
+        self._grown_from = grown_from
+        self._seed: str | None = None
+        self._chain: list[str] = []  # the fingerprint with the first k lines, k = 0…len
+        self._at: dict[str, int] = {}  # and back: how many lines a fingerprint stands for
+
+    def __html__(self) -> str:
+        return _LINES
+
+    def __bool__(self) -> bool:
+        return bool(self.drawn)
+
+    @property
+    def html(self) -> str:
+        return "".join(self.drawn)
+
+    def fingerprint(self, seed: str) -> str:
+        """The fingerprint of the part holding these lines, whose own fingerprint is ``seed``."""
+        if self._seed != seed:
+            grown, self._grown_from = self._grown_from, None  # its history is not kept alive
+            if grown is not None and grown.fingerprint(seed) and grown._seed == seed:
+                chain, at = list(grown._chain), dict(grown._at)
+            else:
+                chain, at = [seed], {seed: 0}
+            for line in self.drawn[len(chain) - 1 :]:
+                chain.append(_fingerprint(f"{chain[-1]}\n{line}"))
+                at[chain[-1]] = len(chain) - 1
+            self._seed, self._chain, self._at = seed, chain, at
+        return self._chain[-1]
+
+    def after(self, name: str, shown: str | None, seed: str) -> Appended | None:
+        """What a page whose part shows ``shown`` lacks of these lines, or None: the part is
+        sent whole (the page shows none of its fingerprints)."""
+        if not self.whole:  # a move's line, after the page's own: chained from what it shows
+            if not shown:
+                return None
+            made = shown
+            for line in self.drawn:
+                made = _fingerprint(f"{made}\n{line}")
+            return Appended(name, made, self.html)
+        self.fingerprint(seed)
+        count = self._at.get(shown or "")
+        if count is None:
+            return None
+        return Appended(name, self._chain[-1], "".join(self.drawn[count:]))
+
+
+@dataclass(frozen=True)
+class Appended:
+    """The lines a page lacks of a growing part, to append to it, and its fingerprint then."""
+
+    name: str
+    fingerprint: str
+    lines: str
+
+    @property
+    def template(self) -> str:
+        return (
+            f'<template data-part="{self.name}" data-append data-h="{self.fingerprint}">'
+            f"{self.lines}</template>"
+        )
+
+
 @dataclass
 class Part:
     name: str  # the element's id
@@ -37,6 +132,13 @@ class Part:
     html: str  # as drawn, its data-h included
     opening: str  # its opening tag, data-h included
     children: list[str] = field(default_factory=list)
+    #: a part that grows by appending: its lines, and its own fingerprint (without them)
+    lines: Lines | None = None
+    seed: str = ""
+
+    @property
+    def template(self) -> str:
+        return f'<template data-part="{self.name}">{self.html}</template>'
 
 
 class Drawing:
@@ -49,9 +151,10 @@ class Drawing:
     def begin(self) -> None:
         self._open.append([])
 
-    def end(self, html: str, *, inner: bool) -> str:
+    def end(self, html: str, *, inner: bool, lines: Lines | None = None) -> str:
         """A part drawn: fingerprint it, mark its opening tag, and return it as marked.
-        ``inner``: the opening tag is left out of the fingerprint (the page's own element)."""
+        ``inner``: the opening tag is left out of the fingerprint (the page's own element).
+        ``lines``: the part grows by appending them (``Lines``; drawn ``{{ lines }}``)."""
         children = self._open.pop()
         opening = _OPENING.match(html)
         name = _ID.search(opening.group(2)) if opening else None
@@ -67,12 +170,17 @@ class Drawing:
                     pieces += (own[at:found], f"<part {child}>")
                     at = found + len(drawn)
             own = "".join(pieces) + own[at:]
-        fingerprint = hashlib.blake2b(own.encode(), digest_size=6).hexdigest()
+        fingerprint = seed = _fingerprint(own)
+        if lines is not None:
+            fingerprint = lines.fingerprint(seed)
         mark = f' data-h="{fingerprint}"'
         cut = opening.start(2)
         marked = html[:cut] + mark + html[cut:]
         tag = marked[opening.start(1) - 1 : opening.end() + len(mark)]
-        return self.add(Part(name.group(1) or name.group(2), fingerprint, marked, tag, children))
+        if lines is not None and _LINES in marked:
+            marked = marked.replace(_LINES, lines.html, 1)
+        name = name.group(1) or name.group(2)
+        return self.add(Part(name, fingerprint, marked, tag, children, lines, seed))
 
     def add(self, part: Part) -> str:
         """A part, as drawn now (``end``) or before (games.jinja's kept parts, which hold no
@@ -102,14 +210,11 @@ def shown(header: str | None) -> dict[str, str] | None:
 
 
 def changed(
-    drawing: Drawing,
-    have: dict[str, str],
-    kept: frozenset[str] = frozenset(),
-    compared: list[str] | None = None,
-) -> list[Part] | None:
+    drawing: Drawing, have: dict[str, str], compared: list[str] | None = None
+) -> list[Part | Appended] | None:
     """The parts of ``drawing`` that differ from those the page shows (``have``), outermost
-    first; None when the page itself differs (it is then sent whole). ``kept``: parts the page
-    keeps as they are whatever this drawing holds (the log, which a move's answer appends to).
+    first; None when the page itself differs (it is then sent whole). A part that grows
+    (``Lines``) and that the page shows with fewer lines comes as the lines it lacks.
     ``compared``, if given, gets the names of the parts whose fingerprint in ``have`` was
     looked at: the answer depends on those alone (games.views.drawn.pushed)."""
     root = drawing.root
@@ -117,17 +222,17 @@ def changed(
         compared.append(root.name)
     if have.get(root.name) != root.fingerprint:
         return None
-    differ: list[Part] = []
+    differ: list[Part | Appended] = []
 
     def walk(part: Part) -> None:
         for name in part.children:
             child = drawing.parts[name]
-            if name in kept:
-                continue
             if compared is not None:
                 compared.append(name)
             if have.get(name) == child.fingerprint:
                 walk(child)
+            elif child.lines is not None:
+                differ.append(child.lines.after(name, have.get(name), child.seed) or child)
             else:
                 differ.append(child)
 
@@ -135,24 +240,17 @@ def changed(
     return differ
 
 
-def answer(
-    drawing: Drawing,
-    html: str,
-    have: dict[str, str],
-    kept: frozenset[str] = frozenset(),
-    compared: list[str] | None = None,
-) -> str | None:
+def answer(drawing: Drawing, have: dict[str, str], compared: list[str] | None = None) -> str | None:
     """The answer that carries only what changed, or None when the page must be sent whole.
 
     It is the page's element as it opens now, holding one ``<template data-part>`` per part to
-    put in place of the page's, followed by whatever the drawing holds after the page's element
-    (the log's new line, to append)."""
-    differ = changed(drawing, have, kept, compared)
+    put in place of the page's, and one ``<template data-part data-append>`` per part to append
+    lines to. What the drawing holds after the page's element is for a page drawn whole (the
+    log's new line, appended by htmx) and is not sent."""
+    differ = changed(drawing, have, compared)
     if differ is None:
         return None
     root = drawing.root
-    start = html.find(root.html)
-    after = html[start + len(root.html) :] if start >= 0 else ""
-    inside = "".join(f'<template data-part="{part.name}">{part.html}</template>' for part in differ)
+    inside = "".join(part.template for part in differ)
     name = root.opening.split(None, 1)[0][1:]
-    return f"{root.opening.replace(' data-h=', ' data-parts data-h=', 1)}{inside}</{name}>{after}"
+    return f"{root.opening.replace(' data-h=', ' data-parts data-h=', 1)}{inside}</{name}>"

@@ -145,7 +145,7 @@ def _jinja_drawings_tell_the_test_client(request):
 
     from django.test.signals import template_rendered
 
-    from games import jinja
+    from games import jinja, movelog
 
     drawn = jinja.render
 
@@ -156,6 +156,8 @@ def _jinja_drawings_tell_the_test_client(request):
     jinja.render = render
     # A part kept for the values it is drawn from is drawn again all the same, and checked.
     jinja.CHECK_KEPT = True
+    # So is a move log told on from the one kept in the process (movelog.TOLD).
+    movelog.CHECK_TOLD = True
     yield
     jinja.render = drawn
 

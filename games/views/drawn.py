@@ -73,8 +73,6 @@ class Drawn:
 
     html: str
     drawing: parts.Drawing
-    #: parts the page keeps whatever this drawing holds (the log a move's answer appends to)
-    kept: frozenset[str] = frozenset()
     #: the play's version it shows
     version: int = 0
     #: the events pushed from it, by the drawing the page showed before (``event_data``)
@@ -84,7 +82,7 @@ class Drawn:
         """Only what differs from the parts the page shows (``have``), or None: the whole."""
         if have is None:
             return None
-        return parts.answer(self.drawing, self.html, have, self.kept)
+        return parts.answer(self.drawing, have)
 
     def fingerprints(self) -> dict[str, str]:
         """The parts a page shows once this drawing is on it, as its requests say them."""
@@ -128,7 +126,7 @@ def pushed(base: Drawn, new: Drawn, have: dict[str, str]) -> Pushed | None:
     fetch from a page showing ``base`` gets them; None when the page must be sent whole (its
     own element changed)."""
     compared: list[str] = []
-    answer = parts.answer(new.drawing, new.html, have, new.kept, compared)
+    answer = parts.answer(new.drawing, have, compared)
     if answer is None:
         return None
     return Pushed(answer, base.version, {name: have.get(name, "") for name in compared})

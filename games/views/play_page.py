@@ -23,11 +23,12 @@ from django.views.decorators.vary import vary_on_headers
 
 from referee import Judgement
 
-from .. import jinja, movelog, parts, selectors, services, stats, verdicts
+from .. import jinja, parts, selectors, services, stats, verdicts
 from ..access import get_play, is_owner, member_play, require_owner
 from ..models import Play, Seat
+from ..services import playrow
 from ..ui import Draft, FormError, ui_for
-from . import drawn
+from . import drawn, loglines
 from .changes import DamagedKey, damaged, posted_change, posted_version, request_key
 from .drafts import forget_draft, keep_draft, position_of, saved_draft, signed_draft
 from .lookback import BadStep, Correcting, Replay, judged_seats, replay_step
@@ -164,13 +165,22 @@ def _draw(
             moves, position, active_moves = [state.entered], state.position, state.active_moves
         else:
             moves = state.log
+    looking_back = shown.replay is not None or shown.correcting is not None
     if moves is None:
         moves = selectors.log_moves(play)
+    if judgement is None and not looking_back:
+        # The play's whole log, judged from the state kept after its last change (issue 32:
+        # not the whole log judged again, for each phone that watches a move deep in a play),
+        # if it is that of the log read (else the log is judged: it is the truth).
+        kept = playrow.kept_judgement(play)
+        active = sum(1 for m in moves if m.undone_at is None)
+        next_seq = moves[-1].seq + 1 if moves else 0
+        if kept and kept.next_seq == next_seq and len(kept.judgement.plans) == active:
+            judgement, position, active_moves = kept.judgement, kept.position, active
     if position is None:
         position, active_moves = position_of(moves), sum(1 for m in moves if m.undone_at is None)
     context = play_context(play, moves, judgement, shown.draft, seats)
     judgement = context["judgement"]
-    looking_back = shown.replay is not None or shown.correcting is not None
     if looking_back:  # the scores as the log cut there makes them
         context["seats"] = judged_seats(context["seats"], judgement)
     # A correction enters its move on the board as it stood, a finished play's too.
@@ -184,9 +194,15 @@ def _draw(
     if not looking_back and request is not None:
         keep_draft(request, play, shown.draft if can_enter else None)
     ui = ui_for(play.game)
+    can_correct = not looking_back and play.status != Play.Status.ABANDONED and judgement.legal
     context |= {
         "moves": moves,
-        **_log_context(play, judgement, moves, state if shown.appended else None),
+        # A move's answer holds only its line, which the page appends; else the whole log.
+        "log": (
+            loglines.appended(play, judgement, state, can_correct=can_correct)
+            if shown.appended and state is not None and state.entered is not None
+            else loglines.whole(play, judgement, moves, can_correct=can_correct, cut=looking_back)
+        ),
         "time_zone": play.club.time_zone,
         "active_moves": active_moves,
         "draft": shown.draft,
@@ -227,9 +243,7 @@ def _draw(
         "replay": shown.replay,
         "correcting": shown.correcting,
         "looking_back": looking_back,
-        "can_correct": (
-            not looking_back and play.status != Play.Status.ABANDONED and judgement.legal
-        ),
+        "can_correct": can_correct,
     }
     if request is not None and (not fragment or play.status == Play.Status.ABANDONED):
         context["is_owner"] = is_owner(request, play.club)
@@ -240,8 +254,7 @@ def _draw(
         html = jinja.render("plays/_main.html", context)
     else:
         html = render_to_string("plays/play.html", context, request)
-    kept = frozenset({"move-log"}) if context["log_appended"] else frozenset()
-    return drawn.Drawn(html, drawing, kept, play.version)
+    return drawn.Drawn(html, drawing, play.version)
 
 
 #: What became of a change the page sent, for its outbox (static/js/outbox.js), which reads
@@ -257,21 +270,6 @@ def _change(shown: Shown) -> str:
     if shown.error:
         return "refused"
     return "draft" if shown.draft else "done"
-
-
-def _log_context(
-    play: Play,
-    judgement: Judgement,
-    moves: list[selectors.LogEntry],
-    entry: services.PlayState | None,
-) -> dict:
-    """The move log the page tells: the whole of it or, after an htmx entry (``entry``, the play
-    as it read it), only its new line: the page keeps its log and appends that line."""
-    zone = play.club.zone
-    if entry is None:
-        return {"log_lines": movelog.move_log(judgement, moves, zone), "log_appended": None}
-    line = movelog.last_line(entry.before, judgement, entry.entered, zone)
-    return {"log_lines": [], "log_appended": line}
 
 
 def _live_vals(play: Play, position: str, draft: Draft | None, user_id: int | None) -> str:

@@ -3,8 +3,9 @@
    move or an undo from the outbox, the live refresh — says which it shows (the X-Play-Parts
    header), and the server answers with only the pieces that differ: the page's element as it
    opens now (its version and position), holding a <template data-part> for each piece to put in
-   place, and the log's new line to append. An answer without that header is the whole
-   fragment, swapped as before.
+   place, and a <template data-part data-append> with the lines the log lacks (issue 32: the log
+   grows by appending, its fingerprint chained over its lines). An answer without that header is
+   the whole fragment, swapped as before.
 
    window.playParts: shown() (the header's value) and put(html) (puts an answer in place; false
    if it is the whole fragment, to swap as such). */
@@ -36,15 +37,16 @@
     }
     for (const piece of answer.querySelectorAll(":scope > template[data-part]")) {
       const old = document.getElementById(piece.dataset.part);
+      if (!old) continue;
       // htmx puts it in place, so that its hx- attributes work and the page's scripts hear
       // htmx:afterSwap and htmx:afterSettle as after a whole swap.
-      if (old) htmx.swap(old, piece.innerHTML, { swapStyle: "outerHTML" });
+      if (piece.hasAttribute("data-append")) {
+        htmx.swap(old, piece.innerHTML, { swapStyle: "beforeend" });
+        old.dataset.h = piece.dataset.h; // the log's fingerprint with its new lines
+      } else {
+        htmx.swap(old, piece.innerHTML, { swapStyle: "outerHTML" });
+      }
     }
-    // What follows the page's element: the log's new line (hx-swap-oob), as htmx would.
-    answer.remove();
-    const rest = document.createElement("div");
-    rest.append(holder.content);
-    if (rest.innerHTML.trim()) htmx.swap(main, rest.innerHTML, { swapStyle: "none" });
     return true;
   }
 

@@ -61,8 +61,9 @@ def by_id(node: Element, wanted: str) -> tuple[Element, int] | None:
 
 def put_in_place(page: Element, answer: str) -> Element:
     """What the page shows once ``answer`` is put in place (static/js/play-parts.js for the
-    parts, htmx for a whole fragment: a log marked hx-preserve stays the page's), on a page
-    read as a tree."""
+    parts, the lines a growing part lacks appended to it; htmx for a whole fragment: a log
+    marked hx-preserve stays the page's, and the line out of band is appended to it), on a
+    page read as a tree."""
     root = dom(answer)
     main = root if root.name == "div" else next(c for c in root.children if isinstance(c, Element))
     (old_main,) = find_all(page, "div", id="play-main")
@@ -79,10 +80,17 @@ def put_in_place(page: Element, answer: str) -> Element:
     else:
         old_main.attributes = [(n, v) for n, v in main.attributes if n != "data-parts"]
         for piece in find_all(main, "template"):
-            name = dict(piece.attributes)["data-part"]
-            (new,) = [c for c in piece.children if isinstance(c, Element)]
-            parent, at = by_id(page, name)
-            parent.children[at] = new
+            marks = dict(piece.attributes)
+            parent, at = by_id(page, marks["data-part"])
+            elements = [c for c in piece.children if isinstance(c, Element)]
+            if "data-append" in marks:
+                grown = parent.children[at]
+                grown.children += elements
+                grown.attributes = [
+                    (n, marks["data-h"] if n == "data-h" else v) for n, v in grown.attributes
+                ]
+            else:
+                (parent.children[at],) = elements
     for appended in find_all(root, "ol", hx_swap_oob="beforeend:#move-log"):
         (log,) = find_all(page, "ol", id="move-log")
         log.children += [c for c in appended.children if isinstance(c, Element)]
