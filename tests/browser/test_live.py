@@ -122,6 +122,23 @@ def test_the_other_phone_shows_a_move_from_its_event_without_fetching(
         expect(logged_moves(page)).to_have_count(2)
         expect(page.locator("#punto-turn")).to_have_text("Ana drew:")
         assert other.evaluate("window.sameDocument") is True  # not reloaded
+
+        # The phone that entered a move appended its line to its log, in step with the log
+        # the others show (its fingerprint chained over its lines): the next move from another
+        # phone comes to it in the event as well, one line appended, nothing fetched.
+        fetched_by_mover = []
+        page.on("request", lambda r: "/live/" in r.url and fetched_by_mover.append(r))
+        tap_move(page, MOVES[2], 2)
+        expect(logged_moves(other)).to_have_count(3)
+        tap_move(other, MOVES[3], 3)
+        expect(logged_moves(page)).to_have_count(4)
+        assert fetched_by_mover == []
+        for phone in (page, other):
+            expect(phone.locator("#move-log > li")).to_have_count(4)
+        fingerprints = {
+            phone.locator("#move-log").get_attribute("data-h") for phone in (page, other)
+        }
+        assert len(fingerprints) == 1
         assert errors == []
     finally:
         context.close()
