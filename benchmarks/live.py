@@ -241,6 +241,8 @@ def read_answer(answer: bytes) -> tuple[int, dict[str, str], bytes]:
 #: The parts a page shows, in what the server drew (games.parts): each part's opening tag
 #: carries its fingerprint (data-h) and its id.
 PART = re.compile(rb'data-h="([^"]+)"[^>]*?\sid="([^"]+)"')
+#: Lines to append to a part that grows (the log), and its fingerprint then.
+APPENDED = re.compile(rb'<template data-part="([^"]+)" data-append data-h="([^"]+)"')
 
 
 class Page:
@@ -258,8 +260,9 @@ class Page:
 
     def took(self, headers: dict[str, str], body: bytes) -> None:
         """An answer put in place: the parts it carries replace the page's (the whole fragment
-        replaces them all)."""
+        replaces them all), and the log it appends lines to has their fingerprint."""
         found = {name.decode(): h.decode() for h, name in PART.findall(body)}
+        found |= {name.decode(): h.decode() for name, h in APPENDED.findall(body)}
         if headers.get("x-play-parts") == "1":
             self.parts.update(found)
         else:

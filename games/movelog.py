@@ -174,9 +174,17 @@ class _Kept:
 
 
 def _entry(entry: LogEntry) -> tuple:
-    """What tells an entry's line apart from another's (undoing one changes it; the time it was
-    entered tells two plays apart that got the same id: a database put back)."""
-    return entry.seq, entry.entered_at, entry.undone_at, entry.struck
+    """What an entry's line is drawn from besides its move: undoing it changes it, and so does
+    renaming who entered or undid it; the time it was entered tells two plays apart that got
+    the same id (a database put back)."""
+    return (
+        entry.seq,
+        entry.entered_at,
+        entry.entered_by,
+        entry.undone_at,
+        entry.undone_by,
+        entry.struck,
+    )
 
 
 class Told:

@@ -134,3 +134,12 @@ def test_a_watchers_fetch_deep_in_a_play_carries_the_new_line_alone(member_clien
     (appended,) = find_all(dom(fetched), "template", data_part="move-log")
     assert [attr(line, "data-seq") for line in find_all(appended, "li")] == ["20"]
     assert len(fetched) < len(page) / 3
+
+
+def test_a_log_told_on_names_whoever_entered_a_move_as_they_are_now(member_client, member, play):
+    """Renamed (in the admin) after entering a move: the lines kept are told anew."""
+    services.record_move(play=play, move=PUNTO["moves"][6], by=member)
+    assert f"entered by {member.username}" in log_of(member_client, play)
+    member.username = "renamed"
+    member.save()
+    assert "entered by renamed" in log_of(member_client, play)
