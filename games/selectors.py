@@ -88,12 +88,14 @@ def _log_sql() -> tuple[str, Columns]:
     user = get_user_model()
     moves = Move._meta.db_table
     username = user._meta.get_field(user.USERNAME_FIELD).column
-    # The joined users' usernames are read as the move's own columns would be: plain text.
-    names = ("seq", "data", "entered_at", "undone_at", "struck")
+    # The joined users' usernames are read as the move's own columns would be: plain text, and
+    # so is the move's JSON, decoded at once for the whole log (log_moves).
+    names = ("seq", "entered_at", "undone_at", "struck")
     fields = [Move._meta.get_field(name) for name in names]
     columns = Columns(moves, fields)
     sql = (
-        f"SELECT {columns.sql}, {column('entered', username)}, {column('undone', username)}"
+        f"SELECT {columns.sql}, {column(moves, 'data')}, {column('entered', username)},"
+        f" {column('undone', username)}"
         f" FROM {quoted(moves)}"
         + join(user, column(moves, "entered_by_id"), alias="entered", outer=True)
         + join(user, column(moves, "undone_by_id"), alias="undone", outer=True)
@@ -109,9 +111,12 @@ def log_moves(play: Play) -> list[LogEntry]:
         cursor.execute(sql, [play.pk])
         rows = cursor.fetchall()
     converters = columns.converters()
+    # The moves' JSON as the ORM's JSONField reads it (json.loads), in one call for all of them:
+    # a long log's thousand calls took longer than the database to read it (issue 32).
+    moves = json.loads(f"[{','.join(row[4] for row in rows)}]")
     entries = []
-    for row in rows:
-        seq, data, entered_at, undone_at, struck = columns.values(row, 0, converters)
+    for row, data in zip(rows, moves, strict=True):
+        seq, entered_at, undone_at, struck = columns.values(row, 0, converters)
         entries.append(LogEntry(seq, data, row[5], entered_at, row[6], undone_at, struck))
     return entries
 
