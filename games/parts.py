@@ -82,7 +82,8 @@ class Lines:
         """The fingerprint of the part holding these lines, whose own fingerprint is ``seed``."""
         if self._seed != seed:
             grown, self._grown_from = self._grown_from, None  # its history is not kept alive
-            if grown is not None and grown.fingerprint(seed) and grown._seed == seed:
+            if grown is not None:  # fingerprinted when it was drawn: its chain is carried on
+                grown.fingerprint(seed)
                 chain, at = list(grown._chain), dict(grown._at)
             else:
                 chain, at = [seed], {seed: 0}
