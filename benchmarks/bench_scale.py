@@ -122,7 +122,8 @@ class Phases:
 
     def __call__(self, execute, sql, params, many, context):
         kind = "index" if sql.lstrip().upper().startswith("CREATE INDEX") else None
-        if many and sql.lstrip().upper().startswith("INSERT"):
+        # executemany, or one INSERT … SELECT a batch read from C (bulk._inserted_from_c)
+        if sql.lstrip().upper().startswith("INSERT") and (many or "referee_rows" in sql):
             kind = "insert"
         if kind is None:
             return execute(sql, params, many, context)

@@ -219,6 +219,7 @@ def rebuild_club(
                 COLUMNS,
                 COPY_TYPES,
                 _rate(club_id, stream, states, tally, partners, cooperative),
+                load=as_a_table,
             )
         if partner_model is not None:
             rewritten = partner_model.objects.filter(club_id=club_id)
