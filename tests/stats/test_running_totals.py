@@ -383,3 +383,47 @@ def test_the_charts_points_are_sought_by_their_play_count(record, players):
             cursor.execute(f"EXPLAIN QUERY PLAN {sample}")
             plan = " ".join(row[3] for row in cursor.fetchall())
         assert sought in plan, plan
+
+
+def _index_definitions(names):
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT indexname, indexdef FROM pg_indexes WHERE indexname = ANY(%s)", [names]
+            )
+        else:
+            cursor.execute(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN (%s, %s)",
+                names,
+            )
+        return dict(cursor.fetchall())
+
+
+def test_the_all_games_indexes_hold_only_the_rows_counted_across_all_games(record, players):
+    """rating_player_time and rating_player_plays leave out the rows without ``all_plays`` (a
+    cooperative game's): entries a full rebuild neither sorts nor writes. Every query of the
+    "all" scope asks ``all_plays IS NOT NULL`` (scope_rows), so it can use them; and a full
+    rebuild, which drops them and makes them again from their definitions (bulk.load), keeps
+    them so."""
+    ana, ben, _ = players
+    record("punto", [(ana, 2, True), (ben, 0, False)], day=1)
+    record("three-high", [(ana, 4, True), (ben, 4, True)], day=2)
+    names = ["rating_player_time", "rating_player_plays"]
+    before = _index_definitions(names)
+    assert sorted(before) == sorted(names)
+    for definition in before.values():  # as SQLite, and as PostgreSQL, spell it
+        assert definition.endswith(
+            ('WHERE "all_plays" IS NOT NULL', "WHERE (all_plays IS NOT NULL)")
+        )
+    ratings.rebuild_club(ana.club_id)
+    assert _index_definitions(names) == before
+    if connection.vendor == "sqlite":  # the leaderboard across games reads by the index
+        with CaptureQueriesContext(connection) as queries:
+            stats.leaderboard(Club.objects.get(pk=ana.club_id), "all")
+        plans = []
+        for query in queries.captured_queries:
+            if RatingChange._meta.db_table in query["sql"]:
+                with connection.cursor() as cursor:
+                    cursor.execute(f"EXPLAIN QUERY PLAN {query['sql']}")
+                    plans += [row[3] for row in cursor.fetchall()]
+        assert any("rating_player_time" in plan for plan in plans), plans
