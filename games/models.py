@@ -588,8 +588,14 @@ class RatingChange(models.Model):
             models.Index(
                 fields=["player", "game", "played_at", "plays"], name="rating_player_game_time"
             ),
-            # Their n-th row of a game (``plays`` = n): the rating chart's points, a seek each.
-            models.Index(fields=["player", "game", "plays"], name="rating_player_game_plays"),
+            # Their n-th rated row of a game (``plays`` = n): the rating chart's points, a seek
+            # each (the chart asks ``mu_after IS NOT NULL``: a cooperative game's rows, never
+            # rated nor charted, are not in it).
+            models.Index(
+                fields=["player", "game", "plays"],
+                condition=Q(mu_after__isnull=False),
+                name="rating_player_game_plays",
+            ),
             # The same two across all games, of the rows counted there only (every query of
             # that scope asks ``all_plays IS NOT NULL``, scope_rows): a cooperative game's rows
             # are not in them, entries a full rebuild does not sort nor write.

@@ -392,31 +392,33 @@ def _index_definitions(names):
                 "SELECT indexname, indexdef FROM pg_indexes WHERE indexname = ANY(%s)", [names]
             )
         else:
-            cursor.execute(
-                "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN (%s, %s)",
-                names,
-            )
-        return dict(cursor.fetchall())
+            cursor.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index'")
+        return {name: sql for name, sql in cursor.fetchall() if name in names}
 
 
-def test_the_all_games_indexes_hold_only_the_rows_counted_across_all_games(record, players):
-    """rating_player_time and rating_player_plays leave out the rows without ``all_plays`` (a
-    cooperative game's): entries a full rebuild neither sorts nor writes. Every query of the
-    "all" scope asks ``all_plays IS NOT NULL`` (scope_rows), so it can use them; and a full
-    rebuild, which drops them and makes them again from their definitions (bulk.load), keeps
-    them so."""
+def test_the_rating_indexes_leave_out_the_rows_their_scope_does_not_count(record, players):
+    """rating_player_time and rating_player_plays hold only the rows counted across all games,
+    rating_player_game_plays (the chart's) only the rated ones: a cooperative game's rows are
+    in none of them, entries a full rebuild neither sorts nor writes. Every query of the "all"
+    scope asks ``all_plays IS NOT NULL`` (scope_rows), the chart ``mu_after IS NOT NULL``, so
+    they can use them; and a full rebuild, which drops them and makes them again from their
+    definitions (bulk.load), keeps them so."""
     ana, ben, _ = players
     record("punto", [(ana, 2, True), (ben, 0, False)], day=1)
     record("three-high", [(ana, 4, True), (ben, 4, True)], day=2)
-    names = ["rating_player_time", "rating_player_plays"]
-    before = _index_definitions(names)
-    assert sorted(before) == sorted(names)
-    for definition in before.values():  # as SQLite, and as PostgreSQL, spell it
-        assert definition.endswith(
-            ('WHERE "all_plays" IS NOT NULL', "WHERE (all_plays IS NOT NULL)")
-        )
+    conditions = {
+        "rating_player_time": "all_plays",
+        "rating_player_plays": "all_plays",
+        "rating_player_game_plays": "mu_after",
+    }
+    before = _index_definitions(list(conditions))
+    assert sorted(before) == sorted(conditions)
+    for name, column in conditions.items():  # as SQLite, and as PostgreSQL, spell it
+        assert before[name].endswith(
+            (f'WHERE "{column}" IS NOT NULL', f"WHERE ({column} IS NOT NULL)")
+        ), before[name]
     ratings.rebuild_club(ana.club_id)
-    assert _index_definitions(names) == before
+    assert _index_definitions(list(conditions)) == before
     if connection.vendor == "sqlite":  # the leaderboard across games reads by the index
         with CaptureQueriesContext(connection) as queries:
             stats.leaderboard(Club.objects.get(pk=ana.club_id), "all")
