@@ -114,8 +114,8 @@ def openskill_alone(mus, sigmas, ranks):
 
 class Phases:
     """The rebuild's statements timed by kind (an execute wrapper): wall and CPU time of the
-    index builds and of the inserts (each executemany is given a batch of rows computed
-    before it)."""
+    index builds and of the inserts (each executemany, or INSERT … SELECT of rows copied into C,
+    is given a batch of rows computed before it)."""
 
     def __init__(self) -> None:
         self.found: dict[str, list[float]] = {}
