@@ -114,15 +114,16 @@ def openskill_alone(mus, sigmas, ranks):
 
 class Phases:
     """The rebuild's statements timed by kind (an execute wrapper): wall and CPU time of the
-    index builds and of the inserts (each executemany is given a batch of rows computed
-    before it)."""
+    index builds and of the inserts (each executemany, or INSERT … SELECT of rows copied into C,
+    is given a batch of rows computed before it)."""
 
     def __init__(self) -> None:
         self.found: dict[str, list[float]] = {}
 
     def __call__(self, execute, sql, params, many, context):
         kind = "index" if sql.lstrip().upper().startswith("CREATE INDEX") else None
-        if many and sql.lstrip().upper().startswith("INSERT"):
+        # executemany, or one INSERT … SELECT a batch read from C (bulk._inserted_from_c)
+        if sql.lstrip().upper().startswith("INSERT") and (many or "referee_rows" in sql):
             kind = "insert"
         if kind is None:
             return execute(sql, params, many, context)

@@ -50,6 +50,11 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from . import ui
 
+        # Before any connection is opened: the C module registers its table-valued function
+        # (a full rebuild's rows, games/ratings/_native.c) on every SQLite connection opened
+        # after it is imported.
+        from .ratings import bulk  # noqa: F401
+
         # Every game of the referee's registry has its UI, or the site does not start.
         ui.load()
         post_migrate.connect(create_cache_table, sender=self, dispatch_uid="games-cache-table")

@@ -329,8 +329,12 @@ class Play(models.Model):
         indexes = [
             models.Index(fields=["club", "status", "started_at"]),
             models.Index(fields=["club", "game", "status", "started_at"]),
-            # The rating rebuild's "finished plays of the club from this time on".
-            models.Index(fields=["club", "status", "ended_at"], name="play_club_status_ended"),
+            # The rating rebuild's "finished plays of the club from this time on", in its
+            # order (the end, then the start, then the play's id: an index's last key), so
+            # that it reads the seats of a million plays without sorting any.
+            models.Index(
+                fields=["club", "status", "ended_at", "started_at"], name="play_club_status_ended"
+            ),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -584,12 +588,27 @@ class RatingChange(models.Model):
             models.Index(
                 fields=["player", "game", "played_at", "plays"], name="rating_player_game_time"
             ),
-            # Their n-th row of a game (``plays`` = n): the rating chart's points, a seek each.
-            models.Index(fields=["player", "game", "plays"], name="rating_player_game_plays"),
-            # The same two across all games (a cooperative game's rows, without ``all_plays``,
-            # are stepped over: few).
-            models.Index(fields=["player", "played_at", "all_plays"], name="rating_player_time"),
-            models.Index(fields=["player", "all_plays"], name="rating_player_plays"),
+            # Their n-th rated row of a game (``plays`` = n): the rating chart's points, a seek
+            # each (the chart asks ``mu_after IS NOT NULL``: a cooperative game's rows, never
+            # rated nor charted, are not in it).
+            models.Index(
+                fields=["player", "game", "plays"],
+                condition=Q(mu_after__isnull=False),
+                name="rating_player_game_plays",
+            ),
+            # The same two across all games, of the rows counted there only (every query of
+            # that scope asks ``all_plays IS NOT NULL``, scope_rows): a cooperative game's rows
+            # are not in them, entries a full rebuild does not sort nor write.
+            models.Index(
+                fields=["player", "played_at", "all_plays"],
+                condition=Q(all_plays__isnull=False),
+                name="rating_player_time",
+            ),
+            models.Index(
+                fields=["player", "all_plays"],
+                condition=Q(all_plays__isnull=False),
+                name="rating_player_plays",
+            ),
             models.Index(fields=["club", "played_at"], name="rating_club_time"),
         ]
         verbose_name = _("rating change")

@@ -745,6 +745,431 @@ error:
     return NULL;
 }
 
+/* ---- SQLiteRows: SQLite's rows read from C by a table-valued function -----------------------
+ *
+ * The sqlite3 module's executemany binds each value of each row through Python-level checks
+ * and adaptation: most of a full rebuild's inserts (3.1M rows of 27 values at 1M plays), where
+ * SQLite's own insert of the same rows costs a fraction (docs/benchmarks.md). Here a batch of
+ * rows is copied into C once (SQLiteRows.extend, holding the GIL), and SQLite reads it through
+ * the table-valued function referee_rows(token), in one INSERT … SELECT run on Django's own
+ * connection, in its transaction:
+ *
+ *     INSERT INTO t (a, b, …) SELECT c0, c1, … FROM referee_rows(?)    -- rows.token
+ *
+ * Only SQLite's public API: the function is registered on every connection opened after this
+ * module is imported (sqlite3_auto_extension), which reaches the sqlite3 module's connections
+ * when it uses the same SQLite library as this module (the process's one shared library);
+ * otherwise the function is not there and bulk.py writes by executemany. Its callbacks run
+ * while the sqlite3 module has released the GIL, so they touch no Python object: they read the
+ * C copy (a Store), which each reader keeps alive by a count taken under a lock. A token of
+ * rows already freed, or never made, reads no row. */
+#ifdef REFEREE_SQLITE
+#include <pythread.h>
+#include <sqlite3.h>
+
+/* referee_rows's columns c0…c31 (a batch's values, NULL past its width), then its token. */
+#define ROWS_COLUMNS 32
+#define TOKEN_COLUMN ROWS_COLUMNS
+
+typedef struct {
+    int type; /* SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT or SQLITE_NULL */
+    union {
+        sqlite3_int64 integer;
+        double real;
+        struct {
+            size_t offset; /* into the store's text */
+            int size;
+        } text;
+    } as;
+} Cell;
+
+typedef struct Store {
+    struct Store *next;
+    sqlite3_int64 token;
+    long holders; /* the SQLiteRows object while it lives, and each cursor reading it */
+    int columns;
+    size_t rows, capacity; /* in rows */
+    Cell *cells;
+    char *text; /* the rows' texts, UTF-8, one after the other */
+    size_t text_size, text_capacity;
+} Store;
+
+static PyThread_type_lock stores_lock = NULL;
+static Store *stores = NULL; /* every store still held, by token */
+static sqlite3_int64 last_token = 0;
+
+static void store_free(Store *store) {
+    free(store->cells);
+    free(store->text);
+    free(store);
+}
+
+/* The store of ``token``, held for the caller (NULL: none). Callable without the GIL. */
+static Store *store_hold(sqlite3_int64 token) {
+    PyThread_acquire_lock(stores_lock, WAIT_LOCK);
+    Store *store = stores;
+    while (store != NULL && store->token != token) store = store->next;
+    if (store != NULL) store->holders++;
+    PyThread_release_lock(stores_lock);
+    return store;
+}
+
+/* Lets go of a store, freed with its last holder. Callable without the GIL. */
+static void store_release(Store *store) {
+    PyThread_acquire_lock(stores_lock, WAIT_LOCK);
+    int last = --store->holders == 0;
+    if (last) {
+        Store **link = &stores;
+        while (*link != store) link = &(*link)->next;
+        *link = store->next;
+    }
+    PyThread_release_lock(stores_lock);
+    if (last) store_free(store);
+}
+
+/* -- the table-valued function ------------------------------------------------------------ */
+
+typedef struct {
+    sqlite3_vtab base;
+} RowsTable;
+
+typedef struct {
+    sqlite3_vtab_cursor base;
+    Store *store; /* held while the cursor is open; NULL: no rows */
+    size_t row;
+} RowsCursor;
+
+static int rows_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                        sqlite3_vtab **table, char **error) {
+    (void)aux, (void)argc, (void)argv, (void)error;
+    char schema[64 + ROWS_COLUMNS * 6] = "CREATE TABLE x(";
+    size_t at = strlen(schema);
+    for (int c = 0; c < ROWS_COLUMNS; c++) {
+        at += (size_t)snprintf(schema + at, sizeof schema - at, "c%d, ", c);
+    }
+    snprintf(schema + at, sizeof schema - at, "token HIDDEN)");
+    int rc = sqlite3_declare_vtab(db, schema);
+    if (rc != SQLITE_OK) return rc;
+    RowsTable *made = sqlite3_malloc(sizeof *made);
+    if (made == NULL) return SQLITE_NOMEM;
+    memset(made, 0, sizeof *made);
+    *table = &made->base;
+    return SQLITE_OK;
+}
+
+static int rows_disconnect(sqlite3_vtab *table) {
+    sqlite3_free(table);
+    return SQLITE_OK;
+}
+
+/* Rows only for ``token = ?``: without it (or with it not yet usable), none. */
+static int rows_best_index(sqlite3_vtab *table, sqlite3_index_info *info) {
+    (void)table;
+    int unusable = 0;
+    for (int i = 0; i < info->nConstraint; i++) {
+        const struct sqlite3_index_constraint *constraint = &info->aConstraint[i];
+        if (constraint->iColumn != TOKEN_COLUMN || constraint->op != SQLITE_INDEX_CONSTRAINT_EQ) {
+            continue;
+        }
+        if (!constraint->usable) {
+            unusable = 1;
+            continue;
+        }
+        info->aConstraintUsage[i].argvIndex = 1;
+        info->aConstraintUsage[i].omit = 1;
+        info->idxNum = 1;
+        info->estimatedCost = 1.0;
+        info->estimatedRows = 1000;
+        return SQLITE_OK;
+    }
+    if (unusable) return SQLITE_CONSTRAINT; /* another join order gives the token */
+    info->idxNum = 0;
+    info->estimatedCost = 1.0;
+    info->estimatedRows = 1;
+    return SQLITE_OK;
+}
+
+static int rows_open(sqlite3_vtab *table, sqlite3_vtab_cursor **cursor) {
+    (void)table;
+    RowsCursor *made = sqlite3_malloc(sizeof *made);
+    if (made == NULL) return SQLITE_NOMEM;
+    memset(made, 0, sizeof *made);
+    *cursor = &made->base;
+    return SQLITE_OK;
+}
+
+static void rows_let_go(RowsCursor *cursor) {
+    if (cursor->store != NULL) store_release(cursor->store);
+    cursor->store = NULL;
+    cursor->row = 0;
+}
+
+static int rows_close(sqlite3_vtab_cursor *cursor) {
+    rows_let_go((RowsCursor *)cursor);
+    sqlite3_free(cursor);
+    return SQLITE_OK;
+}
+
+static int rows_filter(sqlite3_vtab_cursor *base, int index, const char *unused, int argc,
+                       sqlite3_value **argv) {
+    (void)unused;
+    RowsCursor *cursor = (RowsCursor *)base;
+    rows_let_go(cursor);
+    if (index == 1 && argc == 1 && sqlite3_value_type(argv[0]) == SQLITE_INTEGER) {
+        cursor->store = store_hold(sqlite3_value_int64(argv[0]));
+    }
+    return SQLITE_OK;
+}
+
+static int rows_next(sqlite3_vtab_cursor *cursor) {
+    ((RowsCursor *)cursor)->row++;
+    return SQLITE_OK;
+}
+
+static int rows_eof(sqlite3_vtab_cursor *base) {
+    RowsCursor *cursor = (RowsCursor *)base;
+    return cursor->store == NULL || cursor->row >= cursor->store->rows;
+}
+
+static int rows_column(sqlite3_vtab_cursor *base, sqlite3_context *context, int column) {
+    RowsCursor *cursor = (RowsCursor *)base;
+    Store *store = cursor->store;
+    if (column == TOKEN_COLUMN) {
+        sqlite3_result_int64(context, store->token);
+        return SQLITE_OK;
+    }
+    if (column < 0 || column >= store->columns) {
+        sqlite3_result_null(context);
+        return SQLITE_OK;
+    }
+    const Cell *cell = &store->cells[cursor->row * (size_t)store->columns + (size_t)column];
+    switch (cell->type) {
+    case SQLITE_INTEGER:
+        sqlite3_result_int64(context, cell->as.integer);
+        break;
+    case SQLITE_FLOAT:
+        sqlite3_result_double(context, cell->as.real);
+        break;
+    case SQLITE_TEXT: /* static: the cursor holds the store until it closes */
+        sqlite3_result_text(context, store->text + cell->as.text.offset, cell->as.text.size,
+                            SQLITE_STATIC);
+        break;
+    default:
+        sqlite3_result_null(context);
+    }
+    return SQLITE_OK;
+}
+
+static int rows_rowid(sqlite3_vtab_cursor *cursor, sqlite3_int64 *rowid) {
+    *rowid = (sqlite3_int64)((RowsCursor *)cursor)->row;
+    return SQLITE_OK;
+}
+
+static sqlite3_module rows_module = {
+    .iVersion = 0,
+    .xCreate = NULL, /* eponymous only: referee_rows(…), never CREATE VIRTUAL TABLE */
+    .xConnect = rows_connect,
+    .xBestIndex = rows_best_index,
+    .xDisconnect = rows_disconnect,
+    .xDestroy = NULL,
+    .xOpen = rows_open,
+    .xClose = rows_close,
+    .xFilter = rows_filter,
+    .xNext = rows_next,
+    .xEof = rows_eof,
+    .xColumn = rows_column,
+    .xRowid = rows_rowid,
+};
+
+/* sqlite3_auto_extension's entry point: every connection opened from now on has referee_rows. */
+static int rows_register(sqlite3 *db, const char **error, const void *api) {
+    (void)error, (void)api;
+    return sqlite3_create_module(db, "referee_rows", &rows_module, NULL);
+}
+
+/* -- SQLiteRows: the Python side ---------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    Store *store;
+    /* Each column's last text (held, so that its address is not another's) and where it went:
+     * a play's rows share their game and time, stored once. */
+    PyObject *last_text[ROWS_COLUMNS];
+    size_t last_offset[ROWS_COLUMNS];
+    int last_size[ROWS_COLUMNS];
+} RowsObject;
+
+static PyObject *rows_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"columns", NULL};
+    int columns;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i", keywords, &columns)) return NULL;
+    if (columns < 1 || columns > ROWS_COLUMNS) {
+        PyErr_Format(PyExc_ValueError, "SQLiteRows takes 1 to %d columns", ROWS_COLUMNS);
+        return NULL;
+    }
+    RowsObject *self = (RowsObject *)type->tp_alloc(type, 0);
+    if (self == NULL) return NULL;
+    Store *store = calloc(1, sizeof *store);
+    if (store == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    store->columns = columns;
+    store->holders = 1;
+    PyThread_acquire_lock(stores_lock, WAIT_LOCK);
+    store->token = ++last_token;
+    store->next = stores;
+    stores = store;
+    PyThread_release_lock(stores_lock);
+    self->store = store;
+    return (PyObject *)self;
+}
+
+static void rows_dealloc(RowsObject *self) {
+    for (int c = 0; c < ROWS_COLUMNS; c++) Py_CLEAR(self->last_text[c]);
+    if (self->store != NULL) store_release(self->store);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int reserve(void **data, size_t *capacity, size_t needed, size_t unit) {
+    if (needed <= *capacity) return 0;
+    /* at least doubled, or just what is needed (a batch's rows come in one extend) */
+    size_t grown = *capacity * 2 > needed ? *capacity * 2 : needed;
+    void *moved = realloc(*data, grown * unit);
+    if (moved == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *data = moved;
+    *capacity = grown;
+    return 0;
+}
+
+/* A value as SQLite would store it from the sqlite3 module: None, int (bool too), float, str. */
+static int store_value(RowsObject *self, int column, PyObject *value, Cell *cell) {
+    Store *store = self->store;
+    if (value == Py_None) {
+        cell->type = SQLITE_NULL;
+    } else if (PyLong_Check(value)) {
+        int overflow = 0;
+        long long number = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (number == -1 && PyErr_Occurred()) return -1;
+        if (overflow) {
+            PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to SQLite INTEGER");
+            return -1;
+        }
+        cell->type = SQLITE_INTEGER;
+        cell->as.integer = number;
+    } else if (PyFloat_Check(value)) {
+        cell->type = SQLITE_FLOAT;
+        cell->as.real = PyFloat_AS_DOUBLE(value);
+    } else if (PyUnicode_Check(value)) {
+        cell->type = SQLITE_TEXT;
+        if (value == self->last_text[column]) {
+            cell->as.text.offset = self->last_offset[column];
+            cell->as.text.size = self->last_size[column];
+            return 0;
+        }
+        Py_ssize_t size;
+        const char *text = PyUnicode_AsUTF8AndSize(value, &size);
+        if (text == NULL) return -1;
+        if (size > 0x7fffffff - 1) {
+            PyErr_SetString(PyExc_ValueError, "a text too long for SQLite");
+            return -1;
+        }
+        if (reserve((void **)&store->text, &store->text_capacity,
+                    store->text_size + (size_t)size + 1, 1)) {
+            return -1;
+        }
+        cell->as.text.offset = store->text_size;
+        cell->as.text.size = (int)size;
+        memcpy(store->text + store->text_size, text, (size_t)size);
+        store->text[store->text_size + (size_t)size] = '\0';
+        store->text_size += (size_t)size + 1;
+        Py_INCREF(value);
+        Py_XSETREF(self->last_text[column], value);
+        self->last_offset[column] = cell->as.text.offset;
+        self->last_size[column] = cell->as.text.size;
+    } else {
+        PyErr_Format(PyExc_ValueError, "no SQLite value for %R", Py_TYPE(value));
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *rows_extend(RowsObject *self, PyObject *rows) {
+    if (!PyList_Check(rows)) {
+        PyErr_SetString(PyExc_TypeError, "extend takes a list of tuples");
+        return NULL;
+    }
+    Store *store = self->store;
+    PyThread_acquire_lock(stores_lock, WAIT_LOCK);
+    long holders = store->holders;
+    PyThread_release_lock(stores_lock);
+    if (holders != 1) {
+        PyErr_SetString(PyExc_RuntimeError, "the rows are being read");
+        return NULL;
+    }
+    size_t columns = (size_t)store->columns, before = store->rows, text_before = store->text_size;
+    Py_ssize_t count = PyList_GET_SIZE(rows);
+    if (reserve((void **)&store->cells, &store->capacity, (before + (size_t)count), columns * sizeof(Cell))) {
+        return NULL;
+    }
+    for (Py_ssize_t r = 0; r < count; r++) {
+        PyObject *row = PyList_GET_ITEM(rows, r);
+        if (!PyTuple_Check(row) || (size_t)PyTuple_GET_SIZE(row) != columns) {
+            PyErr_SetString(PyExc_ValueError, "a row of another length");
+            goto undo;
+        }
+        Cell *cells = &store->cells[(before + (size_t)r) * columns];
+        for (size_t c = 0; c < columns; c++) {
+            if (store_value(self, (int)c, PyTuple_GET_ITEM(row, c), &cells[c])) goto undo;
+        }
+    }
+    store->rows = before + (size_t)count;
+    Py_RETURN_NONE;
+undo: /* nothing of this list stays */
+    store->text_size = text_before;
+    for (int c = 0; c < ROWS_COLUMNS; c++) Py_CLEAR(self->last_text[c]);
+    return NULL;
+}
+
+static PyObject *rows_token(RowsObject *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLongLong(self->store->token);
+}
+
+static Py_ssize_t rows_length(RowsObject *self) {
+    return (Py_ssize_t)self->store->rows;
+}
+
+static PyMethodDef rows_methods[] = {
+    {"extend", (PyCFunction)rows_extend, METH_O,
+     "Copy a list of row tuples (None, int, float, str) in; all or none of them."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef rows_getset[] = {
+    {"token", (getter)rows_token, NULL, "The argument of referee_rows(…) that reads these rows.",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PySequenceMethods rows_sequence = {.sq_length = (lenfunc)rows_length};
+
+static PyTypeObject RowsType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "games.ratings._native.SQLiteRows",
+    .tp_basicsize = sizeof(RowsObject),
+    .tp_dealloc = (destructor)rows_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Rows that SQLite reads by referee_rows(token) (see the module's source).",
+    .tp_methods = rows_methods,
+    .tp_getset = rows_getset,
+    .tp_as_sequence = &rows_sequence,
+    .tp_new = rows_new,
+};
+#endif
+
 static PyMethodDef methods[] = {
     {"rate_plays", rate_plays, METH_VARARGS,
      "Rate the plays without partners from a list of seats (see the module's source)."},
@@ -761,5 +1186,24 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__native(void) {
     PyDateTime_IMPORT;
     if (PyDateTimeAPI == NULL) return NULL;
-    return PyModule_Create(&module);
+    PyObject *made = PyModule_Create(&module);
+    if (made == NULL) return NULL;
+#ifdef REFEREE_SQLITE
+    if (PyType_Ready(&RowsType) < 0) goto error;
+    stores_lock = PyThread_allocate_lock();
+    if (stores_lock == NULL) {
+        PyErr_NoMemory();
+        goto error;
+    }
+    if (PyModule_AddObjectRef(made, "SQLiteRows", (PyObject *)&RowsType) < 0) goto error;
+    if (PyModule_AddIntConstant(made, "SQLITE_ROWS_COLUMNS", ROWS_COLUMNS) < 0) goto error;
+    /* Without it (it fails only out of memory) referee_rows is not there: executemany. */
+    sqlite3_auto_extension((void (*)(void))rows_register);
+#endif
+    return made;
+#ifdef REFEREE_SQLITE
+error:
+    Py_DECREF(made);
+    return NULL;
+#endif
 }

@@ -3,9 +3,9 @@ driver returns them, written in batches (a binary COPY on PostgreSQL), a table e
 indexes made again around a bulk load, SQLite's page cache widened while rows are rewritten one
 by one, PostgreSQL's statistics refreshed after. A full rebuild reads and writes millions of
 rows: model instances and the ORM would cost more than the ratings themselves. With the C module
-(games/ratings/_native.c, built by make) the rows' binary COPY is encoded in C; without it,
-psycopg's write_row writes the same rows. SQLite's are written by the sqlite3 module's
-executemany.
+(games/ratings/_native.c, built by make) the rows' binary COPY is encoded in C, and a bulk
+load's rows reach SQLite from C (SQLiteRows, read by its table-valued function referee_rows);
+without it, psycopg's write_row and the sqlite3 module's executemany write the same rows.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from django.db import connection
+from django.db import DatabaseError, connection
 
 try:  # the rows' binary COPY encoded in C, built by `make` (games/ratings/_native.c)
     from . import _native
@@ -148,12 +148,16 @@ def insert(
     columns: Sequence[str],
     types: Sequence[str],
     rows: Iterable[list[tuple]],
+    *,
+    load: bool = False,
 ) -> int:
     """Write the rows (given in lists) in batches, straight to the table: a full rebuild writes
     millions of rows, and model instances and the ORM's INSERT compiler would cost more than
     the ratings themselves. PostgreSQL gets a binary COPY (``types`` are the columns' types);
     other databases executemany. (Batches, not one COPY: the rows are computed from a
-    server-side cursor on the same connection.)"""
+    server-side cursor on the same connection.) ``load``: a bulk load (see load()), whose
+    rows SQLite reads from C when it can (_rows_from_c): one statement a batch in Django's log,
+    its values not in it, so only there, where they are millions."""
     opts = model._meta
     table = connection.ops.quote_name(opts.db_table)
     names = [opts.get_field(c.removesuffix("_id")).column for c in columns]
@@ -163,6 +167,11 @@ def insert(
     postgres = connection.vendor == "postgresql"
 
     kinds = _copy_kinds(types) if postgres and _native is not None else None
+    from_c = load and not postgres and _rows_from_c(len(columns))
+    select_sql = (
+        f"INSERT INTO {table} ({quoted}) SELECT"
+        f" {', '.join(f'c{index:d}' for index in range(len(columns)))} FROM {ROWS_FUNCTION}(%s)"
+    )
 
     def flush(batch: list[tuple]) -> None:
         with connection.cursor() as cursor:
@@ -178,6 +187,8 @@ def insert(
                     copy.set_types(types)
                     for row in batch:
                         copy.write_row(row)
+            elif from_c and _inserted_from_c(cursor, select_sql, columns, batch):
+                return
             else:  # on SQLite the times come as the text it stores (rebuild.py)
                 cursor.executemany(insert_sql, batch)
 
@@ -192,6 +203,40 @@ def insert(
     if batch:
         flush(batch)
     return count + len(batch)
+
+
+#: The table-valued function that reads rows from C (_native.SQLiteRows).
+ROWS_FUNCTION = "referee_rows"
+
+
+def _rows_from_c(width: int) -> bool:
+    """Whether SQLite can read this connection's rows of ``width`` values from C: the C module
+    built with SQLite's header (_native.SQLiteRows), and its table-valued function registered
+    on this connection, which it is on every connection opened after the module was imported
+    (games.apps imports it first), when the sqlite3 module uses the same SQLite library."""
+    if getattr(_native, "SQLiteRows", None) is None or width > _native.SQLITE_ROWS_COLUMNS:
+        return False
+    with connection.cursor() as cursor:
+        try:
+            cursor.execute(f"SELECT count(*) FROM {ROWS_FUNCTION}(0)")
+        except DatabaseError:  # "no such table": not registered on this connection
+            return False
+        return cursor.fetchone() == (0,)
+
+
+def _inserted_from_c(cursor: Any, sql: str, columns: Sequence[str], batch: list[tuple]) -> bool:
+    """The batch copied into C and inserted by one INSERT … SELECT from referee_rows (``sql``);
+    False, with nothing inserted, for a value it does not take (executemany then adapts it or
+    refuses it, as without the C module)."""
+    rows = _native.SQLiteRows(len(columns))
+    try:
+        rows.extend(batch)
+    except (ValueError, OverflowError):
+        return False
+    cursor.execute(sql, [rows.token])
+    if cursor.rowcount != len(batch):  # never; if it were, the rebuild rolls back, losing nothing
+        raise DatabaseError(f"{cursor.rowcount} rows inserted of {len(batch)}")
+    return True
 
 
 #: The binary COPY's signature (with no flags and no header extension) and its end.

@@ -171,14 +171,16 @@ def rebuild_club(
         # One rebuild per club at a time: rows must be written in play order.
         list(models.Club.objects.select_for_update().filter(pk=club_id).values_list("pk"))
         rows = models.RatingChange.objects.filter(club_id=club_id)
-        # A join (not a subquery of plays), so that the database walks the plays in end-time
-        # order on play_club_status_ended and sorts only the plays that ended together.
-        seats = models.Seat.objects.filter(play__club_id=club_id, play__status="finished")
+        # The plays joined to their seats (not a subquery of plays), ordered by the play's own
+        # columns, id included (SQLite does not take the seat's play_id for it): the database
+        # walks the plays in order on play_club_status_ended and each play's seats on their
+        # (play, position) key, sorting nothing.
+        seats = models.Play.objects.filter(club_id=club_id, status="finished", seats__isnull=False)
         if since is not None:
             rows = rows.filter(played_at__gte=since)
-            seats = seats.filter(play__ended_at__gte=since)
+            seats = seats.filter(ended_at__gte=since)
         if excluding is not None:
-            seats = seats.exclude(play_id=excluding)
+            seats = seats.exclude(pk=excluding)
         tally = totals.Pairs()
         # The partner rows (none before the migration that made them: 0015 rebuilds without).
         partner_model = getattr(models, "PartnerChange", None)
@@ -197,14 +199,12 @@ def rebuild_club(
         if connection.vendor == "sqlite":
             # The play's time as the text SQLite stores it: the sqlite3 module would parse
             # every seat's and the rows would turn it back into the same text (bulk.raw_batches).
-            seats = seats.annotate(played_at=Cast("play__ended_at", TextField()))
-            columns = tuple("played_at" if c == "play__ended_at" else c for c in _SEAT_COLUMNS)
+            seats = seats.annotate(played_at=Cast("ended_at", TextField()))
+            columns = tuple("played_at" if c == "ended_at" else c for c in _SEAT_COLUMNS)
         else:
             columns = _SEAT_COLUMNS
         stream = bulk.raw_batches(
-            seats.order_by("play__ended_at", "play__started_at", "play_id", "position").values_list(
-                *columns
-            )
+            seats.order_by("ended_at", "started_at", "pk", "seats__position").values_list(*columns)
         )
         states = totals.States(models.RatingChange, since)
         cooperative = cooperative_games(club_id, models)
@@ -219,6 +219,7 @@ def rebuild_club(
                 COLUMNS,
                 COPY_TYPES,
                 _rate(club_id, stream, states, tally, partners, cooperative),
+                load=as_a_table,
             )
         if partner_model is not None:
             rewritten = partner_model.objects.filter(club_id=club_id)
@@ -234,9 +235,10 @@ def rebuild_club(
         return written
 
 
-#: What the rebuild reads of each seat, in play order.
+#: What the rebuild reads of each seat (from its play), in play order.
 _SEAT_COLUMNS = (
-    "play_id", "play__game", "play__ended_at", "player_id", "rank", "is_winner", "score", "team",
+    "pk", "game", "ended_at", "seats__player_id", "seats__rank", "seats__is_winner",
+    "seats__score", "seats__team",
 )  # fmt: skip
 
 #: The columns of a rating row, in the order _rate() yields them: the seat, then its game's

@@ -74,10 +74,10 @@ def rating_chart(player: Player, scope: str = ALL_GAMES) -> RatingChart | None:
         step = count / CHART_MAX_POINTS
         wanted = [int(i * step) + 1 for i in range(CHART_MAX_POINTS - 1)] + [count]
     # A seek each on rating_player_game_plays or rating_player_plays (every row of a rated
-    # scope is rated).
+    # scope is rated: asking it lets the database use the game's index, which holds only those).
     return draw_rating_chart(
         list(
-            rows.filter(**{f"{plays}__in": wanted})
+            rows.filter(**{f"{mu}__isnull": False, f"{plays}__in": wanted})
             .order_by(plays)  # the play order: the count goes up with the time
             .values_list("played_at", mu, sigma)
         )

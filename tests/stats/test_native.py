@@ -303,3 +303,218 @@ def test_the_c_copy_encoding_refuses_what_it_does_not_take(value, kind):
     with pytest.raises(ValueError):
         native.copy_binary([(value,)], kind)
     assert bulk._encoded([(value,)], kind) is None
+
+
+SQLITE_ROWS = [
+    (1, 2.5, "é—✓", None),
+    (True, -0.0, "", 2**62),
+    (-(2**63), float("inf"), "a" * 5000, False),
+    (None, None, None, None),
+    (7, float("nan"), "é—✓", 1.5),  # NaN: SQLite stores NULL, however it is given
+]
+
+
+def _sqlite_rows():
+    if getattr(native, "SQLiteRows", None) is None:
+        pytest.skip("built without SQLite's header (libsqlite3-dev)")
+    return native.SQLiteRows
+
+
+def _stored(database):
+    return database.execute("SELECT *, typeof(a), typeof(d) FROM t ORDER BY rowid").fetchall()
+
+
+def test_sqlite_reads_from_c_the_rows_executemany_stores():
+    """Rows copied into C (SQLiteRows) and inserted by INSERT … SELECT from referee_rows: the
+    values that the sqlite3 module's executemany stores, their types, their order; in the
+    connection's transaction (rolled back with it)."""
+    import sqlite3
+
+    rows_type = _sqlite_rows()
+    stored = []
+    for through_c in (False, True):
+        database = sqlite3.connect(":memory:")  # opened after the module: it has referee_rows
+        database.execute("CREATE TABLE t (a integer, b real, c text, d)")
+        for keep in (False, True):
+            database.execute("BEGIN")
+            if through_c:
+                rows = rows_type(4)
+                rows.extend(SQLITE_ROWS[:2])
+                rows.extend(SQLITE_ROWS[2:])
+                assert len(rows) == len(SQLITE_ROWS)
+                cursor = database.execute(
+                    "INSERT INTO t (a, b, c, d) SELECT c0, c1, c2, c3 FROM referee_rows(?)",
+                    [rows.token],
+                )
+                assert cursor.rowcount == len(SQLITE_ROWS)
+            else:
+                database.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", SQLITE_ROWS)
+            if keep:
+                database.commit()
+            else:
+                database.rollback()
+                assert _stored(database) == []
+        stored.append(_stored(database))
+    assert stored[1] == stored[0]
+    assert len(stored[0]) == len(SQLITE_ROWS)
+
+
+def test_sqlite_rows_take_all_of_a_list_or_none_of_it():
+    """A value SQLiteRows does not take (it raises, as executemany would or bulk then lets
+    executemany adapt it) leaves none of that list's rows in."""
+    import sqlite3
+
+    rows = _sqlite_rows()(2)
+    rows.extend([(1, "kept")])
+    for bad, error in [
+        ([(2, "x"), (3,)], ValueError),  # a row of another length
+        ([(2, "x"), (b"bytes", "y")], ValueError),
+        ([(2, "x"), (2**64, "y")], OverflowError),
+        ([(2, "x"), (3, "\ud800")], UnicodeEncodeError),
+        ([(2, "x"), [3, "y"]], ValueError),  # a list, not a tuple
+    ]:
+        with pytest.raises(error):
+            rows.extend(bad)
+        assert len(rows) == 1
+    rows.extend([(4, "kept")])
+    with pytest.raises(TypeError):
+        rows.extend((5, "a tuple of rows"))
+    for columns in (0, native.SQLITE_ROWS_COLUMNS + 1):
+        with pytest.raises(ValueError):
+            native.SQLiteRows(columns)
+    database = sqlite3.connect(":memory:")
+    assert database.execute("SELECT c0, c1 FROM referee_rows(?)", [rows.token]).fetchall() == [
+        (1, "kept"),
+        (4, "kept"),
+    ]
+
+
+def test_referee_rows_reads_nothing_but_live_rows():
+    """Only the token of rows still alive reads rows: another number, none, a freed one's, a
+    text read nothing (no crash, no other rows)."""
+    import sqlite3
+
+    rows_type = _sqlite_rows()
+    database = sqlite3.connect(":memory:")
+    rows = rows_type(3)
+    rows.extend([(1, 2.0, "three")])
+    token = rows.token
+    read = "SELECT c0, c1, c2, c3, c31, token FROM referee_rows(?)"
+    assert database.execute(read, [token]).fetchall() == [(1, 2.0, "three", None, None, token)]
+    assert rows_type(1).token > token  # never reused
+    for other in (token + 1, -1, 0, str(token), None):
+        assert database.execute(read, [other]).fetchall() == []
+    assert database.execute("SELECT count(*) FROM referee_rows").fetchone() == (0,)
+    # A reader holds the rows: they are not changed under it, and are freed when it closes,
+    # not before.
+    rows.extend([(2, 3.0, "four"), (3, 4.0, "five")])
+    cursor = database.execute(read, [token])
+    assert cursor.fetchone()[0] == 1
+    with pytest.raises(RuntimeError, match="being read"):
+        rows.extend([(4, 5.0, "six")])
+    del rows
+    assert [row[2] for row in cursor.fetchall()] == ["four", "five"]
+    assert database.execute(read, [token]).fetchall() == []
+    with pytest.raises(sqlite3.OperationalError):
+        database.execute("CREATE VIRTUAL TABLE v USING referee_rows")
+
+
+def test_a_full_rebuild_on_sqlite_inserts_its_rows_from_c_and_the_same_without(record, four):
+    """A full rebuild's rows reach SQLite from C: one INSERT … SELECT from referee_rows a
+    batch (bulk._inserted_from_c), a partial rebuild's by executemany (in Django's statement
+    log, value by value); the rows are those executemany writes."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.ratings import bulk
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's inserts")
+    _sqlite_rows()
+    ana, ben, chloe, dev = four
+    for day in (1, 2, 3):
+        record("punto", [(ana, 3, True), (ben, 1, False), (chloe, 2, False)], day=day)
+        record("three-high", [(chloe, 4, day == 2), (dev, 4, day == 2)], day=day)
+
+    def written():
+        return list(RatingChange.objects.order_by("id").values_list("id", *rebuild.COLUMNS))
+
+    def selects(queries):
+        return [q["sql"] for q in queries if "referee_rows(" in q["sql"] and "INSERT" in q["sql"]]
+
+    with CaptureQueriesContext(connection) as queries:
+        rebuild.rebuild_club(ana.club_id)
+    assert len(selects(queries.captured_queries)) == 1  # every rating row, in one batch
+    from_c = written()
+    assert len(from_c) == 3 * 3 + 3 * 2
+    with CaptureQueriesContext(connection) as queries:
+        rebuild.rebuild_club(ana.club_id, since=Play.objects.order_by("ended_at")[1].ended_at)
+    assert selects(queries.captured_queries) == []
+    with mock.patch.object(bulk, "_rows_from_c", return_value=False):
+        rebuild.rebuild_club(ana.club_id)
+    assert written() == from_c
+
+
+def test_a_full_rebuild_whose_rows_do_not_all_reach_sqlite_saves_nothing(record, four):
+    """Rows lost between C and SQLite (referee_rows reading fewer than were given) fail the
+    rebuild: its transaction rolls back, and the rows from before stay."""
+    from django.db import DatabaseError, connection
+
+    from games.ratings import bulk
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's inserts")
+    rows_type = _sqlite_rows()
+    ana, ben, chloe, _ = four
+    for day in (1, 2):
+        record("punto", [(ana, 3, True), (ben, 1, False), (chloe, 2, False)], day=day)
+    before = list(RatingChange.objects.order_by("id").values_list("id", *rebuild.COLUMNS))
+
+    class Lossy:
+        """SQLiteRows whose token reads one row fewer than it was given."""
+
+        def __init__(self, columns):
+            self.rows = rows_type(columns)
+
+        def extend(self, batch):
+            self.rows.extend(batch[1:])
+
+        @property
+        def token(self):
+            return self.rows.token
+
+    class Module:
+        SQLITE_ROWS_COLUMNS = native.SQLITE_ROWS_COLUMNS
+        SQLiteRows = Lossy
+
+        def __getattr__(self, name):
+            return getattr(native, name)
+
+    with mock.patch.object(bulk, "_native", Module()), pytest.raises(DatabaseError):
+        rebuild.rebuild_club(ana.club_id)
+    assert list(RatingChange.objects.order_by("id").values_list("id", *rebuild.COLUMNS)) == before
+
+
+def test_sqlite_rows_from_c_only_where_referee_rows_is(record, four, monkeypatch):
+    """bulk writes from C only with SQLiteRows built, rows that fit referee_rows's columns,
+    and the function on the connection (registered on those opened after the C module);
+    otherwise by executemany, the same rows."""
+    from django.db import connection
+
+    from games.ratings import bulk
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's inserts")
+    _sqlite_rows()
+    ana, ben, _, _ = four
+    record("punto", [(ana, 3, True), (ben, 1, False)], day=1)
+    assert bulk._rows_from_c(len(rebuild.COLUMNS))
+    assert not bulk._rows_from_c(native.SQLITE_ROWS_COLUMNS + 1)
+    with mock.patch.object(bulk, "_native", None):
+        assert not bulk._rows_from_c(3)
+    rebuild.rebuild_club(ana.club_id)
+    from_c = list(RatingChange.objects.order_by("id").values_list("id", *rebuild.COLUMNS))
+    monkeypatch.setattr(bulk, "ROWS_FUNCTION", "referee_rows_not_registered")
+    assert not bulk._rows_from_c(3)
+    rebuild.rebuild_club(ana.club_id)
+    assert list(RatingChange.objects.order_by("id").values_list("id", *rebuild.COLUMNS)) == from_c

@@ -383,3 +383,68 @@ def test_the_charts_points_are_sought_by_their_play_count(record, players):
             cursor.execute(f"EXPLAIN QUERY PLAN {sample}")
             plan = " ".join(row[3] for row in cursor.fetchall())
         assert sought in plan, plan
+
+
+def _index_definitions(names):
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT indexname, indexdef FROM pg_indexes WHERE indexname = ANY(%s)", [names]
+            )
+        else:
+            cursor.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index'")
+        return {name: sql for name, sql in cursor.fetchall() if name in names}
+
+
+def test_the_rating_indexes_leave_out_the_rows_their_scope_does_not_count(record, players):
+    """rating_player_time and rating_player_plays hold only the rows counted across all games,
+    rating_player_game_plays (the chart's) only the rated ones: a cooperative game's rows are
+    in none of them, entries a full rebuild neither sorts nor writes. Every query of the "all"
+    scope asks ``all_plays IS NOT NULL`` (scope_rows), the chart ``mu_after IS NOT NULL``, so
+    they can use them; and a full rebuild, which drops them and makes them again from their
+    definitions (bulk.load), keeps them so."""
+    ana, ben, _ = players
+    record("punto", [(ana, 2, True), (ben, 0, False)], day=1)
+    record("three-high", [(ana, 4, True), (ben, 4, True)], day=2)
+    conditions = {
+        "rating_player_time": "all_plays",
+        "rating_player_plays": "all_plays",
+        "rating_player_game_plays": "mu_after",
+    }
+    before = _index_definitions(list(conditions))
+    assert sorted(before) == sorted(conditions)
+    for name, column in conditions.items():  # as SQLite, and as PostgreSQL, spell it
+        assert before[name].endswith(
+            (f'WHERE "{column}" IS NOT NULL', f"WHERE ({column} IS NOT NULL)")
+        ), before[name]
+    ratings.rebuild_club(ana.club_id)
+    assert _index_definitions(list(conditions)) == before
+    if connection.vendor == "sqlite":  # the leaderboard across games reads by the index
+        with CaptureQueriesContext(connection) as queries:
+            stats.leaderboard(Club.objects.get(pk=ana.club_id), "all")
+        plans = []
+        for query in queries.captured_queries:
+            if RatingChange._meta.db_table in query["sql"]:
+                with connection.cursor() as cursor:
+                    cursor.execute(f"EXPLAIN QUERY PLAN {query['sql']}")
+                    plans += [row[3] for row in cursor.fetchall()]
+        assert any("rating_player_time" in plan for plan in plans), plans
+
+
+def test_a_rebuild_reads_the_seats_in_play_order_without_sorting_them(record, players):
+    """The rebuild's read of the seats: the plays in order on play_club_status_ended (end,
+    start, then the play's own id) and each play's seats on their (play, position) key; no
+    temporary b-tree (it sorted a million plays' seats in groups, 1 s of a 1M rebuild)."""
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's query plans")
+    ana, ben, chloe = players
+    record("punto", [(ana, 2, True), (ben, 0, False), (chloe, 1, False)], day=1)
+    record("punto", [(chloe, 2, True), (ana, 0, False)], day=2)
+    with CaptureQueriesContext(connection) as queries:
+        ratings.rebuild_club(ana.club_id)
+    (read,) = [q["sql"] for q in queries.captured_queries if "games_seat" in q["sql"]]
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN QUERY PLAN {read}")
+        plan = " ".join(row[3] for row in cursor.fetchall())
+    assert "play_club_status_ended" in plan, plan
+    assert "TEMP B-TREE" not in plan, plan
