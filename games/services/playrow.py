@@ -18,7 +18,7 @@ from referee import Judgement, keep, resume
 from referee.state import loads as load_kept
 
 from .. import live, ratings, selectors
-from ..models import Move, Play, Player, Seat
+from ..models import Club, GameNight, Membership, Move, Play, Player, Seat
 from ..selectors import judge_play, seat_names
 from ..sqlrows import Columns, Writes, column, instances, join, quoted, update
 from .errors import gone_error, stale_error
@@ -41,30 +41,41 @@ def lock_play(play: Play, version: int | None = None) -> Play:
 
 
 @functools.cache
-def _seated_sql(vendor: str) -> tuple[str, Columns, Columns, Columns]:
+def _seated_sql(vendor: str, member: bool) -> tuple[str, Columns, Columns, Columns, Columns]:
     """lock_seated's one statement (sqlrows: the ORM took ten times longer to build it than
     the database to run it), with the columns of its seats, players and play, and then, for a
     request key, how many moves of the play carry it (as a move's key or an undo's) and how
     many of those asked the same (two indexed counts: the unique (play, key) and (play,
-    undo_key))."""
+    undo_key)). ``member``: the play's club and night are read too (their columns, after the
+    play's), and only if a user is a member of its club (the unique (club, user))."""
     seat, player, play = Columns.of(Seat), Columns.of(Player), Columns.of(Play)
-    seats, moves = Seat._meta.db_table, Move._meta.db_table
+    club, night = Columns.of(Club), Columns.of(GameNight)
+    seats, moves, plays = Seat._meta.db_table, Move._meta.db_table, Play._meta.db_table
     lock = ""
     if connection.features.has_select_for_update_of:
-        lock = f" FOR UPDATE OF {quoted(Play._meta.db_table)}"
+        lock = f" FOR UPDATE OF {quoted(plays)}"
     in_play = f"{column(moves, 'play_id')} = %s"
     key, undo_key, asked = (column(moves, name) for name in ("key", "undo_key", "asked"))
     keyed = f"SELECT COUNT(*) FROM {quoted(moves)} WHERE {in_play}"
+    read = f"{seat.sql}, {player.sql}, {play.sql}"
+    joined = join(Player, column(seats, "player_id")) + join(Play, column(seats, "play_id"))
+    if member:
+        members = Membership._meta.db_table
+        read += f", {club.sql}, {night.sql}"
+        joined += (
+            join(Club, column(plays, "club_id"))
+            + join(GameNight, column(plays, "night_id"))
+            + f" INNER JOIN {quoted(members)} ON {column(members, 'club_id')}"
+            f" = {column(plays, 'club_id')} AND {column(members, 'user_id')} = %s"
+        )
     sql = (
-        f"SELECT {seat.sql}, {player.sql}, {play.sql},"
+        f"SELECT {read},"
         f" ({keyed} AND ({key} = %s OR {undo_key} = %s)),"
         f" ({keyed} AND {key} = %s AND {asked} = %s)"
-        f" FROM {quoted(seats)}"
-        + join(Player, column(seats, "player_id"))
-        + join(Play, column(seats, "play_id"))
-        + f" WHERE {column(seats, 'play_id')} = %s ORDER BY {column(seats, 'position')}{lock}"
+        f" FROM {quoted(seats)}{joined}"
+        f" WHERE {column(seats, 'play_id')} = %s ORDER BY {column(seats, 'position')}{lock}"
     )
-    return sql, seat, player, play
+    return sql, seat, player, play, (club, night) if member else ()
 
 
 @dataclass(frozen=True)
@@ -77,19 +88,26 @@ class Asked:
     same: int
 
 
-def lock_seated(play_id: int, key: tuple[str, str] | None = None) -> tuple[Play, list[Seat], Asked]:
+def lock_seated(
+    play_id: int, key: tuple[str, str] | None = None, *, member: int | None = None
+) -> tuple[Play, list[Seat], Asked]:
     """lock_play, reading the play's seats (and their players) in the same query, with no
     version check: a move entry reads its request's key before the version (services.moves).
     ``key``: the request's key and what it asked, looked up among the play's moves by the same
-    statement. On SQLite the transaction itself holds the lock (it begins IMMEDIATE:
-    config/settings.py)."""
-    sql, seat_columns, player_columns, play_columns = _seated_sql(connection.vendor)
+    statement. ``member``: a user's id: the play is read only if they are a member of its
+    club, with its club and night (as access.get_play reads them: a move entry reads the play
+    once); otherwise as if it were gone. On SQLite the transaction itself holds the lock (it
+    begins IMMEDIATE: config/settings.py)."""
+    sql, seat_columns, player_columns, play_columns, around = _seated_sql(
+        connection.vendor, member is not None
+    )
     looked_up, asked = key if key is not None else (None, None)
-    params = [play_id, looked_up, looked_up, play_id, looked_up, asked, play_id]
+    params = [play_id, looked_up, looked_up, play_id, looked_up, asked]
+    params += [member, play_id] if member is not None else [play_id]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    if not rows:  # a play always has its seats: none means it is gone
+    if not rows:  # a play always has its seats: none means it is gone (or not theirs to see)
         raise gone_error()
     start = len(seat_columns) + len(player_columns)
     (play,) = instances(Play, play_columns, rows[:1], start=start)
@@ -102,6 +120,12 @@ def lock_seated(play_id: int, key: tuple[str, str] | None = None) -> tuple[Play,
         to_play.set_cached_value(seat, play)
         to_player.set_cached_value(seat, player)
     end = start + len(play_columns)
+    if around:
+        club_columns, night_columns = around
+        (play.club,) = instances(Club, club_columns, rows[:1], start=end)
+        end += len(club_columns)
+        (play.night,) = instances(GameNight, night_columns, rows[:1], start=end)
+        end += len(night_columns)
     return play, seats, Asked(*rows[0][end : end + 2])
 
 
