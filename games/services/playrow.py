@@ -41,13 +41,17 @@ def lock_play(play: Play, version: int | None = None) -> Play:
 
 
 @functools.cache
-def _seated_sql(vendor: str, member: bool) -> tuple[str, Columns, Columns, Columns, Columns]:
+def _seated_sql(
+    vendor: str, member: bool
+) -> tuple[str, Columns, Columns, Columns, tuple[Columns, ...]]:
     """lock_seated's one statement (sqlrows: the ORM took ten times longer to build it than
     the database to run it), with the columns of its seats, players and play, and then, for a
     request key, how many moves of the play carry it (as a move's key or an undo's) and how
     many of those asked the same (two indexed counts: the unique (play, key) and (play,
     undo_key)). ``member``: the play's club and night are read too (their columns, after the
-    play's), and only if a user is a member of its club (the unique (club, user))."""
+    play's), and whether a user is a member of its club (a column of its own, 1 or NULL: the
+    unique (club, user); as a join it made PostgreSQL plan a join of six tables, which took
+    longer than the statement it saved)."""
     seat, player, play = Columns.of(Seat), Columns.of(Player), Columns.of(Play)
     club, night = Columns.of(Club), Columns.of(GameNight)
     seats, moves, plays = Seat._meta.db_table, Move._meta.db_table, Play._meta.db_table
@@ -61,13 +65,12 @@ def _seated_sql(vendor: str, member: bool) -> tuple[str, Columns, Columns, Colum
     joined = join(Player, column(seats, "player_id")) + join(Play, column(seats, "play_id"))
     if member:
         members = Membership._meta.db_table
-        read += f", {club.sql}, {night.sql}"
-        joined += (
-            join(Club, column(plays, "club_id"))
-            + join(GameNight, column(plays, "night_id"))
-            + f" INNER JOIN {quoted(members)} ON {column(members, 'club_id')}"
-            f" = {column(plays, 'club_id')} AND {column(members, 'user_id')} = %s"
+        read += (
+            f", {club.sql}, {night.sql}, (SELECT 1 FROM {quoted(members)}"
+            f" WHERE {column(members, 'club_id')} = {column(plays, 'club_id')}"
+            f" AND {column(members, 'user_id')} = %s)"
         )
+        joined += join(Club, column(plays, "club_id")) + join(GameNight, column(plays, "night_id"))
     sql = (
         f"SELECT {read},"
         f" ({keyed} AND ({key} = %s OR {undo_key} = %s)),"
@@ -102,14 +105,21 @@ def lock_seated(
         connection.vendor, member is not None
     )
     looked_up, asked = key if key is not None else (None, None)
-    params = [play_id, looked_up, looked_up, play_id, looked_up, asked]
-    params += [member, play_id] if member is not None else [play_id]
+    params = [play_id, looked_up, looked_up, play_id, looked_up, asked, play_id]
+    if member is not None:
+        params.insert(0, member)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    if not rows:  # a play always has its seats: none means it is gone (or not theirs to see)
+    if not rows:  # a play always has its seats: none means it is gone
         raise gone_error()
     start = len(seat_columns) + len(player_columns)
+    end = start + len(play_columns)
+    if around:
+        club_columns, night_columns = around
+        end += len(club_columns) + len(night_columns) + 1
+        if rows[0][end - 1] is None:  # not theirs to see: as if it were gone
+            raise gone_error()
     (play,) = instances(Play, play_columns, rows[:1], start=start)
     seats = instances(Seat, seat_columns, rows)
     players = instances(Player, player_columns, rows, start=len(seat_columns))
@@ -119,13 +129,11 @@ def lock_seated(
     for seat, player in zip(seats, players, strict=True):
         to_play.set_cached_value(seat, play)
         to_player.set_cached_value(seat, player)
-    end = start + len(play_columns)
     if around:
-        club_columns, night_columns = around
-        (play.club,) = instances(Club, club_columns, rows[:1], start=end)
-        end += len(club_columns)
-        (play.night,) = instances(GameNight, night_columns, rows[:1], start=end)
-        end += len(night_columns)
+        after_play = start + len(play_columns)
+        (play.club,) = instances(Club, club_columns, rows[:1], start=after_play)
+        after_club = after_play + len(club_columns)
+        (play.night,) = instances(GameNight, night_columns, rows[:1], start=after_club)
     return play, seats, Asked(*rows[0][end : end + 2])
 
 
