@@ -157,7 +157,7 @@ def _draw(
     draft or rights are read or written."""
     fragment = request is None or bool(request.htmx)
     seats = judgement = position = active_moves = None
-    if state is not None:  # ``play`` is the view's, which enter_move brought up to date
+    if state is not None:  # ``play`` is the one the entry read and brought up to date
         seats, judgement = state.seats, state.judgement
         if shown.appended and state.entered is not None:
             # A move's answer: the page keeps its log and appends the move's line, and the
