@@ -156,39 +156,49 @@ class PlayState:
 
 def enter_move(
     *,
-    play: Play,
+    play: Play | int,
     by: AbstractBaseUser | None,
     version: int | None,
-    compose: Callable[[Judgement, list[str]], Any],
+    compose: Callable[[Play, Judgement, list[str]], Any],
     keyed: Keyed | None = None,
+    member: int | None = None,
 ) -> PlayState:
     """One entry at the table: under the play's row lock, read its seats and the judged state
     kept after its last move (in the same statement: Play.kept; the log is read and judged
-    only when no state is kept at the play's version), let ``compose`` make the move from that
-    judgement and the players' names (what was tapped; it returns NOT_COMPLETE while the move
-    is not complete, and then nothing is stored), judge the move from that judgement
-    (judge_next), and store the move, the results, the new kept state and the new version; or
-    refuse (IllegalMoveError, ServiceError, with ``state``).
+    only when no state is kept at the play's version), let ``compose`` make the move from the
+    play as locked, that judgement and the players' names (what was tapped; it returns
+    NOT_COMPLETE while the move is not complete, and then nothing is stored), judge the move
+    from that judgement (judge_next), and store the move, the results, the new kept state and
+    the new version; or refuse (IllegalMoveError, ServiceError, with ``state``).
 
     ``version`` is the play's version the entry form was made at: if the play changed since
     (another entry, an undo, abandoning it), the entry is refused (StalePlayError) rather than
     applied to a position its author did not see. On success ``play`` itself carries the new
     status, details and version.
 
+    ``play`` may be the play's id, with ``member``, a user's id: the page's one read of the
+    play is the lock's (issue 32: it was read once for the page, once under the lock). It is
+    then read only if that user is a member of its club, with its club and night (the state's
+    ``play``); otherwise it is as gone (PlayGoneError), before anything else.
+
     ``keyed``: the entry's request, made once by the page. Sent again (its answer was lost),
     it is checked before the version (it carries the version of before its own move): the
     play is returned as it stands, ``repeated``, and nothing is stored; its key used by another
     request of the play is refused (KeyReusedError).
     """
+    play_id = play if isinstance(play, int) else play.pk
     try:
-        state = _enter_move(play_id=play.pk, by=by, version=version, compose=compose, keyed=keyed)
+        state = _enter_move(
+            play_id=play_id, by=by, version=version, compose=compose, keyed=keyed, member=member
+        )
     except IntegrityError:
         # The unique (play, seq) and (play, key) constraints, last line of defence behind the
         # row lock: the whole transaction is rolled back and nothing is stored.
         raise stale_error()
-    stored = state.play
-    play.status, play.ended_at, play.details = stored.status, stored.ended_at, stored.details
-    play.version = stored.version
+    if isinstance(play, Play):
+        stored = state.play
+        play.status, play.ended_at, play.details = stored.status, stored.ended_at, stored.details
+        play.version = stored.version
     return state
 
 
@@ -214,11 +224,13 @@ def _enter_move(
     play_id: int,
     by: AbstractBaseUser | None,
     version: int | None,
-    compose: Callable[[Judgement, list[str]], Any],
+    compose: Callable[[Play, Judgement, list[str]], Any],
     keyed: Keyed | None,
+    member: int | None,
 ) -> PlayState:
     # A request sent again carries the version of before its own move: its key is read first.
-    play, seats, asked = lock_seated(play_id, (keyed.key, keyed.asked) if keyed else None)
+    key = (keyed.key, keyed.asked) if keyed else None
+    play, seats, asked = lock_seated(play_id, key, member=member)
     repeated = keyed is not None and _done_before(asked)
     if not repeated and version is not None and play.version != version:
         # On PostgreSQL the lock's statement may have waited for the very change that moved the
@@ -241,7 +253,7 @@ def _enter_move(
     state = PlayState(play, seats, log, before, next_seq=seq, position=made, repeated=repeated)
     if repeated:
         return state
-    move = compose(before, names)
+    move = compose(play, before, names)
     if move is NOT_COMPLETE:
         return state
     try:

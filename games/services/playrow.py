@@ -18,7 +18,7 @@ from referee import Judgement, keep, resume
 from referee.state import loads as load_kept
 
 from .. import live, ratings, selectors
-from ..models import Move, Play, Player, Seat
+from ..models import Club, GameNight, Membership, Move, Play, Player, Seat
 from ..selectors import judge_play, seat_names
 from ..sqlrows import Columns, Writes, column, instances, join, quoted, update
 from .errors import gone_error, stale_error
@@ -41,30 +41,44 @@ def lock_play(play: Play, version: int | None = None) -> Play:
 
 
 @functools.cache
-def _seated_sql(vendor: str) -> tuple[str, Columns, Columns, Columns]:
+def _seated_sql(
+    vendor: str, member: bool
+) -> tuple[str, Columns, Columns, Columns, tuple[Columns, ...]]:
     """lock_seated's one statement (sqlrows: the ORM took ten times longer to build it than
     the database to run it), with the columns of its seats, players and play, and then, for a
     request key, how many moves of the play carry it (as a move's key or an undo's) and how
     many of those asked the same (two indexed counts: the unique (play, key) and (play,
-    undo_key))."""
+    undo_key)). ``member``: the play's club and night are read too (their columns, after the
+    play's), and whether a user is a member of its club (a column of its own, 1 or NULL: the
+    unique (club, user); as a join it made PostgreSQL plan a join of six tables, which took
+    longer than the statement it saved)."""
     seat, player, play = Columns.of(Seat), Columns.of(Player), Columns.of(Play)
-    seats, moves = Seat._meta.db_table, Move._meta.db_table
+    club, night = Columns.of(Club), Columns.of(GameNight)
+    seats, moves, plays = Seat._meta.db_table, Move._meta.db_table, Play._meta.db_table
     lock = ""
     if connection.features.has_select_for_update_of:
-        lock = f" FOR UPDATE OF {quoted(Play._meta.db_table)}"
+        lock = f" FOR UPDATE OF {quoted(plays)}"
     in_play = f"{column(moves, 'play_id')} = %s"
     key, undo_key, asked = (column(moves, name) for name in ("key", "undo_key", "asked"))
     keyed = f"SELECT COUNT(*) FROM {quoted(moves)} WHERE {in_play}"
+    read = f"{seat.sql}, {player.sql}, {play.sql}"
+    joined = join(Player, column(seats, "player_id")) + join(Play, column(seats, "play_id"))
+    if member:
+        members = Membership._meta.db_table
+        read += (
+            f", {club.sql}, {night.sql}, (SELECT 1 FROM {quoted(members)}"
+            f" WHERE {column(members, 'club_id')} = {column(plays, 'club_id')}"
+            f" AND {column(members, 'user_id')} = %s)"
+        )
+        joined += join(Club, column(plays, "club_id")) + join(GameNight, column(plays, "night_id"))
     sql = (
-        f"SELECT {seat.sql}, {player.sql}, {play.sql},"
+        f"SELECT {read},"
         f" ({keyed} AND ({key} = %s OR {undo_key} = %s)),"
         f" ({keyed} AND {key} = %s AND {asked} = %s)"
-        f" FROM {quoted(seats)}"
-        + join(Player, column(seats, "player_id"))
-        + join(Play, column(seats, "play_id"))
-        + f" WHERE {column(seats, 'play_id')} = %s ORDER BY {column(seats, 'position')}{lock}"
+        f" FROM {quoted(seats)}{joined}"
+        f" WHERE {column(seats, 'play_id')} = %s ORDER BY {column(seats, 'position')}{lock}"
     )
-    return sql, seat, player, play
+    return sql, seat, player, play, (club, night) if member else ()
 
 
 @dataclass(frozen=True)
@@ -77,21 +91,35 @@ class Asked:
     same: int
 
 
-def lock_seated(play_id: int, key: tuple[str, str] | None = None) -> tuple[Play, list[Seat], Asked]:
+def lock_seated(
+    play_id: int, key: tuple[str, str] | None = None, *, member: int | None = None
+) -> tuple[Play, list[Seat], Asked]:
     """lock_play, reading the play's seats (and their players) in the same query, with no
     version check: a move entry reads its request's key before the version (services.moves).
     ``key``: the request's key and what it asked, looked up among the play's moves by the same
-    statement. On SQLite the transaction itself holds the lock (it begins IMMEDIATE:
-    config/settings.py)."""
-    sql, seat_columns, player_columns, play_columns = _seated_sql(connection.vendor)
+    statement. ``member``: a user's id: the play is read only if they are a member of its
+    club, with its club and night (as access.get_play reads them: a move entry reads the play
+    once); otherwise as if it were gone. On SQLite the transaction itself holds the lock (it
+    begins IMMEDIATE: config/settings.py)."""
+    sql, seat_columns, player_columns, play_columns, around = _seated_sql(
+        connection.vendor, member is not None
+    )
     looked_up, asked = key if key is not None else (None, None)
     params = [play_id, looked_up, looked_up, play_id, looked_up, asked, play_id]
+    if member is not None:
+        params.insert(0, member)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     if not rows:  # a play always has its seats: none means it is gone
         raise gone_error()
     start = len(seat_columns) + len(player_columns)
+    end = start + len(play_columns)
+    if around:
+        club_columns, night_columns = around
+        end += len(club_columns) + len(night_columns) + 1
+        if rows[0][end - 1] is None:  # not theirs to see: as if it were gone
+            raise gone_error()
     (play,) = instances(Play, play_columns, rows[:1], start=start)
     seats = instances(Seat, seat_columns, rows)
     players = instances(Player, player_columns, rows, start=len(seat_columns))
@@ -101,7 +129,11 @@ def lock_seated(play_id: int, key: tuple[str, str] | None = None) -> tuple[Play,
     for seat, player in zip(seats, players, strict=True):
         to_play.set_cached_value(seat, play)
         to_player.set_cached_value(seat, player)
-    end = start + len(play_columns)
+    if around:
+        after_play = start + len(play_columns)
+        (play.club,) = instances(Club, club_columns, rows[:1], start=after_play)
+        after_club = after_play + len(club_columns)
+        (play.night,) = instances(GameNight, night_columns, rows[:1], start=after_club)
     return play, seats, Asked(*rows[0][end : end + 2])
 
 

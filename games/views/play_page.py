@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -27,6 +27,7 @@ from .. import jinja, parts, selectors, services, stats, verdicts
 from ..access import get_play, is_owner, member_play, require_owner
 from ..models import Play, Seat
 from ..services import playrow
+from ..sqlrows import storable_key
 from ..ui import Draft, FormError, ui_for
 from . import drawn, loglines
 from .changes import DamagedKey, damaged, posted_change, posted_version, request_key
@@ -157,7 +158,7 @@ def _draw(
     draft or rights are read or written."""
     fragment = request is None or bool(request.htmx)
     seats = judgement = position = active_moves = None
-    if state is not None:  # ``play`` is the view's, which enter_move brought up to date
+    if state is not None:  # ``play`` is the one the entry read and brought up to date
         seats, judgement = state.seats, state.judgement
         if shown.appended and state.entered is not None:
             # A move's answer: the page keeps its log and appends the move's line, and the
@@ -372,26 +373,20 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
     still shows "Kofi drew:" after phone A entered Kofi's move), and reading it against the
     new position would make it someone else's move.
     """
-    play = get_play(request, play_id)
     if "reset" in request.POST:
-        return render_play(request, play)
+        return render_play(request, get_play(request, play_id))
     version, keyed = posted_change(request)
     if version is None:
-        return render_play(request, play, Shown(error=damaged()))
-    # A move sent again carries the version of before itself: its key decides (enter_move).
-    if version != play.version and keyed is None:
-        return _render_stale(request, play)
-    ui = ui_for(play.game)
-    # A refused tap keeps the choices made so far (fixing one costs one tap): the draft the
-    # server last showed this browser, or what the game kept of the refused input.
-    kept = saved_draft(request, play)
+        return render_play(request, get_play(request, play_id), Shown(error=damaged()))
+    if not storable_key(Play, play_id):
+        raise Http404
     tapped: dict[str, Any] = {}
 
-    def compose(current: Judgement, names: list[str]) -> Any:
+    def compose(play: Play, current: Judgement, names: list[str]) -> Any:
         """The move the taps make, read against the play as the entry found it under its lock
         (so the play is read once): a draft or a form error stores nothing."""
         try:
-            move = ui.read_move(request.POST, current, names)
+            move = ui_for(play.game).read_move(request.POST, current, names)
         except FormError as exc:
             tapped["error"] = exc
             return services.NOT_COMPLETE
@@ -403,18 +398,32 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
 
     def refused(request: HttpRequest, play: Play, exc: services.ServiceError) -> HttpResponse:
         """A refused move: the page as the entry read it, keeping what the game kept of it."""
-        draft = kept
+        draft = kept = saved_draft(request, play)
         if exc.state is not None and "move" in tapped:
             judgement, names = exc.state.judgement, exc.state.names
-            draft = ui.kept_after_refusal(tapped["move"], judgement, names) or kept
+            draft = ui_for(play.game).kept_after_refusal(tapped["move"], judgement, names) or kept
         return render_play(request, play, Shown(draft=draft, error=exc.message), state=exc.state)
 
     try:
+        # The play is read once, by the entry under its lock, and only for a member of its
+        # club (issue 32: get_play read it before, then the lock again). A form made at an
+        # older version is refused there: a move sent again carries the version of before
+        # itself, and its key decides.
         state = services.enter_move(
-            play=play, by=request.user, version=version, compose=compose, keyed=keyed
+            play=play_id,
+            member=request.user.pk,
+            by=request.user,
+            version=version,
+            compose=compose,
+            keyed=keyed,
         )
+    except services.PlayGoneError:
+        raise Http404  # gone, or not theirs to see: the one read says neither (as get_play)
     except services.ServiceError as exc:
+        # refused as the entry read it, or before (a stale form, a key reused): read for the page
+        play = exc.state.play if exc.state is not None else get_play(request, play_id)
         return refusal_answer(request, play, exc, refused)
+    play = state.play
     if state.repeated:
         # Done already: answered as the first time (the page, or where it goes without htmx),
         # with the play as it stands now.
@@ -422,15 +431,17 @@ def play_move(request: HttpRequest, play_id: int) -> HttpResponse:
             return redirect("play", play_id=play.pk)
         return render_play(request, play, state=state)
     if "error" in tapped:
+        # A refused tap keeps the choices made so far (fixing one costs one tap): the draft the
+        # server last showed this browser, or what the game kept of the refused input.
         error = tapped["error"]
-        shown = Shown(draft=error.draft or kept, error=error.message)
+        shown = Shown(draft=error.draft or saved_draft(request, play), error=error.message)
         return render_play(request, play, shown, state=state)
     if "draft" in tapped:
         return render_play(request, play, Shown(draft=tapped["draft"]), state=state)
     if not request.htmx:
         return redirect("play", play_id=play.pk)
-    # enter_move updated ``play``; what the move changed is said next to the controls
-    events = ui.events(state.before, state.judgement, state.names)
+    # what the move changed is said next to the controls
+    events = ui_for(play.game).events(state.before, state.judgement, state.names)
     # The page's log is kept and the new entry appended, unless it said "No move yet." (no
     # entry before this one, undone or not: its seq is the first)
     shown = Shown(events=events, appended=state.entered.seq > 0)

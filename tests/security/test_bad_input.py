@@ -215,7 +215,7 @@ def deleted_meanwhile(monkeypatch, punto):
     return punto
 
 
-@pytest.mark.parametrize("action", ["play-move", "play-undo", "play-abandon", "play-resume"])
+@pytest.mark.parametrize("action", ["play-undo", "play-abandon", "play-resume"])
 @pytest.mark.parametrize("htmx", [True, False])
 def test_a_change_racing_the_plays_deletion_says_it_was_deleted(
     member_client, owner_client, deleted_meanwhile, action, htmx
@@ -234,6 +234,20 @@ def test_a_change_racing_the_plays_deletion_says_it_was_deleted(
         assert response.status_code == 302 and response["Location"] == night
     page = client.get(night)
     assert "This play has been deleted: nothing was changed." in page_text(page)
+    assert not Move.objects.exists()
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_move_to_a_play_deleted_before_its_lock_is_a_404(member_client, punto, htmx):
+    """A move entry reads the play once, under its lock, with the member's right to it (issue
+    32): there is no moment between the two for a deletion to fall in. A play deleted before
+    that read is gone, as for any page of it, whether or not the move was on its way."""
+    data = {"version": punto.version, "move_json": json.dumps(PUNTO["moves"][0])}
+    Play.objects.filter(pk=punto.pk).delete()
+    response = member_client.post(
+        reverse("play-move", args=[punto.pk]), data, headers=HTMX if htmx else {}
+    )
+    assert response.status_code == 404
     assert not Move.objects.exists()
 
 

@@ -97,6 +97,15 @@ def test_the_log_is_not_read_and_the_seats_are_read_once(member, club, night):
     assert len(moves) == 0 and len(seats) == 1
 
 
+def test_the_play_is_read_once_with_its_lock(member, club, night):
+    """The page's read of the play (its club and night, for a member of its club) is the
+    entry's under the lock (issue 32): the play's row is not read before it."""
+    sql, _ = entry_cost(member, club, night, 30)
+    reads = [q for q in sql if q.startswith("SELECT") and '"games_play"' in q.split(" WHERE ")[0]]
+    (read,) = reads
+    assert '"games_membership"' in read and '"games_club"' in read and '"games_gamenight"' in read
+
+
 def test_only_the_new_entry_of_the_log_is_sent_back(member, club, night):
     _, answer = entry_cost(member, club, night, 30)
     assert entries(answer) == ["30"]

@@ -55,6 +55,21 @@ def test_outsider_gets_404_everywhere_on_a_play(outsider_client, punto):
     assert outsider_client.get(reverse("play-start", args=[punto.night.pk])).status_code == 404
 
 
+@pytest.mark.parametrize("htmx", [True, False])
+def test_an_outsiders_move_made_right_is_a_404_and_stores_nothing(outsider_client, punto, htmx):
+    """The member's right to the play is checked by the entry's own read of it, under its lock
+    (issue 32): a move with the play's version and a legal move is refused all the same."""
+    version = punto.version
+    data = {"version": version, "move_json": json.dumps(PUNTO["moves"][0])}
+    response = outsider_client.post(
+        reverse("play-move", args=[punto.pk]), data, headers=HTMX if htmx else {}
+    )
+    assert response.status_code == 404
+    assert not punto.moves.exists()
+    punto.refresh_from_db()
+    assert punto.version == version
+
+
 def test_legal_move_with_htmx_returns_the_fragment_with_the_new_board(member_client, punto):
     response = post_move(member_client, punto, PUNTO["moves"][0], seq=0)
     assert response.status_code == 200
