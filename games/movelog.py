@@ -214,14 +214,14 @@ class Told:
         """The lines of ``entries`` told (``move_log``) and drawn (``draw``: each line's HTML),
         from those kept for ``key`` (the play, and everything its lines are drawn with: the
         language, the time zone, …) if they are the first of these entries."""
+        if not judgement.legal:  # told as move_log does, up to the move it refuses: not kept
+            return Lines(draw(move_log(judgement, entries, zone)))
         told = [_entry(entry) for entry in entries]
         # and the game as it starts, which its teller tells from (a play drawn before with no
         # entry yet may be another with the same id: a database put back)
         key = (key, judgement.game, tuple(judgement.scores), repr(judgement.setup))
         with self._lock:  # taken out while it is told on: the teller's game changes
             kept = self._kept.pop(key, None)
-        if not judgement.legal:  # told as move_log does, up to the move it refuses
-            return Lines(draw(move_log(judgement, entries, zone)))
         if kept is not None and kept.entries == told[: len(kept.entries)]:
             teller, grown = kept.teller, entries[len(kept.entries) :]
             new = [

@@ -45,6 +45,11 @@ def _fingerprint(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
 
 
+def _chained(before: str, line: str) -> str:
+    """The fingerprint of a growing part once ``line`` is appended to it (it was ``before``)."""
+    return _fingerprint(f"{before}\n{line}")
+
+
 class Lines:
     """What a part that grows by appending holds (the move log): its lines, each as drawn.
 
@@ -88,7 +93,7 @@ class Lines:
             else:
                 chain, at = [seed], {seed: 0}
             for line in self.drawn[len(chain) - 1 :]:
-                chain.append(_fingerprint(f"{chain[-1]}\n{line}"))
+                chain.append(_chained(chain[-1], line))
                 at[chain[-1]] = len(chain) - 1
             self._seed, self._chain, self._at = seed, chain, at
         return self._chain[-1]
@@ -101,7 +106,7 @@ class Lines:
                 return None
             made = shown
             for line in self.drawn:
-                made = _fingerprint(f"{made}\n{line}")
+                made = _chained(made, line)
             return Appended(name, made, self.html)
         self.fingerprint(seed)
         count = self._at.get(shown or "")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -174,11 +175,12 @@ class Kept(NamedTuple):
     position: str
 
 
-def kept_judgement(play: Play) -> Kept | None:
+def kept_judgement(play: Play, log: Sequence[selectors.LogEntry] | None = None) -> Kept | None:
     """The judgement of the play's active log from the state kept after its last change
     (Play.kept); None when there is none to trust (never kept, kept at another version of the
     play or by another referee): the log is then judged again. Reads nothing: the state came
-    with the play's row."""
+    with the play's row. ``log``: the play's log as read, which the state must be that of (its
+    next entry, its number of moves), else it is not trusted either."""
     if not play.kept:
         return None
     try:
@@ -188,9 +190,15 @@ def kept_judgement(play: Play) -> Kept | None:
         judgement = resume(kept.get("judged"), play.game, loaded=True)
         if judgement is None:
             return None
-        return Kept(judgement, kept["seq"], kept["position"])
+        found = Kept(judgement, kept["seq"], kept["position"])
     except Exception:  # a kept state that does not load is as none: the log is the truth
         return None
+    if log is not None:
+        active = sum(1 for entry in log if entry.undone_at is None)
+        next_seq = log[-1].seq + 1 if log else 0
+        if found.next_seq != next_seq or len(judgement.plans) != active:
+            return None
+    return found
 
 
 def _kept(judgement: Judgement, version: int, position: tuple[int, str] | None) -> str:

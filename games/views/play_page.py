@@ -173,13 +173,13 @@ def _draw(
         # The play's whole log, judged from the state kept after its last change (issue 32:
         # not the whole log judged again, for each phone that watches a move deep in a play),
         # if it is that of the log read (else the log is judged: it is the truth).
-        kept = playrow.kept_judgement(play)
-        active = sum(1 for m in moves if m.undone_at is None)
-        next_seq = moves[-1].seq + 1 if moves else 0
-        if kept and kept.next_seq == next_seq and len(kept.judgement.plans) == active:
-            judgement, position, active_moves = kept.judgement, kept.position, active
+        kept = playrow.kept_judgement(play, log=moves)
+        if kept is not None:
+            judgement, position = kept.judgement, kept.position
     if position is None:
-        position, active_moves = position_of(moves), sum(1 for m in moves if m.undone_at is None)
+        position = position_of(moves)
+    if active_moves is None:
+        active_moves = sum(1 for m in moves if m.undone_at is None)
     context = play_context(play, moves, judgement, shown.draft, seats)
     judgement = context["judgement"]
     if looking_back:  # the scores as the log cut there makes them
