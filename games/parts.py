@@ -40,6 +40,12 @@ _ID = re.compile(r"""\sid=(?:"([^"]+)"|'([^']+)')""")
 #: own fingerprint is taken with this in their place (``Lines``).
 _LINES = "<!--lines-->"
 
+#: What a part drawn inside another gives it to hold until it is fingerprinted: its name between
+#: two characters no drawing holds (``Drawing.add``). The parent's fingerprint is taken with
+#: ``<part name>`` there, and its HTML with the part's in place: so each part's drawing is
+#: searched and copied once, not again by each part around it (issue 32).
+_CHILD_OPEN, _CHILD_CLOSE = "\x00", "\x01"
+
 
 def _fingerprint(text: str) -> str:
     return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
@@ -167,15 +173,8 @@ class Drawing:
         if name is None:
             raise ValueError(f"a part must open with an element that has an id: {html[:80]!r}")
         own = html[opening.end() :] if inner else html
-        if children:  # each stands for its name alone; they come in the order they were drawn
-            pieces, at = [], 0
-            for child in children:
-                drawn = self.parts[child].html
-                found = own.find(drawn, at)
-                if found >= 0:
-                    pieces += (own[at:found], f"<part {child}>")
-                    at = found + len(drawn)
-            own = "".join(pieces) + own[at:]
+        if children:  # each stands for its name alone
+            own = own.replace(_CHILD_OPEN, "<part ").replace(_CHILD_CLOSE, ">")
         fingerprint = seed = _fingerprint(own)
         if lines is not None:
             fingerprint = lines.fingerprint(seed)
@@ -185,17 +184,32 @@ class Drawing:
         tag = marked[opening.start(1) - 1 : opening.end() + len(mark)]
         if lines is not None and _LINES in marked:
             marked = marked.replace(_LINES, lines.html, 1)
+        if children:
+            marked = self._with_children(marked)
         name = name.group(1) or name.group(2)
         return self.add(Part(name, fingerprint, marked, tag, children, lines, seed))
 
+    def _with_children(self, html: str) -> str:
+        """``html`` with each part drawn inside it in its place."""
+        first, *rest = html.split(_CHILD_OPEN)
+        pieces = [first]
+        for piece in rest:
+            child, _, after = piece.partition(_CHILD_CLOSE)
+            pieces += (self.parts[child].html, after)
+        return "".join(pieces)
+
     def add(self, part: Part) -> str:
         """A part, as drawn now (``end``) or before (games.jinja's kept parts, which hold no
-        part), among the parts of the drawing; its HTML as marked."""
+        part), among the parts of the drawing. What the drawing around it gets: the part's
+        HTML as marked for a part drawn at the top (the page's), else what stands for it
+        until the part around it ends (``_CHILD_OPEN``)."""
         if part.name in self.parts:
             raise ValueError(f"two parts of the page are named {part.name!r}")
         self.parts[part.name] = part
         self._open[-1].append(part.name)
-        return part.html
+        if len(self._open) == 1:
+            return part.html
+        return f"{_CHILD_OPEN}{part.name}{_CHILD_CLOSE}"
 
     @property
     def last(self) -> str:

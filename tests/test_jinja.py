@@ -247,3 +247,44 @@ def test_the_kept_parts_are_emptied_when_full(kept_for_real, monkeypatch):
     for n in range(3):
         _draw_row({"n": n, "points": 0}, lambda: "")
     assert len(jinja.KEPT_PARTS) == 1
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"reveal": ["The <Author>", "Ace & Knots", "a > b"], "é": [1, 2.5, None, True]},
+        "</script><script>alert('x')</script>",
+        [],
+    ],
+)
+def test_json_script_writes_what_django_s_writes(value):
+    from django.utils.html import json_script
+
+    assert jinja.json_script(value, "play-options") == json_script(value, "play-options")
+    assert "</script" not in jinja.json_script(value, "play-options")[:-9]
+
+
+def test_each_message_is_looked_up_once_in_a_catalogue(monkeypatch):
+    """A catalogue misses every message of its source language in each of the site's
+    catalogues in turn: a drawing looks each message up once per catalogue (issue 32)."""
+    looked_up = []
+
+    class Catalogue:
+        def gettext(self, message):
+            looked_up.append(message)
+            return message.upper()
+
+    catalogue = Catalogue()
+    monkeypatch.setattr(jinja.trans_real, "catalog", lambda: catalogue)
+    env = engines["jinja2"].env
+    template = env.from_string(
+        "{% translate 'Score' %} {% translate 'Turn' %} {% translate 'Score' %}"
+    )
+    monkeypatch.setattr(env, "get_template", lambda name: template)
+    for _ in range(2):
+        assert jinja.render("page.html", {}) == "SCORE TURN SCORE"
+    assert sorted(looked_up) == ["Score", "Turn"]
+    # another catalogue (another language, or the translations reloaded) looks them up itself
+    monkeypatch.setattr(jinja.trans_real, "catalog", Catalogue)
+    jinja.render("page.html", {})
+    assert sorted(looked_up) == ["Score", "Score", "Turn", "Turn"]

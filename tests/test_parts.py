@@ -167,3 +167,21 @@ def test_a_moves_line_is_appended_to_the_log_the_page_shows():
     assert appended.fingerprint == have(draw_log(Lines(lines(1, 2, 3)))[0])["log"]
     # a page that says nothing of its log: the part itself
     assert changed(answered, {"main": have(page)["main"]})[0].name == "log"
+
+
+def test_a_part_inside_another_stands_for_its_name_until_the_part_around_it_ends():
+    """Each part's drawing is searched and copied once, not again by each part around it
+    (issue 32): a part drawn inside another gives it a stand-in, put in its place when the
+    part around it ends; the fingerprints are those of the parent with ``<part name>`` there."""
+    drawing = Drawing()
+    drawing.begin()
+    drawing.begin()
+    row = drawing.end("<tr id='row-1'><td>4</td></tr>", inner=False)
+    assert "<td>" not in row and "row-1" in row
+    page = drawing.end(f"<table id='sheet'><caption>Rounds</caption>{row}</table>", inner=False)
+    assert page == drawing.parts["sheet"].html
+    assert page.startswith("<table data-h=") and "<tr data-h=" in page and "<td>4</td>" in page
+    sheet_alone = Drawing()
+    sheet_alone.begin()
+    sheet_alone.end("<table id='sheet'><caption>Rounds</caption><part row-1></table>", inner=False)
+    assert drawing.parts["sheet"].fingerprint == sheet_alone.parts["sheet"].fingerprint

@@ -13,6 +13,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.http import QueryDict
 from django.templatetags.static import static
 from django.utils.text import capfirst
@@ -65,7 +66,23 @@ SPRITE = "img/buntherum.svg"
 def object_icon(obj: str, sprite: str | None = None) -> str:
     """The address of the object's drawing, for ``<svg><use href="…">`` (``sprite``: the
     sprite's address, when the caller has it already)."""
-    return f"{sprite or static(SPRITE)}#{obj}"
+    return f"{sprite or sprite_address()}#{obj}"
+
+
+def sprite_address() -> str:
+    """The sprite's address, asked of the static files' storage once for its settings: every
+    card drawn asked it again (a manifest lookup and a URL join each, a few per cent of a move's
+    answer: issue 32), and a storage's addresses do not change while it serves."""
+    storage = settings.STORAGES.get("staticfiles", {}).get("BACKEND")
+    key = (settings.STATIC_URL, storage)
+    found = _SPRITE_ADDRESSES.get(key)
+    if found is None:
+        found = _SPRITE_ADDRESSES[key] = static(SPRITE)
+    return found
+
+
+#: sprite_address's, by the settings they were made under
+_SPRITE_ADDRESSES: dict[tuple, str] = {}
 
 
 #: Whole card names, so that a translation can make the colour agree with the object.
@@ -363,7 +380,7 @@ class BuntherumUI(GameUI):
         unplaced = set(state.unplaced_cards())
         # The move form draws the 64 cards and the board those in series: their names and the
         # sprite's address found once here, where the templates would ask each card (issue 32).
-        sprite = static(SPRITE)
+        sprite = sprite_address()
         icons = {obj: object_icon(obj, sprite) for obj in OBJECTS}
         names = card_names(get_language())
         grid = [

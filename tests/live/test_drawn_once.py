@@ -286,3 +286,7 @@ def test_markers_are_filled_with_the_viewers_token_and_fresh_keys(rf):
     token, move, undo, again = drawn.personal(html, request).split()
     assert re.fullmatch(r"[a-zA-Z0-9]{64}", token)
     assert move == again and move != undo and re.fullmatch(r"[0-9a-f]{32}", move)
+    # what is around the markers is kept as it is; a drawing without one is given back as it is
+    around = drawn.personal(f'<i value="{drawn.MOVE_KEY}">é</i>{drawn.UNDO_KEY}', request)
+    assert re.fullmatch(r'<i value="[0-9a-f]{32}">é</i>[0-9a-f]{32}', around)
+    assert drawn.personal("<p>é</p>", request) == "<p>é</p>"

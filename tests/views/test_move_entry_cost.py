@@ -144,3 +144,17 @@ def test_the_page_still_shows_every_entry(member, club, night):
     play = services.import_log(club=club, log={**LOG, "moves": LOG["moves"][:30]}, night=night)
     page = dom(client_for(member).get(reverse("play", args=[play.pk])))
     assert entries(find(page, "ol", id="move-log")) == [str(seq) for seq in range(30)]
+
+
+def test_the_parts_that_change_only_with_the_play_s_status_are_drawn_once(
+    member, club, night, monkeypatch
+):
+    """The links, the play's kind, its ratings and its end change only with its status: an
+    entry draws them once per process and language, not for every move (issue 32)."""
+    from games import jinja
+
+    monkeypatch.setattr(jinja, "CHECK_KEPT", False)
+    monkeypatch.setattr(jinja, "KEPT_PARTS", {})
+    entry_cost(member, club, night, logged=30)
+    kept = {part.name for part in jinja.KEPT_PARTS.values()}
+    assert {"play-actions", "play-kind", "play-ratings", "play-end"} <= kept

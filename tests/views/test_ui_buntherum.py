@@ -479,3 +479,23 @@ SAYS = [
     ("card", "green-die", "the green die", "le dé vert"),
     ("names", ["Ana", "Ben", "Chloé"], "Ana, Ben and Chloé", "Ana, Ben et Chloé"),
 ]
+
+
+def test_the_sprite_s_address_is_asked_of_the_storage_once_for_its_settings(monkeypatch, settings):
+    """Every card drawn asked the static files' storage for the sprite again (issue 32)."""
+    from games.ui import buntherum
+
+    asked = []
+
+    def static(path):
+        asked.append(path)
+        return f"{settings.STATIC_URL}{path}"
+
+    monkeypatch.setattr(buntherum, "static", static)
+    monkeypatch.setattr(buntherum, "_SPRITE_ADDRESSES", {})
+    first = buntherum.object_icon("car")
+    assert buntherum.object_icon("ghost") == first.replace("#car", "#ghost")
+    assert asked == [buntherum.SPRITE]
+    settings.STATIC_URL = "/elsewhere/"  # another storage's address is its own
+    assert buntherum.object_icon("car") == f"/elsewhere/{buntherum.SPRITE}#car"
+    assert len(asked) == 2
