@@ -155,3 +155,18 @@ def test_a_game_played_on_after_its_state_is_recalled_changes_not_the_next_recal
     recalled.state.play(TIE)
     logged = judge_play(play, seat_names(play), [GOOD])
     assert playrow.kept_judgement(play).judgement.state.dump() == logged.state.dump()
+
+
+def test_a_process_keeps_the_states_of_its_last_plays_written_only():
+    """KeptHere holds ``size`` plays: the one written longest ago is let go (read from its JSON
+    again), whatever was recalled since."""
+    log = punto_log("Ana", "Ben")
+    judgement = judge(log)
+    here = playrow.KeptHere(size=2)
+    plays = [Play(pk=pk, game="punto", version=1, kept=f"kept {pk}") for pk in (1, 2, 3)]
+    for play in plays:
+        here.remember(play, play.kept, judgement, (0, "0-"))
+        assert here.recall(plays[0]) is not None or play is plays[2]
+    assert [here.recall(play) is not None for play in plays] == [False, True, True]
+    assert here.recall(Play(pk=2, game="punto", version=1, kept="another")) is None
+    assert here.recall(Play(pk=2, game="punto", version=2, kept="kept 2")) is None
