@@ -282,20 +282,21 @@ def last_line(
     state = before.state
     active = len(before.plans)
     name = ui.move_name(state, active) if ui is not None else str(active + 1)
-    text, outcome, why = entry.text, "", ()
+    told = None
     if ui is not None and state is not None and judgement.plans:
         # As move_log: should telling it fail, the line is its JSON rather than no page.
         with contextlib.suppress(Exception):
-            text, outcome, why = _told(ui, state, judgement.plans[-1])
+            told = _told(ui, state, judgement.plans[-1])
+    text, outcome, why = told if told is not None else (entry.text, "", ())
     return _line(entry, name, text, outcome, why, zone, active)
 
 
 def _told(ui: GameUI, state: Game, plan: object) -> tuple[str, str, tuple[Reason, ...]]:
     """A move told against the game before it, which it then makes: (text, outcome, why)."""
-    text = sentence(ui.describe_move(state, plan))
-    why = tuple(ui.explain_move(state, plan))
+    described, why = ui.tell_move(state, plan)
+    text = sentence(described)
     state.commit(plan)
-    return text, ui.move_outcome(state, plan) or "", why
+    return text, ui.move_outcome(state, plan) or "", tuple(why)
 
 
 def _line(

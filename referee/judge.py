@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -237,6 +238,58 @@ def resume(kept: Any, game: str, *, loaded: bool = False) -> Judgement | None:
     last = made(kept["last"])
     plans = Plans(kept["moves"], [Recalled(last)] if last is not None else [])
     return _judged(game, state, made(kept["setup"]), plans, None, None)
+
+
+def freeze(judgement: Judgement) -> bytes | None:
+    """What ``keep`` keeps, as bytes for this process alone (pickle's: never stored, never read
+    from anywhere else), to ``thaw`` instead of reading the JSON again: a site process that
+    kept a play's state judges the play's next move from these (issue 32). None when ``keep``
+    keeps nothing. What the judgement says of its game (scores, details, …) goes with it, as
+    worked out already."""
+    if judgement.status == "illegal" or judgement.state is None:
+        return None
+    plans = judgement.plans
+    last = plans[-1].canonical() if plans else None
+    kept = (
+        judgement.game,
+        vars(judgement.state),
+        judgement.setup,
+        len(plans),
+        last,
+        judgement.status,
+        judgement.scores,
+        judgement.winners,
+        judgement.details,
+        judgement.ranks,
+        judgement.teams,
+    )
+    return pickle.dumps(kept, pickle.HIGHEST_PROTOCOL)
+
+
+def thaw(frozen: bytes, game: str) -> Judgement | None:
+    """The judgement ``freeze`` froze, as ``resume`` gives it from what ``keep`` kept of the
+    same judgement, made new each time (a caller may play on its game: nothing is shared);
+    None if it was of another game."""
+    name, values, setup, count, last, status, scores, winners, details, ranks, teams = pickle.loads(
+        frozen
+    )
+    if name != game:
+        return None
+    engine = GAMES[game]
+    state = engine.__new__(engine)
+    state.__dict__.update(values)
+    return Judgement(
+        game=game,
+        status=status,
+        scores=scores,
+        winners=winners,
+        details=details,
+        ranks=ranks,
+        setup=setup,
+        teams=teams,
+        plans=Plans(count, [Recalled(last)] if last is not None else []),
+        state=state,
+    )
 
 
 def _play(

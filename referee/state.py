@@ -31,21 +31,29 @@ REVISION = hashlib.blake2s(
 # The tags of what JSON has no word for: each is the only key of the object that carries it.
 _TUPLE, _SET, _FROZENSET, _PAIRS = "(", "{", "}", ":"
 _TAGS = frozenset((_TUPLE, _SET, _FROZENSET, _PAIRS))
+_STR = frozenset((str,))
+
+
+#: The values JSON writes as they are.
+_PLAIN = frozenset((str, int, bool, float, type(None)))
 
 
 def encode(value: Any) -> Any:
     """``value`` as JSON (see the module's docstring); TypeError for anything else."""
+    # The plain values in a container are taken as they are, without a call each: most of a
+    # state's values are (issue 32: a move entry encodes its state every time).
     kind = type(value)
-    if kind is str or kind is int or kind is bool or kind is float or value is None:
+    if kind in _PLAIN:
         return value
     if kind is list:
-        return [encode(item) for item in value]
+        return [item if type(item) in _PLAIN else encode(item) for item in value]
     if kind is tuple:
-        return {_TUPLE: [encode(item) for item in value]}
+        return {_TUPLE: [item if type(item) in _PLAIN else encode(item) for item in value]}
     if kind is dict:
-        plain = all(type(key) is str for key in value)
-        if plain and not (len(value) == 1 and _TAGS & value.keys()):
-            return {key: encode(item) for key, item in value.items()}
+        if set(map(type, value)) <= _STR and not (len(value) == 1 and _TAGS & value.keys()):
+            return {
+                key: item if type(item) in _PLAIN else encode(item) for key, item in value.items()
+            }
         return {_PAIRS: [[encode(key), encode(item)] for key, item in value.items()]}
     # A set's members in a fixed order: the same state always dumps the same.
     if kind is set:

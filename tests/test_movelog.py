@@ -14,6 +14,7 @@ from games.models import Move
 from games.movelog import last_line, move_log
 from games.selectors import LogEntry
 from referee import judge
+from referee.thricewise import Thricewise
 from tests.dom import attr, dom, find, find_all, text
 from tests.examples import EXAMPLES, example_paths
 from tests.examples import MOVE_LOGS as EXPECTED
@@ -268,3 +269,22 @@ def test_the_moves_a_correction_dropped_are_told_as_they_were_played(game, langu
     ]  # as the moves read before, their outcomes aside (no longer theirs)
     replaced = next(line for line in after if line.struck == Move.Struck.REPLACED)
     assert (replaced.name, replaced.text) == (before[index].name, before[index].text)
+
+
+def test_a_thricewise_line_works_out_its_turns_windows_once(monkeypatch):
+    """Its text and why it scored both tell the windows each card completes (GameUI.tell_move):
+    a move's answer tells its line, worked out once (issue 32)."""
+    log = json.loads((EXAMPLES / "thricewise-1.json").read_text())
+    moves = judge(log).moves
+    before = judge({**log, "moves": moves[:-1]})
+    after = judge(log)
+    worked_out = []
+    why_turn = Thricewise.why_turn
+
+    def counting(self, turn):
+        worked_out.append(turn)
+        return why_turn(self, turn)
+
+    monkeypatch.setattr(Thricewise, "why_turn", counting)
+    line = last_line(before, after, entries_of(moves)[-1], datetime.UTC)
+    assert len(worked_out) == 1 and line.why and "+" in line.text

@@ -307,6 +307,12 @@ class GameUI(ABC):
         is the game just before the move."""
         return []
 
+    def tell_move(self, state: Game, plan: Plan) -> tuple[str, list[Reason]]:
+        """``describe_move`` and ``explain_move`` of one move, as its line of the log tells
+        it: a game whose two work out the same thing first (Thricewise: the windows each card
+        completes) works it out once here."""
+        return self.describe_move(state, plan), self.explain_move(state, plan)
+
 
 def find_uis(engines: Iterable[type[Game]]) -> dict[str, GameUI]:
     """Each game's UI, by convention: ``games.ui.<the referee module's name>`` names a

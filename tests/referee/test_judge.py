@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from referee import GAMES, judge, judge_next
+from referee import GAMES, judge, judge_next, keep, resume
+from referee.judge import freeze, thaw
 from referee.messages import Message
+from referee.state import loads
 from tests.examples import EXAMPLES, example_paths
 from tests.referee.crashes import JUDGE, assert_not_crashed, assert_refused
 
@@ -39,6 +41,23 @@ def seen(judgement) -> tuple:
     )
 
 
+def resumed_seen(judgement) -> tuple:
+    """``seen`` of a judgement resumed from a kept state (its last plan alone is known), and
+    its game's whole state."""
+    plans = judgement.plans
+    last = plans[-1].canonical() if plans else None
+    state = judgement.state
+    return (
+        judgement.as_dict(),
+        len(plans),
+        last,
+        judgement.ranks,
+        judgement.teams,
+        judgement.setup,
+        state and (state.details(), state.scores(), state.finished, state.dump()),
+    )
+
+
 def positions(log: dict):
     """Each position of ``log``: the judgement of its moves so far, and the next move's index."""
     for count in range(len(log["moves"])):
@@ -63,6 +82,25 @@ def test_judging_the_next_move_leaves_the_judgement_before_it_as_it_was(name):
             # its game is still the one before the move: a page tells the move from it
             before.state.play(log["moves"][count])
             assert before.state.details() == after.state.details(), count
+
+
+@pytest.mark.parametrize("name", sorted(path.stem for path in BENCH_LOGS))
+def test_a_judgement_thawed_is_the_one_its_kept_json_resumes_made_new_each_time(name):
+    """What a site process keeps of its own entries (freeze) thaws to the judgement the JSON
+    kept with the play resumes, next move and all; and each thaw is a game of its own: a page
+    telling a move on one (it plays it) changes none thawed after."""
+    log = LOGS[name]
+    for before, count in positions(log):
+        frozen = freeze(before)
+        resumed = resume(loads(json.dumps(keep(before))), before.game, loaded=True)
+        thawed = thaw(frozen, before.game)
+        assert resumed_seen(thawed) == resumed_seen(resumed), count
+        assert thaw(frozen, "not " + before.game) is None
+        move = log["moves"][count]
+        assert resumed_seen(judge_next(thawed, move)) == resumed_seen(judge_next(resumed, move))
+        if judge_next(thawed, move).legal:
+            thawed.state.play(move)
+            assert thaw(frozen, before.game).state.dump() == resumed.state.dump(), count
 
 
 @pytest.mark.parametrize("move", [{}, None, "nonsense", {"player": "Nobody"}, [1, 2]])

@@ -8,6 +8,8 @@ from django.utils import timezone
 
 from games import live, services
 from games.models import Play
+from games.selectors import judge_play, seat_names
+from games.services import playrow
 from referee import judge
 from tests.examples import EXAMPLES
 from tests.services.stored import GOOD, TIE, punto_log
@@ -98,3 +100,73 @@ def test_partners_are_numbered_from_one_in_the_setups_order(club):
     play = services.import_log(club=club, log=log)
     teams = dict(play.seats.values_list("player__name", "team"))
     assert teams == {"Ana": 2, "Ben": 1, "Chloé": 2, "Dev": 1}
+
+
+def _json_read(monkeypatch) -> list[str]:
+    """Every kept state read from its JSON from now on (playrow.load_kept), the suite's own
+    check of the states recalled (CHECK_KEPT_HERE) left out."""
+    read: list[str] = []
+    loads = playrow.load_kept
+
+    def load_kept(text):
+        read.append(text)
+        return loads(text)
+
+    monkeypatch.setattr(playrow, "load_kept", load_kept)
+    monkeypatch.setattr(playrow, "CHECK_KEPT_HERE", False)
+    return read
+
+
+@pytest.mark.django_db
+def test_the_next_entry_in_the_process_that_kept_the_state_does_not_read_its_json(
+    play, monkeypatch
+):
+    services.record_move(play=play, move=GOOD, version=play.version)
+    read = _json_read(monkeypatch)
+    judgement = services.record_move(play=play, move=TIE, version=play.version)
+    assert read == [] and len(judgement.plans) == 2
+    play.refresh_from_db()
+    kept = playrow.kept_judgement(play)
+    assert read == [] and kept.next_seq == 2 and kept.judgement.as_dict() == judgement.as_dict()
+
+
+@pytest.mark.django_db
+def test_a_state_kept_by_another_process_is_read_from_its_json(play, monkeypatch):
+    """Only the very text this process wrote is recalled: another process (here, the same state
+    written with other spacing, at the same version) or another change wrote another."""
+    services.record_move(play=play, move=GOOD, version=play.version)
+    play.refresh_from_db()
+    play.kept = json.dumps(json.loads(play.kept))
+    play.save(update_fields=["kept"])
+    read = _json_read(monkeypatch)
+    assert playrow.kept_judgement(play).next_seq == 1 and read == [play.kept]
+    playrow.KEPT_HERE.clear()  # a process started since
+    services.record_move(play=play, move=TIE, version=play.version)
+    assert len(read) == 2
+
+
+@pytest.mark.django_db
+def test_a_game_played_on_after_its_state_is_recalled_changes_not_the_next_recalled(play):
+    """A page tells the move it enters on the game before it, which it plays: the state recalled
+    after is the one kept all the same."""
+    services.record_move(play=play, move=GOOD, version=play.version)
+    play.refresh_from_db()
+    recalled = playrow.kept_judgement(play).judgement
+    recalled.state.play(TIE)
+    logged = judge_play(play, seat_names(play), [GOOD])
+    assert playrow.kept_judgement(play).judgement.state.dump() == logged.state.dump()
+
+
+def test_a_process_keeps_the_states_of_its_last_plays_written_only():
+    """KeptHere holds ``size`` plays: the one written longest ago is let go (read from its JSON
+    again), whatever was recalled since."""
+    log = punto_log("Ana", "Ben")
+    judgement = judge(log)
+    here = playrow.KeptHere(size=2)
+    plays = [Play(pk=pk, game="punto", version=1, kept=f"kept {pk}") for pk in (1, 2, 3)]
+    for play in plays:
+        here.remember(play, play.kept, judgement, (0, "0-"))
+        assert here.recall(plays[0]) is not None or play is plays[2]
+    assert [here.recall(play) is not None for play in plays] == [False, True, True]
+    assert here.recall(Play(pk=2, game="punto", version=1, kept="another")) is None
+    assert here.recall(Play(pk=2, game="punto", version=2, kept="kept 2")) is None

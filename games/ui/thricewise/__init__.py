@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from referee import Game, Judgement
-from referee.thricewise import CARD_NAMES, KINDS, Thricewise, Turn, setup_size
+from referee.thricewise import CARD_NAMES, KINDS, Scored, Thricewise, Turn, setup_size
 
 from .. import (
     Builder,
@@ -74,6 +74,15 @@ class ThricewiseUI(GameUI):
     def describe_move(self, state: Game, plan: Turn) -> str:
         """ "Ana reveals The Sailor, Ben The Origin; Ana places The Sailor at C4: +4"."""
         assert isinstance(state, Thricewise)
+        return self._described(state, plan, state.why_turn(plan))
+
+    def tell_move(self, state: Game, plan: Turn) -> tuple[str, list[Reason]]:
+        # The turn's windows worked out once for both (a move's line: issue 32).
+        assert isinstance(state, Thricewise)
+        scored = state.why_turn(plan)
+        return self._described(state, plan, scored), self._explained(state, scored)
+
+    def _described(self, state: Thricewise, plan: Turn, scored: list[Scored]) -> str:
         reveals = []
         for player, index in plan.revealed.items():
             values = {"player": player, "card": CARD_NAMES[index]}
@@ -88,7 +97,7 @@ class ThricewiseUI(GameUI):
             tied = and_list(CARD_NAMES[plan.revealed[player]] for player in plan.set_aside)
             parts.append(_("set aside (tied rank): %(cards)s") % {"cards": tied})
         cell_name = cell_namer(state)
-        for placed in state.why_turn(plan):
+        for placed in scored:
             values = {
                 "player": placed.player,
                 "card": placed.card,
@@ -112,11 +121,10 @@ class ThricewiseUI(GameUI):
     def explain_move(self, state: Game, plan: Turn) -> list[Reason]:
         """Each card of the turn that scored, with the windows it completed."""
         assert isinstance(state, Thricewise)
-        return [
-            card_reason(placed, cell_namer(state))
-            for placed in state.why_turn(plan)
-            if placed.points
-        ]
+        return self._explained(state, state.why_turn(plan))
+
+    def _explained(self, state: Thricewise, scored: list[Scored]) -> list[Reason]:
+        return [card_reason(placed, cell_namer(state)) for placed in scored if placed.points]
 
     # Setup ------------------------------------------------------------------------------------
 
