@@ -10,6 +10,7 @@ from games import jinja, services
 from games.models import Move, Play, Seat
 from games.ui import cell_label, ui_for
 from games.ui.punto.board import _board, _card, _hand_card, _span
+from games.ui.punto.grid import draw_grid
 from games.ui.punto.words import colour_names, label_origin
 from referee import judge
 from tests.dom import ANY, attr, chosen, classes, dom, find, find_all, text
@@ -739,10 +740,8 @@ def test_the_box_around_the_first_card_is_labelled_from_a1_to_k11():
 
 
 def grid_html(board, drafted=None, *, past=False):
-    """The table as board.html draws it (templates/jinja2/plays/games/punto/_grid.html), written
-    as the page writes it ({% jinja %}: the quotes escaped as Django does)."""
-    context = {"board": board, "drafted": drafted, "past": past}
-    return jinja.render("plays/games/punto/_grid.html", context)
+    """The table as board.html draws it (games.ui.punto.grid)."""
+    return str(draw_grid(board, drafted, past))
 
 
 def test_the_grid_offers_only_the_legal_cells_as_buttons():

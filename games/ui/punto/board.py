@@ -14,6 +14,7 @@ from referee import Judgement
 from referee.punto import BOX, COLOURS, DIRECTIONS, VALUES
 
 from .. import COLUMN_LETTERS, Draft, cell_label
+from .grid import draw_grid
 from .words import Cell, colour_names, label_origin
 
 
@@ -359,5 +360,7 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
             "drafted_by": draft.data.get("player") if draft else None,
             "blocked": blocked,
             "empty_table": not current,
+            # its grids drawn in Python, each cell kept once drawn (games.ui.drawing, issue 32)
+            "grid": draw_grid,
         }
     }

@@ -1,0 +1,77 @@
+"""What a game's table draws in Python rather than in a template (issue 32): the pieces drawn
+over and over in every move's answer — a grid's cells, a deck's cards — each a few values
+written into a few tags. A template spends most of such a piece's time looking values up and
+escaping them one by one; here each piece is an f-string, and a piece drawn from the same
+values in the same language is drawn once per process (``Pieces``).
+
+They write what the templates write: escaped as Django escapes (games.jinja.written), a
+``{% translate %}`` as its catalogue's text, a ``{% blocktranslate %}`` as its text with each
+value escaped in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.utils.translation import get_language, pgettext, trans_real
+from markupsafe import Markup
+
+from .. import jinja
+
+#: A value written on the page, escaped as Django escapes (what a template's ``{{ value }}``
+#: writes).
+esc = jinja.written
+
+
+def said(message: str) -> str:
+    """``{% translate message %}``: the active catalogue's text, as it is (a template's own
+    text is not escaped)."""
+    return jinja.translated(trans_real.catalog())(message)
+
+
+def said_in_context(context: str, message: str) -> str:
+    """``{% translate message context context %}``."""
+    return pgettext(context, message)
+
+
+def said_with(message: str, **values: Any) -> str:
+    """``{% blocktranslate with name=value … %}message{% endblocktranslate %}``, ``message``
+    written with ``%(name)s`` for each ``{{ name }}``: its text, each value escaped in it."""
+    return said(message) % {name: esc(value) for name, value in values.items()}
+
+
+class Pieces:
+    """The pieces one function draws, each kept for the values it is drawn from and the
+    language: drawn once per process, then looked up (at most ``size``, emptied when full)."""
+
+    def __init__(self, draw: Callable[..., str], size: int = 4096) -> None:
+        self._draw = draw
+        self._kept: dict[tuple, str] = {}
+        self.size = size
+
+    def __call__(self, *values: Any) -> str:
+        """The piece drawn from ``values``: hashable values that are all it reads (a card's
+        name, a cell's place and state), never an object written by its address."""
+        key = (get_language(), *values)
+        piece = self._kept.get(key)
+        if piece is None or CHECK:
+            made = self._draw(*values)
+            if piece is not None and piece != made:
+                raise AssertionError(
+                    f"A piece is not drawn from {values!r} alone: it was {piece!r}, and is now "
+                    f"{made!r}."
+                )
+            if len(self._kept) >= self.size:
+                self._kept.clear()
+            self._kept[key] = piece = made
+        return piece
+
+
+#: Draw each kept piece again and check it is what was kept (the test suite: tests/conftest.py).
+CHECK = False
+
+
+def markup(html: str) -> Markup:
+    """A drawing handed to a template, written as it is."""
+    return Markup(html)

@@ -1,0 +1,56 @@
+"""A table's pieces drawn in Python (games.ui.drawing, issue 32): each kept once drawn, for its
+values and the language; written as the templates write."""
+
+import pytest
+from django.utils import translation
+
+from games.ui import drawing
+
+
+@pytest.fixture
+def for_real(monkeypatch):
+    """Kept pieces as the site keeps them, not drawn again to be checked (tests/conftest.py)."""
+    monkeypatch.setattr(drawing, "CHECK", False)
+
+
+def test_a_piece_is_drawn_once_for_its_values_and_the_language(for_real):
+    drawn = []
+
+    def cell(at, card):
+        drawn.append((at, card))
+        return f"<i>{at}{card}</i>"
+
+    pieces = drawing.Pieces(cell)
+    assert pieces("0,0", "red-7") == pieces("0,0", "red-7") == "<i>0,0red-7</i>"
+    assert drawn == [("0,0", "red-7")]
+    pieces("0,0", None)  # another value
+    with translation.override("fr"):
+        pieces("0,0", "red-7")  # another language
+    assert len(drawn) == 3
+
+
+def test_a_piece_that_reads_more_than_its_values_is_caught(monkeypatch):
+    monkeypatch.setattr(drawing, "CHECK", True)
+    said = iter(["a", "b"])
+    pieces = drawing.Pieces(lambda at: next(said))
+    pieces("0,0")
+    with pytest.raises(AssertionError, match="not drawn from"):
+        pieces("0,0")
+
+
+def test_the_kept_pieces_are_emptied_when_full(for_real):
+    pieces = drawing.Pieces(str, size=2)
+    for n in range(3):
+        pieces(n)
+    assert len(pieces._kept) == 1
+
+
+def test_a_translated_text_is_written_as_it_is_and_its_values_escaped():
+    with translation.override("fr"):
+        assert drawing.said("The table") == "La table"
+        assert (
+            drawing.said_with(
+                "Play the %(colour)s %(card)s at %(cell)s", colour="<b>", card=7, cell="A'1"
+            )
+            == "Jouer le 7 &lt;b&gt; en A&#x27;1"
+        )
