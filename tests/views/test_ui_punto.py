@@ -10,7 +10,7 @@ from games import jinja, services
 from games.models import Move, Play, Seat
 from games.ui import cell_label, ui_for
 from games.ui.punto.board import _board, _card, _hand_card, _span
-from games.ui.punto.grid import draw_grid
+from games.ui.punto.table import draw_grid
 from games.ui.punto.words import colour_names, label_origin
 from referee import judge
 from tests.dom import ANY, attr, chosen, classes, dom, find, find_all, text
@@ -853,7 +853,16 @@ THREE = {"Ana": ["red"], "Ben": ["blue"], "Chloé": ["green"]}
 def test_the_hand_names_the_neutral_colour_and_escapes_its_labels():
     card = _hand_card("green", 3, 0) | {"label": 'green "3"'}
     p = names_context(["Ana", "Ben", "Chloé"], {"colours": THREE})
-    p["hand"] = [{"colour": "green", "label": "green", "neutral": True, "cards": [card]}]
+    p["hand"] = [
+        {
+            "colour": "green",
+            "label": "green",
+            "neutral": True,
+            "theirs": True,
+            "players": '["Chlo\\u00e9"]',
+            "cards": [card],
+        }
+    ]
     html = drawn("move_form", p)
     # the label escaped as written (raw text on purpose: the tree reads it back either way)
     assert 'aria-label="green &quot;3&quot;"' in html

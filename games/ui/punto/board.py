@@ -14,7 +14,7 @@ from referee import Judgement
 from referee.punto import BOX, COLOURS, DIRECTIONS, VALUES
 
 from .. import COLUMN_LETTERS, Draft, cell_label
-from .grid import draw_grid
+from .table import draw_grid, draw_hand
 from .words import Cell, colour_names, label_origin
 
 
@@ -362,5 +362,6 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
             "empty_table": not current,
             # its grids drawn in Python, each cell kept once drawn (games.ui.drawing, issue 32)
             "grid": draw_grid,
+            "hand_html": draw_hand,
         }
     }

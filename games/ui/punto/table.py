@@ -1,16 +1,19 @@
-"""Punto's table drawn (games.ui.drawing: in Python, each cell kept once drawn): its rows of
+"""Punto's table and hand drawn (games.ui.drawing: in Python, each cell and card kept once
+drawn). The table: its rows of
 cells from ``board`` (board._board), the cards inside the 6 × 6 box and the ring where it may
 still grow. Only the table in play has legal cells, those of the card drawn (``drafted``): each
 is a button to tap. Before a card is drawn, the cells some card may go to are buttons too,
 disabled until a move built on the phone offers them; those one ring further (``further``) are
 shown only while moves wait to be sent, when the table shown is behind (data-when="past").
-``past``: the table as the last round ended. Up to 64 cells are drawn after every move.
+``past``: the table as the last round ended. Up to 64 cells are drawn after every move. The
+hand: the cards the player to play may have drawn, 36 buttons.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils.text import capfirst
 from markupsafe import Markup
 
 from ..drawing import Pieces, esc, said, said_with
@@ -27,9 +30,9 @@ def draw_grid(
         classes += " limit-y"
     if past:
         classes += " punto-past"
+    table = said("The table")
     out = [
-        f'<div class="{classes}" role="grid" aria-label="{said("The table")}" data-keys="grid"'
-        ' data-next="1">\n'
+        f'<div class="{classes}" role="grid" aria-label="{table}" data-keys="grid" data-next="1">\n'
     ]
     if board.get("column_labels"):
         out.append(
@@ -136,7 +139,7 @@ def _draw_cell(
         card = f' data-card="{esc(name)}" title="{esc(colour_label)} {esc(value)}"' if name else ""
         hidden = ' hidden data-when="past"' if further else ""
         if name:
-            last_played = f", {said('the last card played')}" if last else ""
+            last_played = ", " + said("the last card played") if last else ""
             inside = (
                 f'<span class="punto-value">{esc(value)}</span><span class="punto-sr">'
                 f"{esc(colour_label)}{last_played}, {esc(label)}</span>"
@@ -154,8 +157,8 @@ def _draw_cell(
         )
     if name:
         marks = (" last-move" if last else "") + (" win-line" if win else "")
-        said_last = f", {said('the last card played')}" if last else ""
-        said_win = f", {said('in the winning line')}" if win else ""
+        said_last = ", " + said("the last card played") if last else ""
+        said_win = ", " + said("in the winning line") if win else ""
         return (
             f'\n<span role="gridcell" class="punto-cell punto-card punto-{esc(colour)}{marks}"'
             f' data-at="{at}"{data_cell} data-card="{esc(name)}"'
@@ -179,11 +182,52 @@ def _limit(board: dict[str, Any]) -> str:
     )
     full_width, full_height = board.get("full_width"), board.get("full_height")
     if full_width and full_height:
-        full = f" <strong>{said('No more columns or rows can be added.')}</strong>"
+        full = said("No more columns or rows can be added.")
     elif full_width:
-        full = f" <strong>{said('No more columns can be added.')}</strong>"
+        full = said("No more columns can be added.")
     elif full_height:
-        full = f" <strong>{said('No more rows can be added.')}</strong>"
+        full = said("No more rows can be added.")
     else:
-        full = ""
-    return f'<p class="punto-limit" id="punto-limit">{spans}{full}</p>'
+        return f'<p class="punto-limit" id="punto-limit">{spans}</p>'
+    return f'<p class="punto-limit" id="punto-limit">{spans} <strong>{full}</strong></p>'
+
+
+def draw_hand(hand: list[dict[str, Any]]) -> Markup:
+    """The cards to tap, colour by colour (board.board_context's ``hand``): those of the player
+    to play's colours shown, the others only while moves wait to be sent."""
+    out = []
+    for colour in hand:
+        hidden = "" if colour["theirs"] else " hidden"
+        neutral = " (" + said("neutral") + ")" if colour["neutral"] else ""
+        out.append(
+            f'\n  <fieldset class="punto-hand" data-players="{esc(colour["players"])}"{hidden}>'
+            f"<legend>{esc(capfirst(colour['label']))}{neutral}</legend>"
+            '<div class="punto-values">\n    '
+        )
+        for card in colour["cards"]:
+            out.append(
+                _pick(
+                    colour["colour"],
+                    card["name"],
+                    card["value"],
+                    card["left"],
+                    card["label"],
+                    card["words"],
+                )
+            )
+        out.append("\n  </div></fieldset>\n  ")
+    return Markup("".join(out))
+
+
+def _draw_pick(colour: str, name: str, value: int, left: int, label: str, words: str) -> str:
+    disabled = "" if left else " disabled"
+    return (
+        f'<button type="submit" name="card" value="{esc(name)}"'
+        f' class="punto-pick punto-{esc(colour)}"{disabled} aria-label="{esc(label)}"'
+        f' data-set="card" data-string data-value="{esc(name)}" data-offered="cards"'
+        f' data-label="{esc(words)}" data-key-text="{esc(value)}"><span class="punto-value">'
+        f'{esc(value)}</span><small aria-hidden="true">×{esc(left)}</small></button>'
+    )
+
+
+_pick = Pieces(_draw_pick)
