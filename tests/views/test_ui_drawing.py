@@ -54,3 +54,40 @@ def test_a_translated_text_is_written_as_it_is_and_its_values_escaped():
             )
             == "Jouer le 7 &lt;b&gt; en A&#x27;1"
         )
+
+
+def test_a_drawing_looks_its_language_up_once_and_leaves_none_behind(monkeypatch):
+    """The pieces of one drawing (games.jinja.render) take its language and catalogue from it,
+    not each from the translation machinery; once it is drawn, nothing of it is left for the
+    next drawing of the thread, nor for one drawn inside it."""
+    from django.template import engines
+
+    from games import jinja
+
+    seen = []
+
+    def inner():
+        seen.append(drawing._now()[0])
+        return ""
+
+    def piece():
+        seen.append(drawing._now()[0])
+        if len(seen) == 1:  # a drawing inside this one, in another language
+            with translation.override("en"):
+                jinja.render("inner.html", {"inner": inner})
+        seen.append(drawing._now()[0])
+        return drawing.said("The table")
+
+    env = engines["jinja2"].env
+    templates = {
+        "outer.html": env.from_string("{{ piece() }}"),
+        "inner.html": env.from_string("{{ inner() }}"),
+    }
+    monkeypatch.setattr(env, "get_template", templates.__getitem__)
+    asked = []
+    monkeypatch.setattr(drawing, "get_language", lambda: asked.append(1) or "xx")
+    with translation.override("fr"):
+        html = jinja.render("outer.html", {"piece": piece})
+    assert html == "La table"
+    assert seen == ["fr", "en", "fr"] and asked == []
+    assert getattr(jinja.DRAWING, "now", None) is None
