@@ -25,6 +25,7 @@ import functools
 import html
 import json
 import re
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -326,8 +327,20 @@ def render(name: str, context: dict[str, Any]) -> str:
     # Each {% translate %} and {% blocktranslate %} asks the active catalogue itself, looked up
     # once for the drawing: Django's gettext looks it up again for every message (hundreds in
     # a move's answer), and does nothing else for a template's own literal text.
-    context = {**context, "gettext": translated(trans_real.catalog())}
-    return as_django_writes(engines["jinja2"].env.get_template(name).render(context))
+    gettext = translated(trans_real.catalog())
+    before = getattr(DRAWING, "now", None)
+    DRAWING.now = (get_language(), gettext)
+    try:
+        drawn = engines["jinja2"].env.get_template(name).render({**context, "gettext": gettext})
+    finally:
+        DRAWING.now = before
+    return as_django_writes(drawn)
+
+
+#: The language and the catalogue's gettext of the drawing under way in this thread (``render``),
+#: for what it draws in Python (games.ui.drawing): looked up once for the drawing, not for each
+#: of its hundred pieces.
+DRAWING = threading.local()
 
 
 def translated(catalog: Any) -> Callable[[str], str]:

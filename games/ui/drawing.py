@@ -27,7 +27,15 @@ esc = jinja.written
 def said(message: str) -> str:
     """``{% translate message %}``: the active catalogue's text, as it is (a template's own
     text is not escaped)."""
-    return jinja.translated(trans_real.catalog())(message)
+    return _now()[1](message)
+
+
+def _now() -> tuple[str, Callable[[str], str]]:
+    """The language and gettext of the drawing under way (games.jinja.render), or in force."""
+    now = getattr(jinja.DRAWING, "now", None)
+    if now is None:
+        return get_language(), jinja.translated(trans_real.catalog())
+    return now
 
 
 def said_in_context(context: str, message: str) -> str:
@@ -53,7 +61,7 @@ class Pieces:
     def __call__(self, *values: Any) -> str:
         """The piece drawn from ``values``: hashable values that are all it reads (a card's
         name, a cell's place and state), never an object written by its address."""
-        key = (get_language(), *values)
+        key = (_now()[0], *values)
         piece = self._kept.get(key)
         if piece is None or CHECK:
             made = self._draw(*values)
