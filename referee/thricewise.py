@@ -757,16 +757,37 @@ class Thricewise(Game):
     def why(self) -> list[Scored]:
         """Every card placed so far, in order, with the windows that made its points: the board
         is laid again from the setup, card by card, so each card's windows are the ones it
-        completed when it was placed. Worked out on demand: judging never needs it."""
-        board = {cell: self.board[cell] for cell in self.setup_cells}
-        scored = []
-        for turn, player, index, cell, points in self.placements:
+        completed when it was placed. Worked out on demand: judging never needs it.
+
+        A card's windows are those of the board as it was placed, which the cards after it do
+        not change: what was worked out for the placements before the last turn's is kept
+        (``_TOLD``), and only the last turn's are worked out (issue 32: every move's score
+        sheet worked every turn out again)."""
+        setup = tuple((cell, self.board[cell]) for cell in self.setup_cells)
+        placements = tuple(self.placements)
+        found = _TOLD.get((setup, placements))
+        if found is not None:
+            return list(found)
+        last_turn = placements[-1][0] if placements else None
+        done = len(placements)
+        while done and placements[done - 1][0] == last_turn:
+            done -= 1
+        scored = list(_TOLD.get((setup, placements[:done]), ()))
+        if len(scored) != done:  # the turns before were not worked out here: all of them
+            done, scored = 0, []
+        board = dict(setup)
+        for _turn, _player, index, cell, _points in placements[:done]:
+            board[cell] = index
+        for turn, player, index, cell, points in placements[done:]:
             board[cell] = index
             scored.append(
                 Scored(
                     turn, player, CARD_NAMES[index], cell, points, tuple(windows_at(board, cell))
                 )
             )
+        if len(_TOLD) >= _TOLD_AT_MOST:
+            _TOLD.clear()
+        _TOLD[setup, placements] = tuple(scored)
         return scored
 
     def why_turn(self, turn: Turn) -> list[Scored]:
@@ -868,6 +889,11 @@ class Thricewise(Game):
         others' cards are set aside. Raises IllegalMove if the reveal itself is illegal."""
         return self.split_reveal(self.read_reveal(reveal))[0]
 
+
+#: ``Thricewise.why``'s, by the setup's cards and the placements (a card's windows depend on
+#: nothing else), emptied when full.
+_TOLD: dict[tuple, tuple[Scored, ...]] = {}
+_TOLD_AT_MOST = 256
 
 GAME = Thricewise
 

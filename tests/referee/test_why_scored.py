@@ -157,6 +157,32 @@ def test_a_turn_is_told_before_it_is_committed():
     assert [s[3] for s in before] == [6, 16]
 
 
+def test_a_turn_told_on_from_the_turns_before_is_told_as_the_whole_game(monkeypatch):
+    """``why`` works out only the last turn's cards when the turns before were worked out
+    (issue 32: each move's score sheet told every turn again), and tells the same."""
+    import referee.thricewise as thricewise
+
+    monkeypatch.setattr(thricewise, "_TOLD", {})
+    worked_out = []
+    windows_at = thricewise.windows_at
+    monkeypatch.setattr(
+        thricewise,
+        "windows_at",
+        lambda board, cell: worked_out.append(cell) or windows_at(board, cell),
+    )
+    game = random_game(3, 3)
+    for moves in range(1, len(game["moves"]) + 1):
+        state = judge({**game, "moves": game["moves"][:moves]}).state
+        worked_out.clear()
+        told = _told(state.why())
+        last_turn = [p for p in state.placements if p[0] == state.placements[-1][0]]
+        assert len(worked_out) == (len(last_turn) if moves > 1 else len(state.placements))
+        assert _told(state.why()) == told  # kept: nothing worked out again
+        assert len(worked_out) == (len(last_turn) if moves > 1 else len(state.placements))
+        thricewise._TOLD.clear()  # the whole game worked out anew tells the same
+        assert _told(state.why()) == told
+
+
 # --- Forget Venice --------------------------------------------------------------------------
 
 
