@@ -49,6 +49,20 @@ def said_with(message: str, **values: Any) -> str:
     return said(message) % {name: esc(value) for name, value in values.items()}
 
 
+def reasons(told: Any) -> str:
+    """Why a move scored (games.ui.Reason's), as a list folded under its points."""
+    out = ['<ul class="why-list">']
+    for reason in told:
+        out.append(f"<li>{esc(reason.text)}")
+        if reason.lines:
+            out.append("<ul>")
+            out.extend(f"<li>{esc(line)}</li>" for line in reason.lines)
+            out.append("</ul>")
+        out.append("</li>")
+    out.append("</ul>")
+    return "".join(out)
+
+
 class Pieces:
     """The pieces one function draws, each kept for the values it is drawn from and the
     language: drawn once per process, then looked up (at most ``size``, emptied when full)."""
