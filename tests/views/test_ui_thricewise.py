@@ -4,12 +4,15 @@ import json
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
-from games import services
+from games import jinja, services
 from games.models import Move, Play
-from games.ui import ui_for
-from games.ui.thricewise import grid_cells
+from games.ui import drawing, ui_for
+from games.ui.thricewise import grid_cells, table
+from games.ui.thricewise.board import card_info
 from referee import judge
+from referee.thricewise import CARD_NAMES
 from tests.dom import attr, chosen, classes, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
@@ -604,3 +607,48 @@ def test_a_turn_whose_cards_all_tied_is_said_as_such_not_as_plus_zero(
     services.record_move(play=play, move=game["moves"][3])
     page = dom(member_client.get(reverse("play", args=[play.pk])))
     assert "+" in text(find(page, "p", id="tw-last-turn"))
+
+
+# --- The table drawn in Python (games.ui.thricewise.table, issue 32) --------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_cards_face_on_the_board_is_the_one_the_setup_page_draws(language):
+    """The setup page draws a card's face with plays/games/thricewise/_card.html; the grid, the
+    deck and the set-aside cards draw it in Python: the same face, every card of the deck."""
+    with translation.override(language):
+        for name in CARD_NAMES:
+            card = card_info(name)
+            assert str(table.face(card)) == jinja.render(
+                "plays/games/thricewise/_card.html", {"card": card}
+            )
+
+
+def test_the_grid_and_the_deck_are_drawn_once_for_their_values(member_client, duel, monkeypatch):
+    """A cell of the grid or a card of the deck drawn once is looked up when the same cell or
+    card is drawn again: the second drawing of a board draws nothing anew, and is the same."""
+    monkeypatch.setattr(drawing, "CHECK", False)  # as the site keeps them (tests/conftest.py)
+    drawn = []
+    for pieces in (table._card_cell, table._free_cell, table._pick, table._face):
+
+        def draw(*values, _draw=pieces._draw):
+            drawn.append(values)
+            return _draw(*values)
+
+        monkeypatch.setattr(pieces, "_draw", draw)
+        monkeypatch.setattr(pieces, "_kept", {})
+    first = member_client.get(reverse("play", args=[duel.pk])).content
+    # the 96 cells the phone may reach, the 4 cards of the grid, the 32 unseen cards, and
+    # the 36 cards' faces
+    assert len(drawn) == 96 + 4 + 32 + 36
+    drawn.clear()
+    again = member_client.get(reverse("play", args=[duel.pk])).content
+    assert drawn == []
+    for start, end in ((b'<div class="tw-grid', b"\n</div>"), (b'<div class="tw-deck', b"</div>")):
+        assert between(again, start, end) == between(first, start, end)
+
+
+def between(page: bytes, start: bytes, end: bytes) -> bytes:
+    """What a page holds from ``start`` to the first ``end`` after it."""
+    at = page.index(start)
+    return page[at : page.index(end, at)]
