@@ -17,8 +17,9 @@ from django.conf import settings
 from django.http import QueryDict
 from django.templatetags.static import static
 from django.utils.text import capfirst
-from django.utils.translation import get_language, pgettext, pgettext_lazy
+from django.utils.translation import get_language, gettext_noop, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
+from markupsafe import Markup
 
 from referee import Game, Judgement
 from referee.buntherum import (
@@ -35,6 +36,7 @@ from referee.buntherum import (
 )
 
 from . import Builder, Draft, FormError, GameUI, and_list, read_draft
+from .drawing import Pieces, esc, said_with
 
 COLOUR_NAMES = {
     "red": pgettext_lazy("buntherum colour", "red"),
@@ -232,6 +234,92 @@ def make_card(card: str) -> Card:
 
 
 DECK = [make_card(f"{colour}-{obj}") for colour in COLOURS for obj in OBJECTS]
+CARDS = {card.id: card for card in DECK}
+
+
+# The table drawn in Python (games.ui.drawing, issue 32): the move form's 64 cards, and the cards
+# in the series, drawn on every move, each kept once drawn for its card, its state and its
+# drawing's address (the language is in each piece's key).
+
+
+def draw_card(card: Card, icon: str | None = None) -> Markup:
+    """A card as the board, the move form and the outcome show it (``icon``: its drawing's
+    address, when the caller has it already: bh.icons)."""
+    return Markup(_card(card.id, icon or card.icon))
+
+
+def _draw_card(card: str, icon: str) -> str:
+    colour = card_parts(card)[0]
+    label = card_names(get_language())[card][0]
+    return (
+        f'<span class="bh-card bh-{esc(colour)}" data-card="{esc(card)}"><svg class="bh-sym"'
+        f' aria-hidden="true" focusable="false"><use href="{esc(icon)}"></use></svg>'
+        f' <span class="bh-label">{esc(label)}</span></span>'
+    )
+
+
+_card = Pieces(_draw_card, size=1024)
+
+
+def draw_deck_card(card: Any) -> Markup:
+    """The card named ``card`` (a move's, as it was logged), or nothing if no card is named so."""
+    found = CARDS.get(card) if isinstance(card, str) else None
+    return draw_card(found) if found is not None else Markup("")
+
+
+def draw_series_cards(cards: list[Card], icons: dict[str, str]) -> Markup:
+    """A series' cards, each an item of its list."""
+    return Markup("".join(f"<li>{_card(card.id, icons[card.object])}</li>" for card in cards))
+
+
+def draw_grid(unplaced: frozenset[str], icons: dict[str, str]) -> Markup:
+    """The move form's grid of the 64 cards, a row per colour, a column per object: a card in
+    no series (``unplaced``) is a button to tap, one in a series is shown greyed."""
+    out = ['<div class="bh-grid" data-keys="grid" data-next="4">\n    ', _heads(), "\n    "]
+    for card in DECK:
+        out.append(_cell(card.id, card.id in unplaced, icons[card.object]))
+    out.append("\n    </div>")
+    return Markup("".join(out))
+
+
+def _draw_heads() -> str:
+    return "".join(
+        f'<span class="bh-head" aria-hidden="true">{esc(label)}</span>'
+        for label in OBJECT_NAMES.values()
+    )
+
+
+_heads = Pieces(_draw_heads, size=16)
+
+
+def _draw_cell(card: str, offered: bool, icon: str) -> str:
+    colour = card_parts(card)[0]
+    label, colour_label = card_names(get_language())[card]
+    label, colour_label, icon = esc(label), esc(colour_label), esc(icon)
+    symbol = (
+        f'<svg class="bh-sym" aria-hidden="true" focusable="false"><use href="{icon}"></use></svg>'
+    )
+    if offered:
+        card = esc(card)
+        tag = (
+            f'<button type="submit" name="card" value="{card}" class="bh-cell bh-{esc(colour)}"'
+            f' aria-label="{label}" title="{label}" data-set="card" data-string'
+            f' data-value="{card}" data-offered="cards" data-label="{label}">{symbol}'
+            f'<span class="bh-cname">{colour_label}</span></button>'
+        )
+    else:
+        gone = said_with(ALREADY_IN_A_SERIES, card=Markup(label))
+        tag = (
+            f'<span class="bh-cell bh-gone" title="{gone}">{symbol}'
+            f'<span class="bh-cname" aria-hidden="true">{colour_label}</span></span>'
+        )
+    return f"\n      \n      {tag}\n      \n    "
+
+
+_cell = Pieces(_draw_cell, size=1024)
+
+#: A card in a series, in the grid (marked for the catalogue: said_with translates it).
+ALREADY_IN_A_SERIES = gettext_noop("%(card)s: already in a series")
 
 
 def _field(side: str, slot: int, part: str) -> str:
@@ -377,30 +465,10 @@ class BuntherumUI(GameUI):
                 kept_tied = [name for name in tied if name in may_call]
             if draft.data.get("caller") in may_call:
                 kept_caller = draft.data["caller"]
-        unplaced = set(state.unplaced_cards())
-        # The move form draws the 64 cards and the board those in series: their names and the
-        # sprite's address found once here, where the templates would ask each card (issue 32).
+        # The move form draws the 64 cards and the board those in series: the sprite's address
+        # found once here, where each card would ask it (issue 32).
         sprite = sprite_address()
         icons = {obj: object_icon(obj, sprite) for obj in OBJECTS}
-        names = card_names(get_language())
-        grid = [
-            {
-                "colour": colour,
-                "label": COLOUR_NAMES[colour],
-                "cells": [
-                    {
-                        "card": card,
-                        "offered": card.id in unplaced,
-                        "label": names[card.id][0],
-                        "colour_label": names[card.id][1],
-                        "icon": icons[card.object],
-                    }
-                    for card in DECK
-                    if card.colour == colour
-                ],
-            }
-            for colour in COLOURS
-        ]
         return {
             "verdict_template": "plays/games/buntherum/verdict.html",
             "bh": {
@@ -419,12 +487,15 @@ class BuntherumUI(GameUI):
                 "face_up": face_up,
                 "kept_tied": kept_tied,
                 "kept_caller": kept_caller,
-                "grid": grid,
-                "objects": [(o, OBJECT_NAMES[o]) for o in OBJECTS],
+                "unplaced": frozenset(state.unplaced_cards()),
                 "sides": SIDES,
-                "deck": DECK,
                 "icons": icons,
                 "max_crashes": CRASHES_TO_ELIMINATE,
+                # the cards drawn in Python, each kept once drawn (issue 32)
+                "draw_card": draw_card,
+                "draw_deck_card": draw_deck_card,
+                "draw_grid": draw_grid,
+                "series_cards": draw_series_cards,
             },
         }
 
