@@ -10,6 +10,7 @@ from games import services
 from games.models import Move, Play, Seat
 from games.ui import buntherum, drawing
 from games.ui.buntherum import DEFAULT_SERIES
+from referee.buntherum import COLOURS
 from tests.dom import ANY, attr, chosen, classes, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
@@ -205,28 +206,28 @@ def test_the_card_grid_offers_only_cards_in_no_series(member_client, play):
     assert find_all(find(page, "form", id="move-form"), "textarea", name="move_json")
 
 
-def test_each_card_of_the_grid_is_drawn_once_for_its_state_and_the_language(
+def test_each_row_of_the_grid_is_drawn_once_for_its_cards_states_and_the_language(
     member_client, play, monkeypatch
 ):
-    """The 64 cards are drawn on every move (issue 32): each is drawn in Python once for the
-    card, whether it is offered and the language, then kept (games.ui.drawing.Pieces)."""
+    """The 64 cards are drawn on every move (issue 32): each colour's row is drawn in Python once
+    for which of its cards are offered and the language, then kept (games.ui.drawing.Pieces)."""
     monkeypatch.setattr(drawing, "CHECK", False)  # kept as the site keeps them
     drawn = []
 
-    def cell(*values):
+    def row(*values):
         drawn.append(values)
-        return buntherum._draw_cell(*values)
+        return buntherum._draw_row(*values)
 
-    monkeypatch.setattr(buntherum, "_cell", drawing.Pieces(cell))
+    monkeypatch.setattr(buntherum, "_row", drawing.Pieces(row))
     url = reverse("play", args=[play.pk])
     member_client.get(url)
-    assert len(drawn) == 64
-    assert sum(offered for _, offered, _ in drawn) == 64 - 12
+    assert [colour for colour, _, _ in drawn] == list(COLOURS)
+    assert sum(sum(offered) for _, offered, _ in drawn) == 64 - 12
     member_client.get(url)
-    assert len(drawn) == 64  # all kept
+    assert len(drawn) == 8  # all kept
     member_client.cookies.load({"django_language": "fr"})
     pick = find(dom(member_client.get(url)), "fieldset", id="bh-pick")
-    assert len(drawn) == 128  # drawn again in French
+    assert len(drawn) == 16  # drawn again in French
     gone = find_all(pick, "span", class_="bh-gone")[0]  # the red die, in series 1
     assert attr(gone, "title") == "dé rouge : déjà dans une série"
     assert attr(find(pick, "button", value="green-die"), "aria-label") == "dé vert"
