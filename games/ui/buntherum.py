@@ -17,7 +17,7 @@ from django.conf import settings
 from django.http import QueryDict
 from django.templatetags.static import static
 from django.utils.text import capfirst
-from django.utils.translation import get_language, gettext_noop, pgettext, pgettext_lazy
+from django.utils.translation import get_language, gettext_noop, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 from markupsafe import Markup
 
@@ -36,7 +36,7 @@ from referee.buntherum import (
 )
 
 from . import Builder, Draft, FormError, GameUI, and_list, read_draft
-from .drawing import Pieces, esc, said_with
+from .drawing import Pieces, esc, said, said_with
 
 COLOUR_NAMES = {
     "red": pgettext_lazy("buntherum colour", "red"),
@@ -267,9 +267,93 @@ def draw_deck_card(card: Any) -> Markup:
     return draw_card(found) if found is not None else Markup("")
 
 
-def draw_series_cards(cards: list[Card], icons: dict[str, str]) -> Markup:
-    """A series' cards, each an item of its list."""
-    return Markup("".join(f"<li>{_card(card.id, icons[card.object])}</li>" for card in cards))
+def draw_series(series: list[dict[str, Any]], icons: dict[str, str]) -> Markup:
+    """The board's six series, each a section listing its cards."""
+    drawings = tuple(icons[obj] for obj in OBJECTS)
+    return Markup(
+        "".join(_series(s["side"], tuple(card.id for card in s["cards"]), drawings) for s in series)
+    )
+
+
+def _draw_series(side: str, cards: tuple[str, ...], drawings: tuple[str, ...]) -> str:
+    icons = dict(zip(OBJECTS, drawings, strict=True))
+    items = "".join(f"<li>{_card(card, icons[card_parts(card)[1]])}</li>" for card in cards)
+    named = said_with(SERIES, side=side)
+    side = esc(side)
+    return (
+        f'\n  <section class="bh-series bh-side-{side}" id="series-{side}" aria-label="{named}">\n'
+        f'    <span class="bh-num" aria-hidden="true">{side}</span>\n'
+        f'    <ul class="bh-cards">{items}</ul>\n  </section>\n  '
+    )
+
+
+#: A series, by its number (marked for the catalogue: said_with translates it).
+SERIES = gettext_noop("Series %(side)s")
+
+_series = Pieces(_draw_series)
+
+
+def draw_players(players: list[dict[str, Any]]) -> Markup:
+    """The board's players: each one's pile, Crash tokens and whether they may call."""
+    return Markup(
+        "".join(
+            _player(
+                p["name"],
+                p["pile"],
+                p["crashes"],
+                p["eliminated"],
+                p["winner"],
+                p["tied"],
+                p["may_call"],
+            )
+            for p in players
+        )
+    )
+
+
+def _draw_player(
+    name: str,
+    pile: int,
+    crashes: int,
+    eliminated: bool,
+    winner: bool,
+    tied: bool,
+    may_call: bool,
+) -> str:
+    name = esc(name)
+    marked = ' class="bh-out"' if eliminated else ' class="winner"' if winner else ""
+    tokens_said = ngettext("%(n)s Crash token", "%(n)s Crash tokens", crashes) % {"n": crashes}
+    tokens = "".join(
+        f'<span class="bh-token{" bh-token-on" if i < crashes else ""}" aria-hidden="true"></span>'
+        for i in range(CRASHES_TO_ELIMINATE)
+    )
+    if winner:
+        status = f"★ {said(WINNER)}"
+    elif eliminated:
+        status = said(ELIMINATED)
+    elif tied:
+        status = said(TIED)
+    elif may_call:
+        status = said(MAY_CALL)
+    else:
+        status = said(MAY_NOT_CALL)
+    return (
+        f'\n    <tr data-player="{name}"{marked}>\n      <td>{name}</td>\n'
+        f'      <td class="bh-pile">{esc(pile)}</td>\n'
+        f'      <td><span class="bh-tokens" role="img" aria-label="{tokens_said}">{tokens}</span>'
+        f' <span class="bh-crash-count">{esc(crashes)}</span></td>\n'
+        f'      <td class="bh-status">{status}</td>\n    </tr>\n  '
+    )
+
+
+#: A player's status on the board (marked for the catalogue: said translates them).
+WINNER = gettext_noop("winner")
+ELIMINATED = gettext_noop("eliminated")
+TIED = gettext_noop("tied: may call")
+MAY_CALL = gettext_noop("may call")
+MAY_NOT_CALL = gettext_noop("may not call")
+
+_player = Pieces(_draw_player)
 
 
 def draw_grid(unplaced: frozenset[str], icons: dict[str, str]) -> Markup:
@@ -461,7 +545,6 @@ class BuntherumUI(GameUI):
                 "pile": state.pile[name],
                 "turned": turned[name],
                 "crashes": state.crashes[name],
-                "tokens": [i < state.crashes[name] for i in range(CRASHES_TO_ELIMINATE)],
                 "eliminated": name in state.eliminated,
                 "out_order": state.eliminated.index(name) + 1 if name in state.eliminated else None,
                 "may_call": name in may_call,
@@ -511,7 +594,8 @@ class BuntherumUI(GameUI):
                 "draw_card": draw_card,
                 "draw_deck_card": draw_deck_card,
                 "draw_grid": draw_grid,
-                "series_cards": draw_series_cards,
+                "draw_series": draw_series,
+                "draw_players": draw_players,
             },
         }
 

@@ -233,6 +233,37 @@ def test_each_row_of_the_grid_is_drawn_once_for_its_cards_states_and_the_languag
     assert attr(find(pick, "button", value="green-die"), "aria-label") == "dé vert"
 
 
+def test_the_board_s_series_and_players_are_drawn_once_for_what_they_show(
+    member_client, play, monkeypatch
+):
+    """The board's six series and its players are drawn on every move (issue 32): each in Python
+    once for its cards (a player's pile, tokens and status) and the language, then kept."""
+    monkeypatch.setattr(drawing, "CHECK", False)  # kept as the site keeps them
+    drawn = []
+
+    def kept(draw):
+        def counted(*values):
+            drawn.append(values)
+            return draw(*values)
+
+        return drawing.Pieces(counted)
+
+    monkeypatch.setattr(buntherum, "_series", kept(buntherum._draw_series))
+    monkeypatch.setattr(buntherum, "_player", kept(buntherum._draw_player))
+    url = reverse("play", args=[play.pk])
+    member_client.get(url)
+    assert len(drawn) == 6 + 3
+    member_client.get(url)
+    assert len(drawn) == 6 + 3  # all kept
+    member_client.cookies.load({"django_language": "fr"})
+    page = dom(member_client.get(url))
+    assert len(drawn) == 2 * (6 + 3)  # drawn again in French
+    assert attr(find(page, "section", id="series-4"), "aria-label") == "Série 4"
+    ana = find(find(page, "table", id="bh-players"), "tr", data_player="Ana")
+    assert attr(find(ana, "span", class_="bh-tokens"), "aria-label") == "0 jeton Crash"
+    assert text(find(ana, "td", class_="bh-status")) == "peut annoncer"
+
+
 def test_an_outcome_names_only_a_card_of_the_deck():
     """The verdict draws the card of the last move logged; any other value draws nothing."""
     assert 'data-card="pink-ball"' in buntherum.draw_deck_card("pink-ball")
