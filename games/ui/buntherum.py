@@ -422,6 +422,64 @@ def _draw_cell(card: str, offered: bool, icon: str) -> str:
 ALREADY_IN_A_SERIES = gettext_noop("%(card)s: already in a series")
 
 
+def draw_series_buttons(sides: tuple[str, ...]) -> Markup:
+    """The call's buttons, one per series: the same on every move."""
+    return Markup(_series_buttons(sides))
+
+
+def _draw_series_buttons(sides: tuple[str, ...]) -> str:
+    out = []
+    for side in sides:
+        named = said_with(SERIES, side=side)
+        side = esc(side)
+        out.append(
+            f'<button type="submit" name="series" value="{side}" class="bh-series-btn"'
+            f' id="call-{side}" aria-label="{named}" data-set="call.series" data-value="{side}"'
+            f' data-offered="calls" data-needs="call.player" data-unset="tie"'
+            f' data-label="{named}" data-key-text="{side}">{side}</button>'
+        )
+    return "".join(out)
+
+
+_series_buttons = Pieces(_draw_series_buttons, size=16)
+
+
+def draw_callers(may_call: list[str], kept: str | None) -> Markup:
+    """Who may call, to choose the first who did (``kept``: the one chosen before a refusal)."""
+    return Markup("".join(_caller(name, name == kept) for name in may_call))
+
+
+def _draw_caller(name: str, checked: bool) -> str:
+    name = esc(name)
+    ticked = " checked" if checked else ""
+    return (
+        f'<label class="bh-chip"><input type="radio" name="caller" value="{name}" required'
+        f'{ticked} data-set="call.player" data-string data-value="{name}" data-label="{name}"'
+        f' data-offered="may_call" data-unset="tie"> {name}</label>'
+    )
+
+
+_caller = Pieces(_draw_caller)
+
+
+def draw_tied(may_call: list[str], kept: list[str]) -> Markup:
+    """Who may call, to tick those who tied (``kept``: those ticked before a refusal)."""
+    return Markup("".join(_tied(name, name in kept) for name in may_call))
+
+
+def _draw_tied(name: str, checked: bool) -> str:
+    name = esc(name)
+    ticked = " checked" if checked else ""
+    return (
+        f'<label class="bh-chip"><input type="checkbox" name="tied" value="{name}"{ticked}'
+        f' data-toggle="tie" data-string data-value="{name}" data-offered="may_call"'
+        f' data-unset="call"> {name}</label>'
+    )
+
+
+_tied = Pieces(_draw_tied)
+
+
 def _field(side: str, slot: int, part: str) -> str:
     return f"s{side}_{slot}_{part}"
 
@@ -596,6 +654,9 @@ class BuntherumUI(GameUI):
                 "draw_grid": draw_grid,
                 "draw_series": draw_series,
                 "draw_players": draw_players,
+                "draw_series_buttons": draw_series_buttons,
+                "draw_callers": draw_callers,
+                "draw_tied": draw_tied,
             },
         }
 

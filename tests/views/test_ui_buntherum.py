@@ -10,7 +10,7 @@ from games import services
 from games.models import Move, Play, Seat
 from games.ui import buntherum, drawing
 from games.ui.buntherum import DEFAULT_SERIES
-from referee.buntherum import COLOURS
+from referee.buntherum import COLOURS, SIDES
 from tests.dom import ANY, attr, chosen, classes, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
@@ -449,6 +449,41 @@ def test_a_refused_tie_keeps_its_card_and_the_ticks_that_may_still_call(member_c
         ("Ana", True),
         ("Chloé", False),
     ]
+
+
+def test_the_call_s_buttons_and_chips_are_drawn_once_for_what_they_show(
+    member_client, play, monkeypatch
+):
+    """The call's series buttons, its callers and its tie ticks are drawn on every tap (issue
+    32): in Python, the buttons once for the language, each chip once for its name and whether
+    it is chosen, then kept."""
+    monkeypatch.setattr(drawing, "CHECK", False)  # kept as the site keeps them
+    drawn = []
+
+    def kept(draw):
+        def counted(*values):
+            drawn.append((draw.__name__, *values))
+            return draw(*values)
+
+        return drawing.Pieces(counted)
+
+    for name in ("_series_buttons", "_caller", "_tied"):
+        monkeypatch.setattr(buntherum, name, kept(getattr(buntherum, f"_draw{name}")))
+    tap(member_client, play, {"card": "green-die"})
+    assert sorted(drawn) == [
+        ("_draw_caller", "Ana", False),
+        ("_draw_caller", "Ben", False),
+        ("_draw_caller", "Chloé", False),
+        ("_draw_series_buttons", SIDES),
+        ("_draw_tied", "Ana", False),
+        ("_draw_tied", "Ben", False),
+        ("_draw_tied", "Chloé", False),
+    ]
+    tap(member_client, play, {"card": "blue-flower"})
+    assert len(drawn) == 7  # all kept
+    page = dom(tap(member_client, play, {"tied": ["Ben"], "tie": "1"}, draft={"card": "pink-die"}))
+    assert drawn[7:] == [("_draw_tied", "Ben", True)]  # the tick kept after the refusal
+    assert "checked" in dict(find(page, "input", name="tied", value="Ben").attributes)
 
 
 def test_the_json_fallback_still_enters_a_move(member_client, play):
