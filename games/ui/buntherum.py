@@ -237,9 +237,10 @@ DECK = [make_card(f"{colour}-{obj}") for colour in COLOURS for obj in OBJECTS]
 CARDS = {card.id: card for card in DECK}
 
 
-# The table drawn in Python (games.ui.drawing, issue 32): the move form's 64 cards, and the cards
-# in the series, drawn on every move, each kept once drawn for its card, its state and its
-# drawing's address (the language is in each piece's key).
+# The table drawn in Python (games.ui.drawing, issue 32): what every move's answer draws again —
+# the move form's 64 cards by rows, its series buttons and its chips of players, the board's six
+# series and its players — each piece kept once drawn for the values it shows (a card, whether
+# it is offered, its drawing's address; a player's pile and tokens) and the language.
 
 
 def draw_card(card: Card, icon: str | None = None) -> Markup:
