@@ -17,8 +17,9 @@ from django.conf import settings
 from django.http import QueryDict
 from django.templatetags.static import static
 from django.utils.text import capfirst
-from django.utils.translation import get_language, pgettext, pgettext_lazy
+from django.utils.translation import get_language, gettext_noop, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
+from markupsafe import Markup
 
 from referee import Game, Judgement
 from referee.buntherum import (
@@ -35,6 +36,7 @@ from referee.buntherum import (
 )
 
 from . import Builder, Draft, FormError, GameUI, and_list, read_draft
+from .drawing import Pieces, esc, said, said_with
 
 COLOUR_NAMES = {
     "red": pgettext_lazy("buntherum colour", "red"),
@@ -232,6 +234,251 @@ def make_card(card: str) -> Card:
 
 
 DECK = [make_card(f"{colour}-{obj}") for colour in COLOURS for obj in OBJECTS]
+CARDS = {card.id: card for card in DECK}
+
+
+# The table drawn in Python (games.ui.drawing, issue 32): what every move's answer draws again —
+# the move form's 64 cards by rows, its series buttons and its chips of players, the board's six
+# series and its players — each piece kept once drawn for the values it shows (a card, whether
+# it is offered, its drawing's address; a player's pile and tokens) and the language.
+
+
+def draw_card(card: Card, icon: str | None = None) -> Markup:
+    """A card as the board, the move form and the outcome show it (``icon``: its drawing's
+    address, when the caller has it already: bh.icons)."""
+    return Markup(_card(card.id, icon or card.icon))
+
+
+def _draw_card(card: str, icon: str) -> str:
+    colour = card_parts(card)[0]
+    label = card_names(get_language())[card][0]
+    return (
+        f'<span class="bh-card bh-{esc(colour)}" data-card="{esc(card)}"><svg class="bh-sym"'
+        f' aria-hidden="true" focusable="false"><use href="{esc(icon)}"></use></svg>'
+        f' <span class="bh-label">{esc(label)}</span></span>'
+    )
+
+
+_card = Pieces(_draw_card, size=1024)
+
+
+def draw_deck_card(card: Any) -> Markup:
+    """The card named ``card`` (a move's, as it was logged), or nothing if no card is named so."""
+    found = CARDS.get(card) if isinstance(card, str) else None
+    return draw_card(found) if found is not None else Markup("")
+
+
+def draw_series(series: list[dict[str, Any]], icons: dict[str, str]) -> Markup:
+    """The board's six series, each a section listing its cards."""
+    drawings = tuple(icons[obj] for obj in OBJECTS)
+    return Markup(
+        "".join(_series(s["side"], tuple(card.id for card in s["cards"]), drawings) for s in series)
+    )
+
+
+def _draw_series(side: str, cards: tuple[str, ...], drawings: tuple[str, ...]) -> str:
+    icons = dict(zip(OBJECTS, drawings, strict=True))
+    items = "".join(f"<li>{_card(card, icons[card_parts(card)[1]])}</li>" for card in cards)
+    named = said_with(SERIES, side=side)
+    side = esc(side)
+    return (
+        f'\n  <section class="bh-series bh-side-{side}" id="series-{side}" aria-label="{named}">\n'
+        f'    <span class="bh-num" aria-hidden="true">{side}</span>\n'
+        f'    <ul class="bh-cards">{items}</ul>\n  </section>\n  '
+    )
+
+
+#: A series, by its number (marked for the catalogue: said_with translates it).
+SERIES = gettext_noop("Series %(side)s")
+
+_series = Pieces(_draw_series)
+
+
+def draw_players(players: list[dict[str, Any]]) -> Markup:
+    """The board's players: each one's pile, Crash tokens and whether they may call."""
+    return Markup(
+        "".join(
+            _player(
+                p["name"],
+                p["pile"],
+                p["crashes"],
+                p["eliminated"],
+                p["winner"],
+                p["tied"],
+                p["may_call"],
+            )
+            for p in players
+        )
+    )
+
+
+def _draw_player(
+    name: str,
+    pile: int,
+    crashes: int,
+    eliminated: bool,
+    winner: bool,
+    tied: bool,
+    may_call: bool,
+) -> str:
+    name = esc(name)
+    marked = ' class="bh-out"' if eliminated else ' class="winner"' if winner else ""
+    tokens_said = ngettext("%(n)s Crash token", "%(n)s Crash tokens", crashes) % {"n": crashes}
+    tokens = "".join(
+        f'<span class="bh-token{" bh-token-on" if i < crashes else ""}" aria-hidden="true"></span>'
+        for i in range(CRASHES_TO_ELIMINATE)
+    )
+    if winner:
+        status = f"★ {said(WINNER)}"
+    elif eliminated:
+        status = said(ELIMINATED)
+    elif tied:
+        status = said(TIED)
+    elif may_call:
+        status = said(MAY_CALL)
+    else:
+        status = said(MAY_NOT_CALL)
+    return (
+        f'\n    <tr data-player="{name}"{marked}>\n      <td>{name}</td>\n'
+        f'      <td class="bh-pile">{esc(pile)}</td>\n'
+        f'      <td><span class="bh-tokens" role="img" aria-label="{tokens_said}">{tokens}</span>'
+        f' <span class="bh-crash-count">{esc(crashes)}</span></td>\n'
+        f'      <td class="bh-status">{status}</td>\n    </tr>\n  '
+    )
+
+
+#: A player's status on the board (marked for the catalogue: said translates them).
+WINNER = gettext_noop("winner")
+ELIMINATED = gettext_noop("eliminated")
+TIED = gettext_noop("tied: may call")
+MAY_CALL = gettext_noop("may call")
+MAY_NOT_CALL = gettext_noop("may not call")
+
+_player = Pieces(_draw_player)
+
+
+def draw_grid(unplaced: frozenset[str], icons: dict[str, str]) -> Markup:
+    """The move form's grid of the 64 cards, a row per colour, a column per object: a card in
+    no series (``unplaced``) is a button to tap, one in a series is shown greyed."""
+    drawings = tuple(icons[obj] for obj in OBJECTS)
+    out = ['<div class="bh-grid" data-keys="grid" data-next="4">\n    ', _heads(), "\n    "]
+    for colour, cards in ROWS:
+        out.append(_row(colour, tuple(card in unplaced for card in cards), drawings))
+    out.append("\n    </div>")
+    return Markup("".join(out))
+
+
+#: The grid's rows: each colour's cards, one per object.
+ROWS = tuple((colour, tuple(f"{colour}-{obj}" for obj in OBJECTS)) for colour in COLOURS)
+
+
+def _draw_row(colour: str, offered: tuple[bool, ...], drawings: tuple[str, ...]) -> str:
+    """A colour's cards, each offered or not, each with its object's drawing: a row is kept
+    rather than each card, 8 looked up per move rather than 64 (a game takes its cards away one
+    by one: a row is seen in a handful of states)."""
+    return "".join(
+        _draw_cell(f"{colour}-{obj}", tapped, icon)
+        for obj, tapped, icon in zip(OBJECTS, offered, drawings, strict=True)
+    )
+
+
+_row = Pieces(_draw_row)
+
+
+def _draw_heads() -> str:
+    return "".join(
+        f'<span class="bh-head" aria-hidden="true">{esc(label)}</span>'
+        for label in OBJECT_NAMES.values()
+    )
+
+
+_heads = Pieces(_draw_heads, size=16)
+
+
+def _draw_cell(card: str, offered: bool, icon: str) -> str:
+    colour = card_parts(card)[0]
+    label, colour_label = card_names(get_language())[card]
+    label, colour_label, icon = esc(label), esc(colour_label), esc(icon)
+    symbol = (
+        f'<svg class="bh-sym" aria-hidden="true" focusable="false"><use href="{icon}"></use></svg>'
+    )
+    if offered:
+        card = esc(card)
+        tag = (
+            f'<button type="submit" name="card" value="{card}" class="bh-cell bh-{esc(colour)}"'
+            f' aria-label="{label}" title="{label}" data-set="card" data-string'
+            f' data-value="{card}" data-offered="cards" data-label="{label}">{symbol}'
+            f'<span class="bh-cname">{colour_label}</span></button>'
+        )
+    else:
+        gone = said_with(ALREADY_IN_A_SERIES, card=Markup(label))
+        tag = (
+            f'<span class="bh-cell bh-gone" title="{gone}">{symbol}'
+            f'<span class="bh-cname" aria-hidden="true">{colour_label}</span></span>'
+        )
+    return f"\n      \n      {tag}\n      \n    "
+
+
+#: A card in a series, in the grid (marked for the catalogue: said_with translates it).
+ALREADY_IN_A_SERIES = gettext_noop("%(card)s: already in a series")
+
+
+def draw_series_buttons(sides: tuple[str, ...]) -> Markup:
+    """The call's buttons, one per series: the same on every move."""
+    return Markup(_series_buttons(sides))
+
+
+def _draw_series_buttons(sides: tuple[str, ...]) -> str:
+    out = []
+    for side in sides:
+        named = said_with(SERIES, side=side)
+        side = esc(side)
+        out.append(
+            f'<button type="submit" name="series" value="{side}" class="bh-series-btn"'
+            f' id="call-{side}" aria-label="{named}" data-set="call.series" data-value="{side}"'
+            f' data-offered="calls" data-needs="call.player" data-unset="tie"'
+            f' data-label="{named}" data-key-text="{side}">{side}</button>'
+        )
+    return "".join(out)
+
+
+_series_buttons = Pieces(_draw_series_buttons, size=16)
+
+
+def draw_callers(may_call: list[str], kept: str | None) -> Markup:
+    """Who may call, to choose the first who did (``kept``: the one chosen before a refusal)."""
+    return Markup("".join(_caller(name, name == kept) for name in may_call))
+
+
+def _draw_caller(name: str, checked: bool) -> str:
+    name = esc(name)
+    ticked = " checked" if checked else ""
+    return (
+        f'<label class="bh-chip"><input type="radio" name="caller" value="{name}" required'
+        f'{ticked} data-set="call.player" data-string data-value="{name}" data-label="{name}"'
+        f' data-offered="may_call" data-unset="tie"> {name}</label>'
+    )
+
+
+_caller = Pieces(_draw_caller)
+
+
+def draw_tied(may_call: list[str], kept: list[str]) -> Markup:
+    """Who may call, to tick those who tied (``kept``: those ticked before a refusal)."""
+    return Markup("".join(_tied(name, name in kept) for name in may_call))
+
+
+def _draw_tied(name: str, checked: bool) -> str:
+    name = esc(name)
+    ticked = " checked" if checked else ""
+    return (
+        f'<label class="bh-chip"><input type="checkbox" name="tied" value="{name}"{ticked}'
+        f' data-toggle="tie" data-string data-value="{name}" data-offered="may_call"'
+        f' data-unset="call"> {name}</label>'
+    )
+
+
+_tied = Pieces(_draw_tied)
 
 
 def _field(side: str, slot: int, part: str) -> str:
@@ -357,7 +604,6 @@ class BuntherumUI(GameUI):
                 "pile": state.pile[name],
                 "turned": turned[name],
                 "crashes": state.crashes[name],
-                "tokens": [i < state.crashes[name] for i in range(CRASHES_TO_ELIMINATE)],
                 "eliminated": name in state.eliminated,
                 "out_order": state.eliminated.index(name) + 1 if name in state.eliminated else None,
                 "may_call": name in may_call,
@@ -377,30 +623,10 @@ class BuntherumUI(GameUI):
                 kept_tied = [name for name in tied if name in may_call]
             if draft.data.get("caller") in may_call:
                 kept_caller = draft.data["caller"]
-        unplaced = set(state.unplaced_cards())
-        # The move form draws the 64 cards and the board those in series: their names and the
-        # sprite's address found once here, where the templates would ask each card (issue 32).
+        # The move form draws the 64 cards and the board those in series: the sprite's address
+        # found once here, where each card would ask it (issue 32).
         sprite = sprite_address()
         icons = {obj: object_icon(obj, sprite) for obj in OBJECTS}
-        names = card_names(get_language())
-        grid = [
-            {
-                "colour": colour,
-                "label": COLOUR_NAMES[colour],
-                "cells": [
-                    {
-                        "card": card,
-                        "offered": card.id in unplaced,
-                        "label": names[card.id][0],
-                        "colour_label": names[card.id][1],
-                        "icon": icons[card.object],
-                    }
-                    for card in DECK
-                    if card.colour == colour
-                ],
-            }
-            for colour in COLOURS
-        ]
         return {
             "verdict_template": "plays/games/buntherum/verdict.html",
             "bh": {
@@ -419,12 +645,19 @@ class BuntherumUI(GameUI):
                 "face_up": face_up,
                 "kept_tied": kept_tied,
                 "kept_caller": kept_caller,
-                "grid": grid,
-                "objects": [(o, OBJECT_NAMES[o]) for o in OBJECTS],
+                "unplaced": frozenset(state.unplaced_cards()),
                 "sides": SIDES,
-                "deck": DECK,
                 "icons": icons,
                 "max_crashes": CRASHES_TO_ELIMINATE,
+                # the cards drawn in Python, each kept once drawn (issue 32)
+                "draw_card": draw_card,
+                "draw_deck_card": draw_deck_card,
+                "draw_grid": draw_grid,
+                "draw_series": draw_series,
+                "draw_players": draw_players,
+                "draw_series_buttons": draw_series_buttons,
+                "draw_callers": draw_callers,
+                "draw_tied": draw_tied,
             },
         }
 

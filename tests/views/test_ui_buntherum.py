@@ -8,7 +8,9 @@ from django.urls import reverse
 
 from games import services
 from games.models import Move, Play, Seat
+from games.ui import buntherum, drawing
 from games.ui.buntherum import DEFAULT_SERIES
+from referee.buntherum import COLOURS, SIDES
 from tests.dom import ANY, attr, chosen, classes, dom, find, find_all, text
 from tests.examples import EXAMPLES
 
@@ -204,6 +206,71 @@ def test_the_card_grid_offers_only_cards_in_no_series(member_client, play):
     assert find_all(find(page, "form", id="move-form"), "textarea", name="move_json")
 
 
+def test_each_row_of_the_grid_is_drawn_once_for_its_cards_states_and_the_language(
+    member_client, play, monkeypatch
+):
+    """The 64 cards are drawn on every move (issue 32): each colour's row is drawn in Python once
+    for which of its cards are offered and the language, then kept (games.ui.drawing.Pieces)."""
+    monkeypatch.setattr(drawing, "CHECK", False)  # kept as the site keeps them
+    drawn = []
+
+    def row(*values):
+        drawn.append(values)
+        return buntherum._draw_row(*values)
+
+    monkeypatch.setattr(buntherum, "_row", drawing.Pieces(row))
+    url = reverse("play", args=[play.pk])
+    member_client.get(url)
+    assert [colour for colour, _, _ in drawn] == list(COLOURS)
+    assert sum(sum(offered) for _, offered, _ in drawn) == 64 - 12
+    member_client.get(url)
+    assert len(drawn) == 8  # all kept
+    member_client.cookies.load({"django_language": "fr"})
+    pick = find(dom(member_client.get(url)), "fieldset", id="bh-pick")
+    assert len(drawn) == 16  # drawn again in French
+    gone = find_all(pick, "span", class_="bh-gone")[0]  # the red die, in series 1
+    assert attr(gone, "title") == "dé rouge : déjà dans une série"
+    assert attr(find(pick, "button", value="green-die"), "aria-label") == "dé vert"
+
+
+def test_the_board_s_series_and_players_are_drawn_once_for_what_they_show(
+    member_client, play, monkeypatch
+):
+    """The board's six series and its players are drawn on every move (issue 32): each in Python
+    once for its cards (a player's pile, tokens and status) and the language, then kept."""
+    monkeypatch.setattr(drawing, "CHECK", False)  # kept as the site keeps them
+    drawn = []
+
+    def kept(draw):
+        def counted(*values):
+            drawn.append(values)
+            return draw(*values)
+
+        return drawing.Pieces(counted)
+
+    monkeypatch.setattr(buntherum, "_series", kept(buntherum._draw_series))
+    monkeypatch.setattr(buntherum, "_player", kept(buntherum._draw_player))
+    url = reverse("play", args=[play.pk])
+    member_client.get(url)
+    assert len(drawn) == 6 + 3
+    member_client.get(url)
+    assert len(drawn) == 6 + 3  # all kept
+    member_client.cookies.load({"django_language": "fr"})
+    page = dom(member_client.get(url))
+    assert len(drawn) == 2 * (6 + 3)  # drawn again in French
+    assert attr(find(page, "section", id="series-4"), "aria-label") == "Série 4"
+    ana = find(find(page, "table", id="bh-players"), "tr", data_player="Ana")
+    assert attr(find(ana, "span", class_="bh-tokens"), "aria-label") == "0 jeton Crash"
+    assert text(find(ana, "td", class_="bh-status")) == "peut annoncer"
+
+
+def test_an_outcome_names_only_a_card_of_the_deck():
+    """The verdict draws the card of the last move logged; any other value draws nothing."""
+    assert 'data-card="pink-ball"' in buntherum.draw_deck_card("pink-ball")
+    for value in ("grey-die", ["pink-ball"], None):
+        assert buntherum.draw_deck_card(value) == ""
+
+
 def test_tapping_a_card_keeps_it_in_a_draft_fragment(member_client, play):
     response = tap(member_client, play, {"card": "green-die"})
     page = dom(response)
@@ -382,6 +449,41 @@ def test_a_refused_tie_keeps_its_card_and_the_ticks_that_may_still_call(member_c
         ("Ana", True),
         ("Chloé", False),
     ]
+
+
+def test_the_call_s_buttons_and_chips_are_drawn_once_for_what_they_show(
+    member_client, play, monkeypatch
+):
+    """The call's series buttons, its callers and its tie ticks are drawn on every tap (issue
+    32): in Python, the buttons once for the language, each chip once for its name and whether
+    it is chosen, then kept."""
+    monkeypatch.setattr(drawing, "CHECK", False)  # kept as the site keeps them
+    drawn = []
+
+    def kept(draw):
+        def counted(*values):
+            drawn.append((draw.__name__, *values))
+            return draw(*values)
+
+        return drawing.Pieces(counted)
+
+    for name in ("_series_buttons", "_caller", "_tied"):
+        monkeypatch.setattr(buntherum, name, kept(getattr(buntherum, f"_draw{name}")))
+    tap(member_client, play, {"card": "green-die"})
+    assert sorted(drawn) == [
+        ("_draw_caller", "Ana", False),
+        ("_draw_caller", "Ben", False),
+        ("_draw_caller", "Chloé", False),
+        ("_draw_series_buttons", SIDES),
+        ("_draw_tied", "Ana", False),
+        ("_draw_tied", "Ben", False),
+        ("_draw_tied", "Chloé", False),
+    ]
+    tap(member_client, play, {"card": "blue-flower"})
+    assert len(drawn) == 7  # all kept
+    page = dom(tap(member_client, play, {"tied": ["Ben"], "tie": "1"}, draft={"card": "pink-die"}))
+    assert drawn[7:] == [("_draw_tied", "Ben", True)]  # the tick kept after the refusal
+    assert "checked" in dict(find(page, "input", name="tied", value="Ben").attributes)
 
 
 def test_the_json_fallback_still_enters_a_move(member_client, play):
