@@ -462,3 +462,61 @@ def test_the_preview_says_illegal_when_the_referee_would_refuse(member_client, t
         assert text(preview).startswith(word), text(preview)
         assert "cannot stop" in text(preview) or "ne peut pas" in text(preview)
         assert not find_all(preview, "button", id="confirm-move")
+
+
+def test_each_square_card_and_top_piece_is_drawn_once_for_its_values_and_the_language(
+    monkeypatch,
+):
+    """The board's squares, the card picker's cards and the top pieces are drawn in Python
+    (games.ui.three_high.drawn, issue 32): a second move form on the same board draws none of
+    them again, a move form in French draws each again."""
+    from django.utils import translation
+
+    from games.ui import drawing
+    from games.ui.three_high import drawn
+
+    monkeypatch.setattr(drawing, "CHECK", False)  # kept as the site keeps them
+    drawings = []
+    for kept in (drawn._square, drawn._card, drawn._top):
+        kept._kept.clear()
+        monkeypatch.setattr(
+            kept, "_draw", lambda *values, draw=kept._draw: drawings.append(values) or draw(*values)
+        )
+    judgement = judge({**GAME, "moves": GAME["moves"][:3]})
+    draft = Draft({"card": GAME["moves"][3]["card"], "side": GAME["moves"][3]["side"]})
+
+    def move_form():
+        context = ui_for("three-high").move_context(judgement, ["Ana", "Ben"], draft)
+        board = str(drawn.draw_board(context["th_ranks"], True, None))
+        cards = str(drawn.draw_cards(context["th_card_columns"], None))
+        tops = str(drawn.draw_tops(context["th_tops"], None))
+        return board, cards, tops, len(context["th_tops"])
+
+    board, cards, tops, top_count = move_form()
+    pieces = 64 + 32 + top_count
+    assert len(drawings) == pieces
+    assert move_form() == (board, cards, tops, top_count) and len(drawings) == pieces
+    with translation.override("fr"):
+        french = move_form()
+    assert len(drawings) == 2 * pieces
+    # each in the page's language: the cards already played say so
+    assert cards.count('title="already played"') == 3
+    assert french[1].count('title="déjà jouée"') == 3
+
+
+def test_the_words_drawn_in_python_are_in_the_catalogue():
+    """makemessages reads no ``said(...)``: the words the squares, cards and pieces say are
+    marked where they are written, so the French catalogue keeps them for that file."""
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from games.ui.three_high import drawn
+
+    catalogue = (Path(settings.BASE_DIR) / "locale/fr/LC_MESSAGES/django.po").read_text()
+    for entry in catalogue.split("\n\n"):
+        if "#: games/ui/three_high/drawn.py" in entry:
+            assert 'msgstr ""' not in entry.splitlines()[-1:]
+    for message in (drawn.OFF_THE_BOARD, drawn.ALREADY_PLAYED):
+        entries = [e for e in catalogue.split("\n\n") if f'\nmsgid "{message}"\n' in f"\n{e}\n"]
+        assert len(entries) == 1 and "#: games/ui/three_high/drawn.py" in entries[0], message

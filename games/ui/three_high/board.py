@@ -7,6 +7,7 @@ from referee import IllegalMove, Judgement
 from referee.three_high import CARDS, COLOURS, FILES, RED_SUITS, SQUARE_NAMES, SUITS, ThreeHigh
 
 from .. import Draft
+from .drawn import draw_board, draw_cards, draw_tops
 from .words import SIDE_ORDER, reason_text, words
 
 
@@ -132,6 +133,11 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
         "th_giving_up": data.get("cannot_play") == ASKED,
         "th_ready": bool(card and side and piece),
         "th_empty_hand": bool(to_play) and hands.get(to_play) == 0,
+        # the squares, the cards and the top pieces drawn in Python, each kept once drawn
+        # (games.ui.drawing, issue 32)
+        "th_draw_board": draw_board,
+        "th_draw_cards": draw_cards,
+        "th_draw_tops": draw_tops,
     }
 
 
