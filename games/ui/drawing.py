@@ -53,7 +53,12 @@ class Pieces:
     def __call__(self, *values: Any) -> str:
         """The piece drawn from ``values``: hashable values that are all it reads (a card's
         name, a cell's place and state), never an object written by its address."""
-        key = (get_language(), *values)
+        return self.in_language(get_language(), *values)
+
+    def in_language(self, language: str | None, *values: Any) -> str:
+        """The piece drawn from ``values`` in ``language``, the active one (``get_language()``):
+        looked up once for the many pieces of a table rather than for each."""
+        key = (language, *values)
         piece = self._kept.get(key)
         if piece is None or CHECK:
             made = self._draw(*values)

@@ -54,3 +54,15 @@ def test_a_translated_text_is_written_as_it_is_and_its_values_escaped():
             )
             == "Jouer le 7 &lt;b&gt; en A&#x27;1"
         )
+
+
+def test_a_piece_drawn_in_the_language_looked_up_once_is_kept_for_that_language(for_real):
+    """A table of many pieces looks the active language up once (``in_language``), not once a
+    piece: a piece is kept for it as for the language ``Pieces`` looks up itself."""
+    drawn = []
+    pieces = drawing.Pieces(lambda at: drawn.append(at) or at)
+    with translation.override("fr"):
+        pieces.in_language(translation.get_language(), "0,0")
+        pieces("0,0")
+    pieces.in_language("en", "0,0")
+    assert drawn == ["0,0", "0,0"]

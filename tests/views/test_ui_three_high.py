@@ -499,6 +499,11 @@ def test_each_square_card_and_top_piece_is_drawn_once_for_its_values_and_the_lan
     with translation.override("fr"):
         french = move_form()
     assert len(drawings) == 2 * pieces
+    # each in the page's language, looked up once for the board, the cards and the pieces
+    looked_up = []
+    monkeypatch.setattr(drawing, "get_language", lambda: looked_up.append(1) or "en")
+    move_form()
+    assert looked_up == []
     # each in the page's language: the cards already played say so
     assert cards.count('title="already played"') == 3
     assert french[1].count('title="déjà jouée"') == 3
