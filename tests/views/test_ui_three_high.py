@@ -525,3 +525,26 @@ def test_the_words_drawn_in_python_are_in_the_catalogue():
     for message in (drawn.OFF_THE_BOARD, drawn.ALREADY_PLAYED):
         entries = [e for e in catalogue.split("\n\n") if f'\nmsgid "{message}"\n' in f"\n{e}\n"]
         assert len(entries) == 1 and "#: games/ui/three_high/drawn.py" in entries[0], message
+
+
+def test_the_board_asks_for_trees_only_where_one_may_stand_and_says_the_deck_once(monkeypatch):
+    """Issue 32: of the 64 squares, only a stack of three or more, with a tree standing, is
+    looked through for a tree; and the card picker's 32 cards are said once for the language,
+    not once a move."""
+    from games.ui.three_high import board, words
+
+    judgement = judge({**GAME, "moves": []})
+    assert not judgement.state.trees()
+    asked = []
+    tree_in = board._tree_in
+    monkeypatch.setattr(board, "_tree_in", lambda *args: asked.append(args) or tree_in(*args))
+    card_info = words.Words.card_info
+    monkeypatch.setattr(
+        words.Words, "card_info", lambda self, code: asked.append(code) or card_info(self, code)
+    )
+    ui_for("three-high").move_context(judgement, ["Ana", "Ben"], None)  # the deck said once
+    asked.clear()
+    context = ui_for("three-high").move_context(judgement, ["Ana", "Ben"], None)
+    assert asked == []
+    assert [card["code"] for card in context["th_card_columns"][0]["cards"]][:2] == ["AS", "2S"]
+    assert sum(cell["tree"] for rank in context["th_ranks"] for cell in rank) == 0
