@@ -318,8 +318,15 @@ class ThreeHigh(Game):
         seat = self.turn
         cards: dict[str, dict[str, dict[str, str | None]]] = {}
         if self.hands[seat]:  # "a player with no card left at their turn must record it"
-            tops = [stack[-1] for stack in self.stacks.values()]
-            movable = [piece for piece in PIECES if piece in tops]
+            tops = {stack[-1] for stack in self.stacks.values()}
+            # each piece on top (large to small, colour by colour), read once for every card
+            # and side: where it stands, its size, and the one piece it may stop on (_blocker:
+            # its own colour one size larger)
+            movable = [
+                (piece, self.where[piece], size, f"{colour}-{size + 1}")
+                for piece, (colour, size) in PIECES.items()
+                if piece in tops
+            ]
             # A card moves a piece by its value, and a diamond whatever the piece's size (_target):
             # the cards of one value and of the same kind (a diamond or not) move the same.
             moved: dict[tuple[int, bool], dict[str, dict[str, str | None]]] = {}
@@ -333,17 +340,32 @@ class ThreeHigh(Game):
         return {"player": self.players[seat], "cannot_play": True, "cards": cards}
 
     def _moves_of(
-        self, card: tuple[str, int, str], pieces: list[str]
+        self, card: tuple[str, int, str], pieces: list[tuple[str, tuple[int, int], int, str]]
     ) -> dict[str, dict[str, str | None]]:
-        """For ``options``: each side and each of ``pieces`` that may move by it with ``card``,
-        and the square it would stop on (None: off the board)."""
+        """For ``options``: each side and each of ``pieces`` (the piece, its square, its size,
+        the piece it may stop on) that may move by it with ``card``, and the square it would
+        stop on (None: off the board).
+
+        The rules of ``_target`` and ``_blocker``, worked out here for some 750 cards × sides ×
+        pieces a position without a call for each (issue 32); test_options_three_high checks
+        them against every move ``check`` accepts."""
+        _, value, suit = card
+        diamond = suit == "d"
+        stacks = self.stacks
         sides: dict[str, dict[str, str | None]] = {}
-        for side, step in SIDES.items():
+        for side, (file_step, rank_step) in SIDES.items():
             moves: dict[str, str | None] = {}
-            for piece in pieces:
-                target = self._target(card, step, piece)
-                if self._blocker(piece, target) is None:
-                    moves[piece] = _cell_name(target)
+            for piece, origin, size, larger in pieces:
+                # _target: "n = card value − piece size …; a diamond moves exactly its value"
+                n = value if diamond else value - size
+                target = (origin[0] + file_step * n, origin[1] + rank_step * n)
+                name = SQUARE_NAMES.get(target)  # None: off the board, a legal move
+                if name is not None and target != origin:
+                    # _blocker: "an empty square or the piece of its own colour one size larger"
+                    below = stacks.get(target)
+                    if below and below[-1] != larger:
+                        continue
+                moves[piece] = name
             if moves:
                 sides[side] = moves
         return sides

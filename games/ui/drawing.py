@@ -75,7 +75,12 @@ class Pieces:
     def __call__(self, *values: Any) -> str:
         """The piece drawn from ``values``: hashable values that are all it reads (a card's
         name, a cell's place and state), never an object written by its address."""
-        key = (_now()[0], *values)
+        return self.in_language(_now()[0], *values)
+
+    def in_language(self, language: str | None, *values: Any) -> str:
+        """The piece drawn from ``values`` in ``language``, the drawing's (``_now``), when the
+        caller has it already."""
+        key = (language, *values)
         piece = self._kept.get(key)
         if piece is None or CHECK:
             made = self._draw(*values)

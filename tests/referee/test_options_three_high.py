@@ -260,3 +260,44 @@ def test_the_cards_that_move_alike_are_worked_out_once(monkeypatch):
     )
     options = state.options()
     assert worked and len(worked) == len(set(worked)) < len(options["cards"])
+
+
+def test_each_piece_is_judged_without_a_call_per_card_side_and_piece(monkeypatch):
+    """Issue 32: the options judge some 750 cards × sides × pieces a position; they work out
+    where each piece goes and whether it may stop there without asking ``_target`` and
+    ``_blocker`` each time, and say what asking them would say, at every position of the
+    benchmark's game."""
+    log = json.loads((LOGS / "three-high-bench.json").read_text())
+    states = [judge({**log, "moves": log["moves"][:number]}).state for number in range(25)]
+
+    def asked(state: ThreeHigh) -> dict:
+        """The options as ``_target`` and ``_blocker`` say them, card by card."""
+        cards = {}
+        tops = [stack[-1] for stack in state.stacks.values()]
+        for card in ALL_CARDS:
+            if card in state.played:
+                continue
+            parsed = state._read_card(card)
+            sides = {}
+            for side, step in SIDES.items():
+                moves = {}
+                for piece in (piece for piece in PIECES if piece in tops):
+                    target = state._target(parsed, step, piece)
+                    if state._blocker(piece, target) is None:
+                        moves[piece] = None if target is None else SQUARE_NAMES[target]
+                if moves:
+                    sides[side] = moves
+            if sides:
+                cards[card] = sides
+        return cards
+
+    expected = [asked(state) for state in states if not state.finished]
+    calls = []
+    for name in ("_target", "_blocker"):
+        rule = getattr(ThreeHigh, name)
+        monkeypatch.setattr(
+            ThreeHigh, name, lambda *args, rule=rule, name=name: calls.append(name) or rule(*args)
+        )
+    options = [state.options()["cards"] for state in states if not state.finished]
+    assert calls == []
+    assert options == expected and len(options) == 24

@@ -91,3 +91,15 @@ def test_a_drawing_looks_its_language_up_once_and_leaves_none_behind(monkeypatch
     assert html == "La table"
     assert seen == ["fr", "en", "fr"] and asked == []
     assert getattr(jinja.DRAWING, "now", None) is None
+
+
+def test_a_piece_drawn_in_the_language_looked_up_once_is_kept_for_that_language(for_real):
+    """A table of many pieces looks the active language up once (``in_language``), not once a
+    piece: a piece is kept for it as for the language ``Pieces`` looks up itself."""
+    drawn = []
+    pieces = drawing.Pieces(lambda at: drawn.append(at) or at)
+    with translation.override("fr"):
+        pieces.in_language(translation.get_language(), "0,0")
+        pieces("0,0")
+    pieces.in_language("en", "0,0")
+    assert drawn == ["0,0", "0,0"]

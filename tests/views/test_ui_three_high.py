@@ -462,3 +462,89 @@ def test_the_preview_says_illegal_when_the_referee_would_refuse(member_client, t
         assert text(preview).startswith(word), text(preview)
         assert "cannot stop" in text(preview) or "ne peut pas" in text(preview)
         assert not find_all(preview, "button", id="confirm-move")
+
+
+def test_each_square_card_and_top_piece_is_drawn_once_for_its_values_and_the_language(
+    monkeypatch,
+):
+    """The board's squares, the card picker's cards and the top pieces are drawn in Python
+    (games.ui.three_high.drawn, issue 32): a second move form on the same board draws none of
+    them again, a move form in French draws each again."""
+    from django.utils import translation
+
+    from games.ui import drawing
+    from games.ui.three_high import drawn
+
+    monkeypatch.setattr(drawing, "CHECK", False)  # kept as the site keeps them
+    drawings = []
+    for kept in (drawn._square, drawn._card, drawn._top):
+        kept._kept.clear()
+        monkeypatch.setattr(
+            kept, "_draw", lambda *values, draw=kept._draw: drawings.append(values) or draw(*values)
+        )
+    judgement = judge({**GAME, "moves": GAME["moves"][:3]})
+    draft = Draft({"card": GAME["moves"][3]["card"], "side": GAME["moves"][3]["side"]})
+
+    def move_form():
+        context = ui_for("three-high").move_context(judgement, ["Ana", "Ben"], draft)
+        board = str(drawn.draw_board(context["th_ranks"], True, None))
+        cards = str(drawn.draw_cards(context["th_card_columns"], None))
+        tops = str(drawn.draw_tops(context["th_tops"], None))
+        return board, cards, tops, len(context["th_tops"])
+
+    board, cards, tops, top_count = move_form()
+    pieces = 64 + 32 + top_count
+    assert len(drawings) == pieces
+    assert move_form() == (board, cards, tops, top_count) and len(drawings) == pieces
+    with translation.override("fr"):
+        french = move_form()
+    assert len(drawings) == 2 * pieces
+    # each in the page's language, looked up once for the board, the cards and the pieces
+    looked_up = []
+    monkeypatch.setattr(drawing, "get_language", lambda: looked_up.append(1) or "en")
+    move_form()
+    assert looked_up == []
+    # each in the page's language: the cards already played say so
+    assert cards.count('title="already played"') == 3
+    assert french[1].count('title="déjà jouée"') == 3
+
+
+def test_the_words_drawn_in_python_are_in_the_catalogue():
+    """makemessages reads no ``said(...)``: the words the squares, cards and pieces say are
+    marked where they are written, so the French catalogue keeps them for that file."""
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from games.ui.three_high import drawn
+
+    catalogue = (Path(settings.BASE_DIR) / "locale/fr/LC_MESSAGES/django.po").read_text()
+    for entry in catalogue.split("\n\n"):
+        if "#: games/ui/three_high/drawn.py" in entry:
+            assert 'msgstr ""' not in entry.splitlines()[-1:]
+    for message in (drawn.OFF_THE_BOARD, drawn.ALREADY_PLAYED):
+        entries = [e for e in catalogue.split("\n\n") if f'\nmsgid "{message}"\n' in f"\n{e}\n"]
+        assert len(entries) == 1 and "#: games/ui/three_high/drawn.py" in entries[0], message
+
+
+def test_the_board_asks_for_trees_only_where_one_may_stand_and_says_the_deck_once(monkeypatch):
+    """Issue 32: of the 64 squares, only a stack of three or more, with a tree standing, is
+    looked through for a tree; and the card picker's 32 cards are said once for the language,
+    not once a move."""
+    from games.ui.three_high import board, words
+
+    judgement = judge({**GAME, "moves": []})
+    assert not judgement.state.trees()
+    asked = []
+    tree_in = board._tree_in
+    monkeypatch.setattr(board, "_tree_in", lambda *args: asked.append(args) or tree_in(*args))
+    card_info = words.Words.card_info
+    monkeypatch.setattr(
+        words.Words, "card_info", lambda self, code: asked.append(code) or card_info(self, code)
+    )
+    ui_for("three-high").move_context(judgement, ["Ana", "Ben"], None)  # the deck said once
+    asked.clear()
+    context = ui_for("three-high").move_context(judgement, ["Ana", "Ben"], None)
+    assert asked == []
+    assert [card["code"] for card in context["th_card_columns"][0]["cards"]][:2] == ["AS", "2S"]
+    assert sum(cell["tree"] for rank in context["th_ranks"] for cell in rank) == 0

@@ -4,9 +4,10 @@ piece would land, the cards played and in hand, the pickers of the move being en
 from __future__ import annotations
 
 from referee import IllegalMove, Judgement
-from referee.three_high import CARDS, COLOURS, FILES, RED_SUITS, SQUARE_NAMES, SUITS, ThreeHigh
+from referee.three_high import CARDS, COLOURS, FILES, SQUARE_NAMES, ThreeHigh
 
 from .. import Draft
+from .drawn import draw_board, draw_cards, draw_tops
 from .words import SIDE_ORDER, reason_text, words
 
 
@@ -69,26 +70,46 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
     destinations = {c["piece"]: c.get("destination") for c in top_choices}
 
     ranks = []
-    for rank in range(8, 0, -1):
+    for squares in _RANKS:
         cells = []
-        for f, file in enumerate(FILES):
-            name = f"{file}{rank}"
-            stack = board.get(name, [])
+        for name, dark, file_label, rank_label in squares:
+            stack = board.get(name)
+            if not stack:  # most squares: nothing on them to say
+                cells.append(
+                    {
+                        "name": name,
+                        "dark": dark,
+                        "stack": [],
+                        "codes": "",
+                        "top": None,
+                        "tree": False,
+                        "selected": False,
+                        "landing": name == landing,
+                        "last": False,
+                        "file_label": file_label,
+                        "rank_label": rank_label,
+                        "description": "",
+                        "destination": None,
+                    }
+                )
+                continue
+            top = stack[-1]
             cells.append(
                 {
                     "name": name,
-                    "dark": (f + rank) % 2 == 1,
+                    "dark": dark,
                     "stack": [piece_info(p) for p in stack],
                     "codes": ",".join(stack),
-                    "top": stack[-1] if stack else None,
-                    "tree": _tree_in(stack, trees),
-                    "selected": bool(piece) and bool(stack) and stack[-1] == piece,
+                    "top": top,
+                    # a tree is three pieces, standing
+                    "tree": bool(trees) and len(stack) >= 3 and _tree_in(stack, trees),
+                    "selected": top == piece,  # piece: a top piece or nothing
                     "landing": name == landing,
-                    "last": bool(stack) and stack[-1] == last_piece,
-                    "file_label": file if rank == 1 else "",
-                    "rank_label": str(rank) if file == "a" else "",
+                    "last": top == last_piece,
+                    "file_label": file_label,
+                    "rank_label": rank_label,
                     "description": ", ".join(piece_label(p) for p in stack),
-                    "destination": destinations.get(stack[-1]) if stack else None,
+                    "destination": destinations.get(top),
                 }
             )
         ranks.append(cells)
@@ -96,14 +117,11 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
     played_set = set(played)
     card_columns = [
         {
-            "suit": said.suit_name(suit),
-            "red": suit in RED_SUITS,
-            "cards": [
-                {**card_info(f"{v}{suit}"), "played": f"{v}{suit}".upper() in played_set}
-                for v in "a2345678"
-            ],
+            "suit": suit,
+            "red": red,
+            "cards": [{**card, "played": card["code"] in played_set} for card in cards],
         }
-        for suit in SUITS
+        for suit, red, cards in said.deck()
     ]
     return {
         "th_ranks": ranks,
@@ -132,8 +150,27 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
         "th_giving_up": data.get("cannot_play") == ASKED,
         "th_ready": bool(card and side and piece),
         "th_empty_hand": bool(to_play) and hands.get(to_play) == 0,
+        # the squares, the cards and the top pieces drawn in Python, each kept once drawn
+        # (games.ui.drawing, issue 32)
+        "th_draw_board": draw_board,
+        "th_draw_cards": draw_cards,
+        "th_draw_tops": draw_tops,
     }
 
+
+#: The board's squares rank by rank, north first: (name, dark, file label, rank label).
+_RANKS = tuple(
+    tuple(
+        (
+            f"{file}{rank}",
+            (f + rank) % 2 == 1,
+            file if rank == 1 else "",
+            str(rank) if file == "a" else "",
+        )
+        for f, file in enumerate(FILES)
+    )
+    for rank in range(8, 0, -1)
+)
 
 #: A draft's "cannot_play" after the first tap: the second confirms it.
 ASKED = "asked"

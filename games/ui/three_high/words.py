@@ -11,7 +11,15 @@ from django.utils.text import capfirst
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 
-from referee.three_high import CARDS, LAST_DRAW_REASON, PIECES, RED_SUITS, WON_REASON, ThreeHigh
+from referee.three_high import (
+    CARDS,
+    LAST_DRAW_REASON,
+    PIECES,
+    RED_SUITS,
+    SUITS,
+    WON_REASON,
+    ThreeHigh,
+)
 
 RANK_LABELS = "A2345678"
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
@@ -163,6 +171,21 @@ class Words:
 
     def suit_name(self, suit: str) -> str:
         return self._once(("suit", suit), lambda: suit_name(suit))
+
+    def deck(self) -> tuple[tuple[str, bool, tuple[dict[str, Any], ...]], ...]:
+        """The 32 cards suit by suit, ace to 8, as the card picker shows them: each suit's
+        name, whether it is red, and its cards (``card_info``)."""
+        return self._once(
+            ("deck", None),
+            lambda: tuple(
+                (
+                    self.suit_name(suit),
+                    suit in RED_SUITS,
+                    tuple(self.card_info(f"{value}{suit}") for value in "a2345678"),
+                )
+                for suit in SUITS
+            ),
+        )
 
 
 def words() -> Words:
