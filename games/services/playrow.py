@@ -277,29 +277,25 @@ CHECK_KEPT_HERE = False
 
 def _check_recalled(play: Play, recalled: Kept) -> None:
     loaded = _loaded(play)
-    same = loaded is not None and (
-        recalled.next_seq,
-        recalled.position,
-        recalled.judgement.as_dict(),
-        recalled.judgement.setup,
-        recalled.judgement.teams,
-        recalled.judgement.ranks,
-        len(recalled.judgement.plans),
-        recalled.judgement.plans[-1].canonical() if recalled.judgement.plans else None,
-        recalled.judgement.state.dump(),
-    ) == (
-        loaded.next_seq,
-        loaded.position,
-        loaded.judgement.as_dict(),
-        loaded.judgement.setup,
-        loaded.judgement.teams,
-        loaded.judgement.ranks,
-        len(loaded.judgement.plans),
-        loaded.judgement.plans[-1].canonical() if loaded.judgement.plans else None,
-        loaded.judgement.state.dump(),
-    )
+    same = loaded is not None and _said(recalled) == _said(loaded)
     if not same:
         raise AssertionError(f"The state kept here for play {play.pk} is not its JSON's.")
+
+
+def _said(kept: Kept) -> tuple:
+    """What a kept judgement says of its play, to compare one kept here with its JSON's."""
+    judgement = kept.judgement
+    return (
+        kept.next_seq,
+        kept.position,
+        judgement.as_dict(),
+        judgement.setup,
+        judgement.teams,
+        judgement.ranks,
+        len(judgement.plans),
+        judgement.plans[-1].canonical() if judgement.plans else None,
+        judgement.state.dump(),
+    )
 
 
 def _kept(judgement: Judgement, version: int, position: tuple[int, str] | None) -> str:
