@@ -579,3 +579,75 @@ def test_a_criterion_left_with_no_suit_says_so_with_a_dash(member_client, night,
         "Chloé's sheet, half 2: criterion I has 0 suits (—); each criterion takes two."
     )
     assert Play.objects.count() == 0
+
+
+# The table drawn in Python (games.ui.forget_venice.table, issue 32) ------------------------------
+
+
+@pytest.fixture
+def kept_for_real(monkeypatch):
+    """Kept pieces as the site keeps them, not drawn again to be checked (tests/conftest.py)."""
+    from games.ui import drawing
+
+    monkeypatch.setattr(drawing, "CHECK", False)
+
+
+def test_a_card_of_the_deck_is_drawn_once_for_its_name_and_the_language(kept_for_real, monkeypatch):
+    """The deck's 30-odd cards are drawn after every deal: a card's face, once per process."""
+    from django.utils import translation
+
+    from games.ui.forget_venice import table
+    from games.ui.forget_venice.board import card_info
+
+    faces = []
+    face = table._face
+
+    def counted(name):
+        faces.append(name)
+        return face(name)
+
+    monkeypatch.setattr(table, "_face", counted)
+    monkeypatch.setattr(table, "_undealt", table.Pieces(table._draw_undealt))
+    deck = [card_info("The Author"), card_info("Ace of Moons")]
+    with translation.override("en"):
+        first = table.draw_deck(deck, building=True)
+        assert table.draw_deck(deck, building=True) == first
+        assert 'value="The Author"' in first and 'data-value="Ace of Moons"' in first
+    assert faces == ["The Author", "Ace of Moons"]
+    with translation.override("fr"):
+        table.draw_deck(deck, building=True)
+    assert len(faces) == 4
+
+
+def test_the_collection_and_a_laid_card_are_said_in_the_readers_language():
+    from django.utils import translation
+
+    from games.ui.forget_venice import table
+    from games.ui.forget_venice.board import RANK_SHORT, card_info
+
+    player = {
+        "criteria": [
+            {
+                "criterion": "I",
+                "rule": "the smaller count",
+                "value": 1,
+                "suits": [
+                    {
+                        "name": "Moons",
+                        "css": "moons",
+                        "short": "Lu",
+                        "label": "Lunes",
+                        "count": 2,
+                        "slots": [{"count": 2 if n == 2 else 0} for n in range(11)],
+                    }
+                ],
+            }
+        ]
+    }
+    with translation.override("fr"):
+        drawn = dom(str(table.draw_collection(player, list(RANK_SHORT.values()))))
+        laid = dom(str(table.draw_laid([card_info("The Author")])))
+    assert text(find_all(find(drawn, "thead"), "th")[0]) == "Couleur"
+    assert [text(td) for td in find_all(drawn, "td", class_="fv-held")] == ["2"]
+    assert attr(find(laid, "button"), "title") == "La reprendre"
+    assert attr(find(laid, "button"), "value") == "The Author"

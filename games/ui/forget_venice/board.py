@@ -24,6 +24,7 @@ from referee.forget_venice import (
 
 from .. import Draft, whose
 from .._decktet import Words, words
+from .table import draw_collection, draw_deck, draw_laid
 from .why import criterion_reason
 
 #: The twelve run ranks as narrow column heads (Ace = 1 … Crown = 12).
@@ -216,6 +217,9 @@ def deal_form(
         "first_number": None if first is None else first + 1,
         "first_options": [i + 1 for i in range(PILES)],
         "second_options": [i + 1 for i in range(PILES) if i != first],
+        # the cards drawn in Python, each kept once drawn (games.ui.drawing, issue 32)
+        "draw_deck": draw_deck,
+        "draw_laid": draw_laid,
     }
 
 
@@ -303,6 +307,8 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
         "players": players,
         # what the board says of each dealer the phone may tap (several may deal)
         "dealings": tied,
+        # each collection drawn in Python, each suit's row kept once drawn (issue 32)
+        "draw_collection": draw_collection,
     }
     if not state.finished:
         context["fv_form"] = deal_form(state, data, dealers, dealer, choosers, deals, said)
