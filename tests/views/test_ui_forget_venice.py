@@ -651,3 +651,59 @@ def test_the_collection_and_a_laid_card_are_said_in_the_readers_language():
     assert [text(td) for td in find_all(drawn, "td", class_="fv-held")] == ["2"]
     assert attr(find(laid, "button"), "title") == "La reprendre"
     assert attr(find(laid, "button"), "value") == "The Author"
+
+
+def _form_for(dealer=None, data=None, lang="en"):
+    """The deal form of forget-venice-1 before its first deal (Ana deals), in ``lang``."""
+    from django.utils import translation
+
+    from games.ui import Draft
+    from games.ui.forget_venice.board import board_context
+    from referee import judge
+
+    judgement = judge({**GAME, "moves": []})
+    with translation.override(lang):
+        return board_context(judgement, GAME["players"], Draft(data) if data else None)["fv_form"]
+
+
+def test_what_is_said_for_each_dealer_is_shown_once_that_dealer_is_tapped():
+    """On the phone each player may be the dealer tapped: each one's words, hidden but Ana's,
+    the dealer the rotation allows."""
+    from django.utils import translation
+
+    from games.ui.forget_venice import table
+
+    form = _form_for()
+    with translation.override("fr"):
+        said = dom(str(table.draw_each_deal(form, "second")))
+        legend = dom(str(table.draw_each_deal(form, "piles", "span")))
+    paragraphs = find_all(said, "p")
+    assert [text(p) for p in paragraphs] == [
+        f"{deal['second_chooser']} (second à choisir) a pris :" for deal in form["deals"]
+    ]
+    assert [attr(p, "data-when-value") for p in paragraphs] == [d["when"] for d in form["deals"]]
+    assert [is_hidden(p) for p in paragraphs] == [not deal["shown"] for deal in form["deals"]]
+    assert [deal["dealer"] for deal in form["deals"] if deal["shown"]] == ["Ana"]
+    counts = find_all(legend, "span", class_="fv-laid-count")
+    assert len(counts) == len(form["deals"]) and all(text(c) == "0" for c in counts)
+
+
+def test_the_piles_are_buttons_and_the_first_choosers_pile_is_pressed():
+    from games.ui.forget_venice import table
+
+    piles = [["The Author"], ["The Origin"], ["The Journey", "The Painter", "The Savage"]]
+    piles[2] += ["The Mountain", "The Sailor"]
+    form = _form_for(data={"dealer": "Ana", "piles": piles, "active": 2, "first": 1})
+    first = dom(str(table.draw_choices(form, "first")))
+    second = dom(str(table.draw_choices(form, "second")))
+    heads = [dom(str(table.draw_pile_head(pile, form["building"]))) for pile in form["piles"]]
+    assert [attr(b, "aria-pressed") for b in find_all(first, "button")] == [
+        "false",
+        "true",
+        "false",
+    ]
+    assert [text(b) for b in find_all(second, "button")] == ["Pile 1", "Pile 3"]
+    assert [attr(b, "value") for b in find_all(second, "button")] == ["0", "2"]
+    assert [attr(find(h, "button"), "aria-pressed") for h in heads] == ["false", "false", "true"]
+    # no script: nothing for the phone's builder
+    assert attr(find_all(first, "button")[0], "data-label") is None

@@ -24,7 +24,14 @@ from referee.forget_venice import (
 
 from .. import Draft, whose
 from .._decktet import Words, words
-from .table import draw_collection, draw_deck, draw_laid
+from .table import (
+    draw_choices,
+    draw_collection,
+    draw_deck,
+    draw_each_deal,
+    draw_laid,
+    draw_pile_head,
+)
 from .why import criterion_reason
 
 #: The twelve run ranks as narrow column heads (Ace = 1 … Crown = 12).
@@ -220,6 +227,9 @@ def deal_form(
         # the cards drawn in Python, each kept once drawn (games.ui.drawing, issue 32)
         "draw_deck": draw_deck,
         "draw_laid": draw_laid,
+        "draw_each_deal": draw_each_deal,
+        "draw_pile_head": draw_pile_head,
+        "draw_choices": draw_choices,
     }
 
 

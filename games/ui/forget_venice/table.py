@@ -14,11 +14,28 @@ from typing import Any
 from django.utils.translation import gettext_noop
 from markupsafe import Markup
 
-from ..drawing import Pieces, esc, said
+from ..drawing import Pieces, esc, said, said_with
 
 #: What the pieces say, marked here for the catalogue (makemessages reads no f-string).
 SUIT = gettext_noop("Suit")
 TAKE_BACK = gettext_noop("Take it back")
+#: What is said for each dealer the deal may have (move_form.html's ``form.deals``), by part.
+FOR_EACH_DEAL = {
+    "piles": gettext_noop("%(whose)s 7 cards in 3 piles (%(laid)s of %(to_lay)s laid out)"),
+    "first": gettext_noop("%(who)s (First Chooser) took:"),
+    "second": gettext_noop("%(who)s (Second Chooser) took:"),
+    "keeps": gettext_noop("%(who)s (the dealer) keeps the last pile; the deal is entered at once."),
+}
+#: A pile, as its button says it; and as the chooser's tap says it on the phone.
+PILE = gettext_noop("Pile %(number)s")
+TOOK = {
+    "first": gettext_noop("First Chooser: pile %(number)s"),
+    "second": gettext_noop("Second Chooser: pile %(number)s"),
+}
+#: Whose name each part says.
+_WHO = {"first": "first_chooser", "second": "second_chooser", "keeps": "dealer"}
+#: The count of cards laid out, on the phone: its builder counts them (data-count).
+_LAID_COUNT = Markup('<span class="fv-laid-count" data-count="piles">0</span>')
 
 
 def draw_collection(player: dict[str, Any], ranks: Sequence[str]) -> Markup:
@@ -37,17 +54,21 @@ def draw_collection(player: dict[str, Any], ranks: Sequence[str]) -> Markup:
             f' {esc(criterion["rule"])} = <strong class="fv-crit-value"'
             f' data-criterion="{name}">{esc(criterion["value"])}</strong></th></tr>\n          '
         )
-        for suit in criterion["suits"]:
-            out.append(
-                _suit_row(
-                    suit["name"],
-                    suit["css"],
-                    suit["short"],
-                    suit["label"],
-                    suit["count"],
-                    tuple(slot["count"] for slot in suit["slots"]),
-                )
+        out.append(
+            _suit_row.joined(
+                [
+                    (
+                        suit["name"],
+                        suit["css"],
+                        suit["short"],
+                        suit["label"],
+                        suit["count"],
+                        tuple(slot["count"] for slot in suit["slots"]),
+                    )
+                    for suit in criterion["suits"]
+                ]
             )
+        )
         out.append("\n        </tbody>\n        ")
     out.append("\n      </table>")
     return Markup("".join(out))
@@ -94,12 +115,12 @@ _suit_row = Pieces(_draw_suit_row)
 def draw_deck(cards: Sequence[dict[str, Any]], building: bool) -> Markup:
     """The cards not dealt yet this half (board.py's ``card_info`` each): a tap lays one in the
     pile marked; on the phone (``building``) each toggles in the pile the builder points at."""
-    return Markup("".join([_undealt(card["name"], building) for card in cards]))
+    return Markup(_undealt.joined([(card["name"], building) for card in cards]))
 
 
 def draw_laid(cards: Sequence[dict[str, Any]]) -> Markup:
     """A pile's cards, as the server's draft has them: a tap takes one back."""
-    return Markup("".join([_laid(card["name"]) for card in cards]))
+    return Markup(_laid.joined([(card["name"],) for card in cards]))
 
 
 def _face(name: str) -> str:
@@ -144,3 +165,113 @@ def _draw_laid(name: str) -> str:
 
 
 _laid = Pieces(_draw_laid)
+
+
+def draw_each_deal(form: dict[str, Any], part: str, tag: str = "p", classes: str = "") -> Markup:
+    """What one part of the deal says, once for each dealer of ``form.deals`` (board.py's
+    ``dealings``): on the phone, one per player, each shown once that dealer is tapped; ``part``
+    a key of FOR_EACH_DEAL, drawn in ``tag`` (with ``classes``)."""
+    building = form["building"]
+    return Markup(
+        _each_deal(
+            part,
+            tag,
+            classes,
+            building,
+            None if building else form["laid"],
+            form["to_lay"],
+            tuple(
+                (deal["when"], deal["shown"], deal["whose"], deal[_WHO.get(part, "dealer")])
+                for deal in form["deals"]
+            ),
+        )
+    )
+
+
+def _draw_each_deal(
+    part: str,
+    tag: str,
+    classes: str,
+    building: bool,
+    laid: int | None,
+    to_lay: int,
+    deals: tuple[tuple[str, bool, str, str], ...],
+) -> str:
+    opening = f'<{tag} class="{classes}"' if classes else f"<{tag}"
+    out = []
+    for when, shown, whose, who in deals:
+        shows = f' data-when-value="{esc(when)}"{"" if shown else " hidden"}' if when else ""
+        if part == "piles":
+            says = said_with(
+                FOR_EACH_DEAL[part],
+                whose=whose,
+                laid=_LAID_COUNT if building else laid,
+                to_lay=to_lay,
+            )
+        else:
+            says = said_with(FOR_EACH_DEAL[part], who=who)
+        out.append(f"{opening}{shows}>{says}</{tag}>")
+    return "".join(out)
+
+
+_each_deal = Pieces(_draw_each_deal, size=256)
+
+
+def draw_pile_head(pile: dict[str, Any], building: bool) -> Markup:
+    """A pile's button (board.py's ``deal_form`` ``piles``): a tap makes it the pile the next
+    cards go to (pressed)."""
+    return Markup(_pile_head(pile["index"], pile["number"], pile["active"], building))
+
+
+def _draw_pile_head(index: int, number: int, active: bool, building: bool) -> str:
+    builder = f' data-set="_pile" data-value="{index}"' if building else ""
+    return (
+        f'<button type="submit" name="pile" value="{index}" class="fv-pile-head"'
+        f' id="fv-pile-{number}" aria-pressed="{"true" if active else "false"}"{builder}>'
+        f"{said_with(PILE, number=number)}</button>"
+    )
+
+
+_pile_head = Pieces(_draw_pile_head, size=64)
+
+
+def draw_choices(form: dict[str, Any], chooser: str) -> Markup:
+    """The piles the First Chooser (``chooser`` "first") or the Second Chooser ("second") may
+    have taken, a button each; the First Chooser's pile taken is pressed."""
+    building = form["building"]
+    if chooser == "first":
+        taken = form["first_number"]
+        return Markup(
+            _choice.joined(
+                [(chooser, number, building, number == taken) for number in form["first_options"]]
+            )
+        )
+    return Markup(
+        _choice.joined([(chooser, number, building, False) for number in form["second_options"]])
+    )
+
+
+def _draw_choice(chooser: str, number: int, building: bool, pressed: bool) -> str:
+    pile = number - 1
+    if chooser == "first":
+        kind = (
+            f'class="fv-choice fv-first" id="fv-first-{number}"'
+            f' aria-pressed="{"true" if pressed else "false"}"'
+        )
+        shows = ""
+    else:
+        kind = f'class="fv-choice" id="fv-second-{number}"'
+        shows = f""" data-when-value='{{"!first": {pile}}}'"""
+    builder = (
+        f' data-set="{chooser}" data-value="{pile}"{shows}'
+        f' data-label="{said_with(TOOK[chooser], number=number)}"'
+        if building
+        else ""
+    )
+    return (
+        f'<button type="submit" name="{chooser}" value="{pile}" {kind}{builder}>'
+        f"{said_with(PILE, number=number)}</button>"
+    )
+
+
+_choice = Pieces(_draw_choice, size=64)
