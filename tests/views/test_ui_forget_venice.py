@@ -638,7 +638,7 @@ def test_the_collection_and_a_laid_card_are_said_in_the_readers_language():
                         "short": "Lu",
                         "label": "Lunes",
                         "count": 2,
-                        "slots": [{"count": 2 if n == 2 else 0} for n in range(11)],
+                        "held": tuple(2 if n == 2 else 0 for n in range(11)),
                     }
                 ],
             }
@@ -648,6 +648,8 @@ def test_the_collection_and_a_laid_card_are_said_in_the_readers_language():
         drawn = dom(str(table.draw_collection(player, list(RANK_SHORT.values()))))
         laid = dom(str(table.draw_laid([card_info("The Author")])))
     assert text(find_all(find(drawn, "thead"), "th")[0]) == "Couleur"
+    # the criterion's rule said in the language drawn, whatever the board's words
+    assert text(find(drawn, "th", scope="rowgroup")) == "I le plus petit nombre = 1"
     assert [text(td) for td in find_all(drawn, "td", class_="fv-held")] == ["2"]
     assert attr(find(laid, "button"), "title") == "La reprendre"
     assert attr(find(laid, "button"), "value") == "The Author"
@@ -707,3 +709,25 @@ def test_the_piles_are_buttons_and_the_first_choosers_pile_is_pressed():
     assert [attr(find(h, "button"), "aria-pressed") for h in heads] == ["false", "false", "true"]
     # no script: nothing for the phone's builder
     assert attr(find_all(first, "button")[0], "data-label") is None
+
+
+@pytest.mark.parametrize("name", ["forget-venice-1", "forget-venice-2"])
+def test_each_suits_row_holds_the_cards_bearing_it_by_rank(name):
+    """A collection's row: the cards bearing the suit, counted under their rank's column (the
+    cards are read once for the six suits)."""
+    from games.ui.forget_venice.board import RANK_COLUMNS, player_board
+    from referee import judge
+    from referee.decktet import BY_NAME
+
+    log = json.loads((EXAMPLES / f"{name}.json").read_text())
+    for k in range(len(log["moves"]) + 1):
+        state = judge({**log, "moves": log["moves"][:k]}).state
+        for player in state.players:
+            cards = [BY_NAME[card] for card in state.collection(player)]
+            for criterion in player_board(state, player, None)["criteria"]:
+                for row in criterion["suits"]:
+                    bearing = [card for card in cards if row["name"] in card.suits]
+                    assert row["count"] == len(bearing)
+                    assert row["held"] == tuple(
+                        sum(card.rank == rank for card in bearing) for rank, _ in RANK_COLUMNS
+                    )

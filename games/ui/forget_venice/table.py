@@ -40,20 +40,14 @@ _LAID_COUNT = Markup('<span class="fv-laid-count" data-count="piles">0</span>')
 
 def draw_collection(player: dict[str, Any], ranks: Sequence[str]) -> Markup:
     """A player's collection (board.py's ``player_board``): under each criterion, its rule and
-    points, then a row per suit, the cards it holds by rank."""
+    points, then a row per suit, the cards it holds by rank (``held``: a count per rank)."""
     out = [
         '<table class="fv-collection">\n        ',
         _head(tuple(ranks)),
         "\n        ",
     ]
     for criterion in player["criteria"]:
-        name = esc(criterion["criterion"])
-        out.append(
-            '\n        <tbody class="fv-criterion">\n          <tr class="fv-criterion-head">'
-            f'<th colspan="14" scope="rowgroup"><span class="fv-crit">{name}</span>'
-            f' {esc(criterion["rule"])} = <strong class="fv-crit-value"'
-            f' data-criterion="{name}">{esc(criterion["value"])}</strong></th></tr>\n          '
-        )
+        out.append(_criterion_head(criterion["criterion"], criterion["value"]))
         out.append(
             _suit_row.joined(
                 [
@@ -63,7 +57,7 @@ def draw_collection(player: dict[str, Any], ranks: Sequence[str]) -> Markup:
                         suit["short"],
                         suit["label"],
                         suit["count"],
-                        tuple(slot["count"] for slot in suit["slots"]),
+                        suit["held"],
                     )
                     for suit in criterion["suits"]
                 ]
@@ -72,6 +66,22 @@ def draw_collection(player: dict[str, Any], ranks: Sequence[str]) -> Markup:
         out.append("\n        </tbody>\n        ")
     out.append("\n      </table>")
     return Markup("".join(out))
+
+
+def _draw_criterion_head(criterion: str, value: int) -> str:
+    """A criterion's head: its rule, in the language active, and the points it gives."""
+    from .board import CRITERION_RULES
+
+    name = esc(criterion)
+    return (
+        '\n        <tbody class="fv-criterion">\n          <tr class="fv-criterion-head">'
+        f'<th colspan="14" scope="rowgroup"><span class="fv-crit">{name}</span>'
+        f' {esc(CRITERION_RULES[criterion])} = <strong class="fv-crit-value"'
+        f' data-criterion="{name}">{esc(value)}</strong></th></tr>\n          '
+    )
+
+
+_criterion_head = Pieces(_draw_criterion_head, size=256)
 
 
 def _draw_head(ranks: tuple[str, ...]) -> str:
