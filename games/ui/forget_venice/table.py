@@ -1,9 +1,10 @@
 """Forget Venice's table drawn (games.ui.drawing: in Python, each piece kept once drawn): each
-player's collection, a row of 11 rank slots per suit under each criterion (some 200 cells a
-move for three players), and the cards of the deal being laid out (``deck``: every card not
+player's collection, a row of 12 rank slots per suit under each criterion (some 200 cells a
+move for three players), and the deal being laid out: its cards (``deck``: every card not
 dealt yet this half, each a button to tap; ``laid``: a pile's cards, each tapped to take it
-back). The rest of board.html and move_form.html stays in the templates. A card is named
-for the pieces it is in: its face is the same for its name in a language.
+back), its piles' buttons, and what it says for each dealer the phone may tap. The rest of
+board.html and move_form.html stays in the templates. A card is named for the pieces it is
+in, a criterion by its numeral: its face, its rule, are the same for them in a language.
 """
 
 from __future__ import annotations
