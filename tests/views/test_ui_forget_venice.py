@@ -731,3 +731,20 @@ def test_each_suits_row_holds_the_cards_bearing_it_by_rank(name):
                     assert row["held"] == tuple(
                         sum(card.rank == rank for card in bearing) for rank, _ in RANK_COLUMNS
                     )
+
+
+def test_the_cards_a_player_took_are_named_in_the_order_taken():
+    from games.ui.forget_venice import table
+    from games.ui.forget_venice.board import card_info
+
+    taken = dom(
+        "<p>"
+        + str(table.draw_card_names([card_info("The Origin"), card_info("Ace of Moons")]))
+        + "</p>"
+    )
+    assert [text(span) for span in find_all(taken, "span", class_="fv-card-name")] == [
+        "The Origin",
+        "Ace of Moons",
+    ]
+    assert text(taken) == "The Origin , Ace of Moons"
+    assert str(table.draw_card_names([])) == ""

@@ -24,6 +24,7 @@ from referee.forget_venice import (
 from .. import Draft, whose
 from .._decktet import Words, words
 from .table import (
+    draw_card_names,
     draw_choices,
     draw_collection,
     draw_deck,
@@ -328,6 +329,7 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
         "dealings": tied,
         # each collection drawn in Python, each suit's row kept once drawn (issue 32)
         "draw_collection": draw_collection,
+        "draw_card_names": draw_card_names,
     }
     if not state.finished:
         context["fv_form"] = deal_form(state, data, dealers, dealer, choosers, deals, said)

@@ -69,6 +69,16 @@ def draw_collection(player: dict[str, Any], ranks: Sequence[str]) -> Markup:
     return Markup("".join(out))
 
 
+def draw_card_names(cards: Sequence[dict[str, Any]]) -> Markup:
+    """The cards a player took this half, named in the order taken (board.py's ``card_info``
+    each): a few words each, joined."""
+    return Markup(", ".join([_card_name(card["name"]) for card in cards]))
+
+
+def _card_name(name: str) -> str:
+    return f'<span class="fv-card-name">{esc(name)}</span>'
+
+
 def _draw_criterion_head(criterion: str, value: int) -> str:
     """A criterion's head: its rule, in the language active, and the points it gives."""
     from .board import CRITERION_RULES
