@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from .base import Game, IllegalMove, Message, Plan, SetupError, define, expect_player, is_int, norm
@@ -261,6 +262,16 @@ def half_breakdown(
     )
 
 
+@lru_cache(maxsize=1024)
+def _told_half(
+    names: tuple[str, ...], pairs: tuple[tuple[str, ...], ...]
+) -> tuple[CriterionScore, CriterionScore, CriterionScore]:
+    """``half_breakdown`` of the cards named, kept for them and the pairs: a move's score sheet
+    tells every half of every player again, and a half over (or a collection unchanged since
+    the last move) is told the same each time (issue 32). Immutable, so shared."""
+    return half_breakdown([_CARDS[name] for name in names], pairs)
+
+
 def _read_sheets(players: Sequence[str], setup: Any) -> list[Sheet]:
     """The sheet of each seat: the setup's ``sheets``, or the default sheets.
 
@@ -481,8 +492,9 @@ class ForgetVenice(Game):
     def why(self, player: str, half: int | None = None) -> tuple[CriterionScore, ...]:
         """``criteria`` told: which suits and cards gave each criterion its points."""
         h = half or self.half
-        cards = [_CARDS[name] for name in self.collection(player, h)]
-        return half_breakdown(cards, self.sheets[player][str(h)])
+        return _told_half(
+            tuple(self._collections[h - 1][player]), tuple(map(tuple, self.sheets[player][str(h)]))
+        )
 
     def options(self) -> dict[str, Any]:
         """What the next deal may be, for a page to build it tap by tap without asking; ``{}``

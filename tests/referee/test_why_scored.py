@@ -11,7 +11,7 @@ import json
 import pytest
 
 from referee import judge
-from referee.decktet import BASIC_DECK
+from referee.decktet import BASIC_DECK, BY_NAME
 from referee.forget_venice import half_breakdown
 from referee.thricewise import RANK, explain_window, window_points
 from tests.examples import EXAMPLES
@@ -295,3 +295,18 @@ def test_a_run_is_the_longest_and_the_lowest_of_two_as_long():
         cards, (("Suns", "Wyrms"), ("Waves", "Leaves"), ("Moons", "Knots"))
     )
     assert three.suits[0].run == ("The Author", "The Journey") and three.points == 2
+
+
+def test_a_half_is_told_once_for_its_cards_and_sheet():
+    """Every move's score sheet tells each half of each player again (issue 32): a half over
+    is told from the same cards and pairs as the move before, so it is worked out once, and
+    the very same telling comes back, later moves included."""
+    log = json.loads((EXAMPLES / "forget-venice-1.json").read_text())
+    first_half_over = judge({**log, "moves": log["moves"][:7]}).state
+    later = judge(log).state
+    for player in later.players:
+        told = first_half_over.why(player, 1)
+        assert later.why(player, 1) is told
+        assert first_half_over.why(player, 1) is told
+        cards = [BY_NAME[name] for name in later.collection(player, 1)]
+        assert told == half_breakdown(cards, later.sheets[player]["1"])

@@ -103,3 +103,26 @@ def test_a_piece_drawn_in_the_language_looked_up_once_is_kept_for_that_language(
         pieces("0,0")
     pieces.in_language("en", "0,0")
     assert drawn == ["0,0", "0,0"]
+
+
+def test_pieces_joined_are_drawn_as_many_calls_with_one_lookup_of_the_language(
+    for_real, monkeypatch
+):
+    """A deck's 30 cards in a row: the language, looked up for each, cost as much as the cards."""
+    looked_up = []
+    language = drawing.get_language
+
+    def counted():
+        looked_up.append(1)
+        return language()
+
+    drawn = []
+    pieces = drawing.Pieces(lambda at, card: drawn.append(at) or f"<i>{at}{card}</i>")
+    pieces("0,0", "red-7")
+    monkeypatch.setattr(drawing, "get_language", counted)
+    rows = [("0,0", "red-7"), ("0,1", None), ("0,0", "red-7")]
+    assert pieces.joined(rows) == "".join(pieces(*row) for row in rows)
+    assert drawn == ["0,0", "0,1"]
+    looked_up.clear()
+    pieces.joined(rows)
+    assert len(looked_up) == 1

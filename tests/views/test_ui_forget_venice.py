@@ -579,3 +579,172 @@ def test_a_criterion_left_with_no_suit_says_so_with_a_dash(member_client, night,
         "Chloé's sheet, half 2: criterion I has 0 suits (—); each criterion takes two."
     )
     assert Play.objects.count() == 0
+
+
+# The table drawn in Python (games.ui.forget_venice.table, issue 32) ------------------------------
+
+
+@pytest.fixture
+def kept_for_real(monkeypatch):
+    """Kept pieces as the site keeps them, not drawn again to be checked (tests/conftest.py)."""
+    from games.ui import drawing
+
+    monkeypatch.setattr(drawing, "CHECK", False)
+
+
+def test_a_card_of_the_deck_is_drawn_once_for_its_name_and_the_language(kept_for_real, monkeypatch):
+    """The deck's 30-odd cards are drawn after every deal: a card's face, once per process."""
+    from django.utils import translation
+
+    from games.ui.forget_venice import table
+    from games.ui.forget_venice.board import card_info
+
+    faces = []
+    face = table._face
+
+    def counted(name):
+        faces.append(name)
+        return face(name)
+
+    monkeypatch.setattr(table, "_face", counted)
+    monkeypatch.setattr(table, "_undealt", table.Pieces(table._draw_undealt))
+    deck = [card_info("The Author"), card_info("Ace of Moons")]
+    with translation.override("en"):
+        first = table.draw_deck(deck, building=True)
+        assert table.draw_deck(deck, building=True) == first
+        assert 'value="The Author"' in first and 'data-value="Ace of Moons"' in first
+    assert faces == ["The Author", "Ace of Moons"]
+    with translation.override("fr"):
+        table.draw_deck(deck, building=True)
+    assert len(faces) == 4
+
+
+def test_the_collection_and_a_laid_card_are_said_in_the_readers_language():
+    from django.utils import translation
+
+    from games.ui.forget_venice import table
+    from games.ui.forget_venice.board import RANK_SHORT, card_info
+
+    player = {
+        "criteria": [
+            {
+                "criterion": "I",
+                "rule": "the smaller count",
+                "value": 1,
+                "suits": [
+                    {
+                        "name": "Moons",
+                        "css": "moons",
+                        "short": "Lu",
+                        "label": "Lunes",
+                        "count": 2,
+                        "held": tuple(2 if n == 2 else 0 for n in range(11)),
+                    }
+                ],
+            }
+        ]
+    }
+    with translation.override("fr"):
+        drawn = dom(str(table.draw_collection(player, list(RANK_SHORT.values()))))
+        laid = dom(str(table.draw_laid([card_info("The Author")])))
+    assert text(find_all(find(drawn, "thead"), "th")[0]) == "Couleur"
+    # the criterion's rule said in the language drawn, whatever the board's words
+    assert text(find(drawn, "th", scope="rowgroup")) == "I le plus petit nombre = 1"
+    assert [text(td) for td in find_all(drawn, "td", class_="fv-held")] == ["2"]
+    assert attr(find(laid, "button"), "title") == "La reprendre"
+    assert attr(find(laid, "button"), "value") == "The Author"
+
+
+def _form_for(dealer=None, data=None, lang="en"):
+    """The deal form of forget-venice-1 before its first deal (Ana deals), in ``lang``."""
+    from django.utils import translation
+
+    from games.ui import Draft
+    from games.ui.forget_venice.board import board_context
+    from referee import judge
+
+    judgement = judge({**GAME, "moves": []})
+    with translation.override(lang):
+        return board_context(judgement, GAME["players"], Draft(data) if data else None)["fv_form"]
+
+
+def test_what_is_said_for_each_dealer_is_shown_once_that_dealer_is_tapped():
+    """On the phone each player may be the dealer tapped: each one's words, hidden but Ana's,
+    the dealer the rotation allows."""
+    from django.utils import translation
+
+    from games.ui.forget_venice import table
+
+    form = _form_for()
+    with translation.override("fr"):
+        said = dom(str(table.draw_each_deal(form, "second")))
+        legend = dom(str(table.draw_each_deal(form, "piles", "span")))
+    paragraphs = find_all(said, "p")
+    assert [text(p) for p in paragraphs] == [
+        f"{deal['second_chooser']} (second à choisir) a pris :" for deal in form["deals"]
+    ]
+    assert [attr(p, "data-when-value") for p in paragraphs] == [d["when"] for d in form["deals"]]
+    assert [is_hidden(p) for p in paragraphs] == [not deal["shown"] for deal in form["deals"]]
+    assert [deal["dealer"] for deal in form["deals"] if deal["shown"]] == ["Ana"]
+    counts = find_all(legend, "span", class_="fv-laid-count")
+    assert len(counts) == len(form["deals"]) and all(text(c) == "0" for c in counts)
+
+
+def test_the_piles_are_buttons_and_the_first_choosers_pile_is_pressed():
+    from games.ui.forget_venice import table
+
+    piles = [["The Author"], ["The Origin"], ["The Journey", "The Painter", "The Savage"]]
+    piles[2] += ["The Mountain", "The Sailor"]
+    form = _form_for(data={"dealer": "Ana", "piles": piles, "active": 2, "first": 1})
+    first = dom(str(table.draw_choices(form, "first")))
+    second = dom(str(table.draw_choices(form, "second")))
+    heads = [dom(str(table.draw_pile_head(pile, form["building"]))) for pile in form["piles"]]
+    assert [attr(b, "aria-pressed") for b in find_all(first, "button")] == [
+        "false",
+        "true",
+        "false",
+    ]
+    assert [text(b) for b in find_all(second, "button")] == ["Pile 1", "Pile 3"]
+    assert [attr(b, "value") for b in find_all(second, "button")] == ["0", "2"]
+    assert [attr(find(h, "button"), "aria-pressed") for h in heads] == ["false", "false", "true"]
+    # no script: nothing for the phone's builder
+    assert attr(find_all(first, "button")[0], "data-label") is None
+
+
+@pytest.mark.parametrize("name", ["forget-venice-1", "forget-venice-2"])
+def test_each_suits_row_holds_the_cards_bearing_it_by_rank(name):
+    """A collection's row: the cards bearing the suit, counted under their rank's column (the
+    cards are read once for the six suits)."""
+    from games.ui.forget_venice.board import RANK_COLUMNS, player_board
+    from referee import judge
+    from referee.decktet import BY_NAME
+
+    log = json.loads((EXAMPLES / f"{name}.json").read_text())
+    for k in range(len(log["moves"]) + 1):
+        state = judge({**log, "moves": log["moves"][:k]}).state
+        for player in state.players:
+            cards = [BY_NAME[card] for card in state.collection(player)]
+            for criterion in player_board(state, player, None)["criteria"]:
+                for row in criterion["suits"]:
+                    bearing = [card for card in cards if row["name"] in card.suits]
+                    assert row["count"] == len(bearing)
+                    assert row["held"] == tuple(
+                        sum(card.rank == rank for card in bearing) for rank, _ in RANK_COLUMNS
+                    )
+
+
+def test_the_cards_a_player_took_are_named_in_the_order_taken():
+    from games.ui.forget_venice import table
+    from games.ui.forget_venice.board import card_info
+
+    taken = dom(
+        "<p>"
+        + str(table.draw_card_names([card_info("The Origin"), card_info("Ace of Moons")]))
+        + "</p>"
+    )
+    assert [text(span) for span in find_all(taken, "span", class_="fv-card-name")] == [
+        "The Origin",
+        "Ace of Moons",
+    ]
+    assert text(taken) == "The Origin , Ace of Moons"
+    assert str(table.draw_card_names([])) == ""

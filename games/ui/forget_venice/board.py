@@ -4,7 +4,6 @@ deal being laid out, and the paper score sheet with why each criterion gave its 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -24,6 +23,15 @@ from referee.forget_venice import (
 
 from .. import Draft, whose
 from .._decktet import Words, words
+from .table import (
+    draw_card_names,
+    draw_choices,
+    draw_collection,
+    draw_deck,
+    draw_each_deal,
+    draw_laid,
+    draw_pile_head,
+)
 from .why import criterion_reason
 
 #: The twelve run ranks as narrow column heads (Ace = 1 … Crown = 12).
@@ -48,6 +56,8 @@ TIE_BREAKS = {
 RANKS_IN_ORDER = sorted(RUN_RANKS, key=RUN_RANKS.__getitem__)
 #: Each run rank with its column head, in order.
 RANK_COLUMNS = [(rank, RANK_SHORT.get(rank, rank)) for rank in RANKS_IN_ORDER]
+#: Each run rank's column.
+_COLUMN = {rank: column for column, rank in enumerate(RANKS_IN_ORDER)}
 
 
 def suit_info(suit: str, said: Words | None = None) -> dict[str, Any]:
@@ -103,14 +113,22 @@ def player_board(
     cards = [BY_NAME[name] for name in state.collection(player)]
     scores = state.criteria(player)
     pairs = state.sheets[player][str(state.half)]
+    # Each suit's cards, and how many of them each rank column holds (RANK_COLUMNS' order):
+    # the cards read once for the six suits.
+    count = {suit: 0 for pair in pairs for suit in pair}
+    held = {suit: [0] * len(RANK_COLUMNS) for suit in count}
+    for card in cards:
+        column = _COLUMN.get(card.rank)
+        for suit in card.suits:
+            count[suit] += 1
+            if column is not None:
+                held[suit][column] += 1
     criteria = []
     for criterion, pair in zip(CRITERIA, pairs, strict=True):
-        rows = []
-        for suit in pair:
-            held = Counter(card.rank for card in cards if suit in card.suits)
-            slots = [{"rank": short, "count": held[rank]} for rank, short in RANK_COLUMNS]
-            count = sum(held.values())
-            rows.append({**suit_info(suit, said), "count": count, "slots": slots})
+        rows = [
+            {**suit_info(suit, said), "count": count[suit], "held": tuple(held[suit])}
+            for suit in pair
+        ]
         criteria.append(
             {
                 "criterion": criterion,
@@ -216,6 +234,12 @@ def deal_form(
         "first_number": None if first is None else first + 1,
         "first_options": [i + 1 for i in range(PILES)],
         "second_options": [i + 1 for i in range(PILES) if i != first],
+        # the cards drawn in Python, each kept once drawn (games.ui.drawing, issue 32)
+        "draw_deck": draw_deck,
+        "draw_laid": draw_laid,
+        "draw_each_deal": draw_each_deal,
+        "draw_pile_head": draw_pile_head,
+        "draw_choices": draw_choices,
     }
 
 
@@ -303,6 +327,9 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
         "players": players,
         # what the board says of each dealer the phone may tap (several may deal)
         "dealings": tied,
+        # each collection drawn in Python, each suit's row kept once drawn (issue 32)
+        "draw_collection": draw_collection,
+        "draw_card_names": draw_card_names,
     }
     if not state.finished:
         context["fv_form"] = deal_form(state, data, dealers, dealer, choosers, deals, said)
