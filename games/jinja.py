@@ -338,7 +338,7 @@ def render(name: str, context: dict[str, Any]) -> str:
 
 
 #: The language and the catalogue's gettext of the drawing under way in this thread (``render``),
-#: for what it draws in Python (games.ui.drawing): looked up once for the drawing, not for each
+#: for what it draws in Python (games.ui._drawing): looked up once for the drawing, not for each
 #: of its hundred pieces.
 DRAWING = threading.local()
 

@@ -147,7 +147,7 @@ def _jinja_drawings_tell_the_test_client(request):
 
     from games import jinja, movelog
     from games.services import playrow
-    from games.ui import drawing
+    from games.ui import _drawing as drawing
 
     drawn = jinja.render
 
@@ -162,7 +162,7 @@ def _jinja_drawings_tell_the_test_client(request):
     movelog.CHECK_TOLD = True
     # And a state kept in this process (playrow.KEPT_HERE) is read from its JSON too, and checked.
     playrow.CHECK_KEPT_HERE = True
-    # And a piece of a table drawn in Python (games.ui.drawing.Pieces).
+    # And a piece of a table drawn in Python (games.ui._drawing.Pieces).
     drawing.CHECK = True
     yield
     jinja.render = drawn

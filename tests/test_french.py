@@ -149,7 +149,7 @@ def test_forget_venice_says_the_cards_d_ana_not_de_ana(member_client, club, nigh
 
 
 def _said_in_python() -> list[tuple[str, str, bool]]:
-    """Every message a table drawn in Python says (games.ui.drawing's said, said_with,
+    """Every message a table drawn in Python says (games.ui._drawing's said, said_with,
     said_in_context): its file, its text, and whether it is said inside an f-string."""
     import ast
 

@@ -36,7 +36,7 @@ from referee.buntherum import (
 )
 
 from . import Builder, Draft, FormError, GameUI, and_list, read_draft
-from .drawing import Pieces, esc, said, said_with
+from ._drawing import Pieces, esc, said, said_with
 
 COLOUR_NAMES = {
     "red": pgettext_lazy("buntherum colour", "red"),
@@ -237,7 +237,7 @@ DECK = [make_card(f"{colour}-{obj}") for colour in COLOURS for obj in OBJECTS]
 CARDS = {card.id: card for card in DECK}
 
 
-# The table drawn in Python (games.ui.drawing, issue 32): what every move's answer draws again —
+# The table drawn in Python (games.ui._drawing, issue 32): what every move's answer draws again —
 # the move form's 64 cards by rows, its series buttons and its chips of players, the board's six
 # series and its players — each piece kept once drawn for the values it shows (a card, whether
 # it is offered, its drawing's address; a player's pile and tokens) and the language.

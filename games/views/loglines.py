@@ -14,7 +14,7 @@ from referee import Judgement
 from .. import jinja, movelog, selectors, services
 from ..models import Play
 from ..parts import Lines
-from ..ui.drawing import esc, reasons, said
+from ..ui._drawing import esc, reasons, said
 
 
 def whole(
@@ -44,7 +44,7 @@ def appended(
 
 
 def _drawer(play_id: int, can_correct: bool) -> Callable[[list[movelog.LogLine]], list[str]]:
-    """What draws lines of the play's log: each one's HTML. Drawn in Python (games.ui.drawing):
+    """What draws lines of the play's log: each one's HTML. Drawn in Python (games.ui._drawing):
     a move's answer draws one line, and a template's drawing of it cost more than telling it
     (issue 32); a whole log draws hundreds."""
 

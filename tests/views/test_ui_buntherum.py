@@ -210,7 +210,7 @@ def test_each_row_of_the_grid_is_drawn_once_for_its_cards_states_and_the_languag
     member_client, play, monkeypatch
 ):
     """The 64 cards are drawn on every move (issue 32): each colour's row is drawn in Python once
-    for which of its cards are offered and the language, then kept (games.ui.drawing.Pieces)."""
+    for which of its cards are offered and the language, then kept (games.ui._drawing.Pieces)."""
     monkeypatch.setattr(drawing, "CHECK", False)  # kept as the site keeps them
     drawn = []
 

@@ -1,10 +1,10 @@
-"""A table's pieces drawn in Python (games.ui.drawing, issue 32): each kept once drawn, for its
+"""A table's pieces drawn in Python (games.ui._drawing, issue 32): each kept once drawn, for its
 values and the language; written as the templates write."""
 
 import pytest
 from django.utils import translation
 
-from games.ui import drawing
+from games.ui import _drawing as drawing
 
 
 @pytest.fixture

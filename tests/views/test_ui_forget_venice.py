@@ -587,7 +587,7 @@ def test_a_criterion_left_with_no_suit_says_so_with_a_dash(member_client, night,
 @pytest.fixture
 def kept_for_real(monkeypatch):
     """Kept pieces as the site keeps them, not drawn again to be checked (tests/conftest.py)."""
-    from games.ui import drawing
+    from games.ui import _drawing as drawing
 
     monkeypatch.setattr(drawing, "CHECK", False)
 

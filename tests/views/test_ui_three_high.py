@@ -472,7 +472,7 @@ def test_each_square_card_and_top_piece_is_drawn_once_for_its_values_and_the_lan
     them again, a move form in French draws each again."""
     from django.utils import translation
 
-    from games.ui import drawing
+    from games.ui import _drawing as drawing
     from games.ui.three_high import drawn
 
     monkeypatch.setattr(drawing, "CHECK", False)  # kept as the site keeps them

@@ -8,7 +8,8 @@ from django.utils import translation
 
 from games import jinja, services
 from games.models import Move, Play
-from games.ui import drawing, ui_for
+from games.ui import _drawing as drawing
+from games.ui import ui_for
 from games.ui.thricewise import grid_cells, table
 from games.ui.thricewise.board import card_info
 from referee import judge

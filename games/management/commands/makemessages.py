@@ -1,4 +1,4 @@
-"""Django's makemessages, also finding the messages of a table drawn in Python (games.ui.drawing:
+"""Django's makemessages, also finding the messages of a table drawn in Python (games.ui._drawing:
 ``said``, ``said_with`` and ``said_in_context`` look their text up as ``{% translate %}`` does)."""
 
 from django.core.management.commands import makemessages

@@ -234,7 +234,7 @@ def deal_form(
         "first_number": None if first is None else first + 1,
         "first_options": [i + 1 for i in range(PILES)],
         "second_options": [i + 1 for i in range(PILES) if i != first],
-        # the cards drawn in Python, each kept once drawn (games.ui.drawing, issue 32)
+        # the cards drawn in Python, each kept once drawn (games.ui._drawing, issue 32)
         "draw_deck": draw_deck,
         "draw_laid": draw_laid,
         "draw_each_deal": draw_each_deal,

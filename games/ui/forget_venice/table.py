@@ -1,4 +1,4 @@
-"""Forget Venice's table drawn (games.ui.drawing: in Python, each piece kept once drawn): each
+"""Forget Venice's table drawn (games.ui._drawing: in Python, each piece kept once drawn): each
 player's collection, a row of 12 rank slots per suit under each criterion (some 200 cells a
 move for three players), and the deal being laid out: its cards (``deck``: every card not
 dealt yet this half, each a button to tap; ``laid``: a pile's cards, each tapped to take it
@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext_noop
 from markupsafe import Markup
 
-from ..drawing import Pieces, esc, said, said_with
+from .._drawing import Pieces, esc, said, said_with
 
 #: What the pieces say, marked here for the catalogue (makemessages reads no f-string).
 SUIT = gettext_noop("Suit")

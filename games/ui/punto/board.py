@@ -360,7 +360,7 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
             "drafted_by": draft.data.get("player") if draft else None,
             "blocked": blocked,
             "empty_table": not current,
-            # its grids drawn in Python, each cell kept once drawn (games.ui.drawing, issue 32)
+            # its grids drawn in Python, each cell kept once drawn (games.ui._drawing, issue 32)
             "grid": draw_grid,
             "hand_html": draw_hand,
         }

@@ -1,4 +1,4 @@
-"""Punto's table and hand drawn (games.ui.drawing: in Python, each cell and card kept once
+"""Punto's table and hand drawn (games.ui._drawing: in Python, each cell and card kept once
 drawn). The table: its rows of
 cells from ``board`` (board._board), the cards inside the 6 × 6 box and the ring where it may
 still grow. Only the table in play has legal cells, those of the card drawn (``drafted``): each
@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.text import capfirst
 from markupsafe import Markup
 
-from ..drawing import Pieces, esc, said, said_with
+from .._drawing import Pieces, esc, said, said_with
 
 
 def draw_grid(

@@ -151,7 +151,7 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
         "th_ready": bool(card and side and piece),
         "th_empty_hand": bool(to_play) and hands.get(to_play) == 0,
         # the squares, the cards and the top pieces drawn in Python, each kept once drawn
-        # (games.ui.drawing, issue 32)
+        # (games.ui._drawing, issue 32)
         "th_draw_board": draw_board,
         "th_draw_cards": draw_cards,
         "th_draw_tops": draw_tops,

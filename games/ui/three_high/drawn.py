@@ -1,4 +1,4 @@
-"""3-High's table drawn (games.ui.drawing: in Python, each piece kept once drawn): the board's
+"""3-High's table drawn (games.ui._drawing: in Python, each piece kept once drawn): the board's
 64 squares with their stacks, labels and where each top piece would land, the card picker's 32
 cards, and the list of top pieces to move. They are drawn after every move, and most of them
 are drawn the same as after the move before: each is kept for the values it is drawn from and
@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from referee.three_high import PIECES
 
-from ..drawing import Pieces, esc, said
+from .._drawing import Pieces, esc, said
 
 # The words drawn here, marked for the catalogue (makemessages reads no ``said``).
 OFF_THE_BOARD = gettext_noop("off the board")

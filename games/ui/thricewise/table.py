@@ -1,4 +1,4 @@
-"""Thricewise's table drawn (games.ui.drawing: in Python, each piece kept once drawn): the grid,
+"""Thricewise's table drawn (games.ui._drawing: in Python, each piece kept once drawn): the grid,
 its column and row labels and a cell per place, and the deck of unseen cards the reveal picks
 from. A cell holds a card (one of the grid, or one placed in the turn being entered), or is free:
 a button to tap where the card ready may go (``legal``), or, on a phone building the turn
@@ -18,7 +18,7 @@ from typing import Any
 from django.utils.translation import gettext_noop, pgettext
 from markupsafe import Markup
 
-from ..drawing import Pieces, esc, said_with
+from .._drawing import Pieces, esc, said_with
 from .board import card_info
 
 
