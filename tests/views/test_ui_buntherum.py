@@ -8,7 +8,8 @@ from django.urls import reverse
 
 from games import services
 from games.models import Move, Play, Seat
-from games.ui import buntherum, drawing
+from games.ui import _drawing as drawing
+from games.ui import buntherum
 from games.ui.buntherum import DEFAULT_SERIES
 from referee.buntherum import COLOURS, SIDES
 from tests.dom import ANY, attr, chosen, classes, dom, find, find_all, text
