@@ -3,9 +3,10 @@ into the database file every second.
 
 In WAL mode a commit appends pages to the log (``db.sqlite3-wal``), and the pages go to the
 database file at a checkpoint. Left to SQLite, the checkpoint is run by whichever COMMIT makes
-the log pass ``wal_autocheckpoint`` pages (1,000 by default): about one move entry in twenty paid
-4.5 ms for everyone's pages (issue 32: 10–11 ms entries beside a 5.5 ms median). SQLite's docs
-suggest running checkpoints from a thread of their own instead, so:
+the log pass ``wal_autocheckpoint`` pages (1,000 by default): that move entry paid 4.5–8 ms for
+everyone's pages, and a few such entries in sixty made the p95 (issue 32: 10–11 ms entries
+beside a 5.5 ms median). SQLite's docs suggest running checkpoints from a thread of their own
+instead, so:
 
 - each request's connection keeps an automatic checkpoint only as a backstop, far above what a
   second of this site's writes makes (config/settings.py: ``SQLITE_WAL_BACKSTOP_PAGES``), so that
@@ -36,8 +37,9 @@ import threading
 
 logger = logging.getLogger(__name__)
 
-#: Seconds between two checkpoints. A tick with nothing to copy costs some microseconds; a
-#: second of this site's writes is a few dozen pages, so each checkpoint is a small one.
+#: Seconds between two checkpoints. A tick with nothing to copy costs well under a millisecond;
+#: a second of this site's writes is a few pages a move (some 600 a second in the move entry
+#: benchmark's tight loop), so each checkpoint is a small one, far from the backstop.
 INTERVAL = 1.0
 
 
