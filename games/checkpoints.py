@@ -37,7 +37,7 @@ import threading
 
 logger = logging.getLogger(__name__)
 
-#: Seconds between two checkpoints. A tick with nothing to copy costs well under a millisecond;
+#: Seconds between two checkpoints. A tick with nothing to copy costs under a millisecond;
 #: a second of this site's writes is a few pages a move (some 600 a second in the move entry
 #: benchmark's tight loop), so each checkpoint is a small one, far from the backstop.
 INTERVAL = 1.0
