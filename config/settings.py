@@ -115,12 +115,27 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# SQLite's WAL is checkpointed by a thread of each process, every second (games/checkpoints.py):
+# a request's commit checkpoints only past this many pages in the log (about 40 MB of 4 KiB
+# pages, ten times SQLite's default), a backstop for a process whose checkpointer is not running,
+# or for one transaction writing that much (a club's rating rebuild). With SQLite's 1,000 the
+# commit that crossed it paid 4.5 ms for everyone's pages (issue 32).
+SQLITE_WAL_BACKSTOP_PAGES = 10_000
+# Once checkpointed, the log is written again from its start; a log file grown past this (one
+# large transaction: a rebuild writes 1 GB) is cut back to it then. The checkpointer's connection
+# keeps the log open, so it is no longer deleted when the last request's connection closes. Above
+# the backstop's 40 MB, so that an ordinary log is never cut and grown again.
+SQLITE_WAL_SIZE_LIMIT = 64 * 1024 * 1024
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent writers wait for the lock instead of failing at once; WAL lets reads go on.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "init_command": (
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+            f"PRAGMA wal_autocheckpoint={SQLITE_WAL_BACKSTOP_PAGES:d}; "
+            f"PRAGMA journal_size_limit={SQLITE_WAL_SIZE_LIMIT:d};"
+        ),
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":

@@ -2,6 +2,7 @@ from django.apps import AppConfig
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_out
 from django.core.management import call_command
+from django.db.backends.signals import connection_created
 from django.db.models.signals import post_delete, post_migrate, post_save
 from django.utils.translation import gettext_lazy as _
 
@@ -58,6 +59,10 @@ class GamesConfig(AppConfig):
         # Every game of the referee's registry has its UI, or the site does not start.
         ui.load()
         post_migrate.connect(create_cache_table, sender=self, dispatch_uid="games-cache-table")
+        # SQLite's WAL checkpoints run in a thread of their own, not in a request's commit.
+        from .checkpoints import start_checkpointer
+
+        connection_created.connect(start_checkpointer, dispatch_uid="games-wal-checkpointer")
         # Live streams end with their session (issue 29).
         user_logged_out.connect(end_session_streams, dispatch_uid="games-live-logout")
         post_save.connect(
