@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.utils.translation import get_language, pgettext, trans_real
-from markupsafe import Markup
 
 from .. import jinja
 
@@ -108,8 +107,3 @@ class Pieces:
 
 #: Draw each kept piece again and check it is what was kept (the test suite: tests/conftest.py).
 CHECK = False
-
-
-def markup(html: str) -> Markup:
-    """A drawing handed to a template, written as it is."""
-    return Markup(html)
