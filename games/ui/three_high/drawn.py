@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import gettext_noop
 from markupsafe import Markup
 
 from referee.three_high import PIECES
@@ -28,14 +28,12 @@ ALREADY_PLAYED = gettext_noop("already played")
 def draw_board(ranks: list[list[dict[str, Any]]], can_enter: bool, builder: Any) -> Markup:
     """The board's ranks, north first, each of its 8 squares (board_context's ``th_ranks``)."""
     can_enter, builder = bool(can_enter), bool(builder)
-    language, square = get_language(), _square.in_language  # the language looked up once
     out = []
     for rank in ranks:
         out.append('\n    <div class="th-rank">\n      ')
-        for cell in rank:
-            out.append(
-                square(
-                    language,
+        out.append(
+            _square.joined(
+                (
                     cell["name"],
                     cell["dark"],
                     cell["tree"],
@@ -51,7 +49,9 @@ def draw_board(ranks: list[list[dict[str, Any]]], can_enter: bool, builder: Any)
                     can_enter,
                     builder,
                 )
+                for cell in rank
             )
+        )
         out.append("\n    </div>\n    ")
     return Markup("".join(out))
 
@@ -149,11 +149,9 @@ _square = Pieces(_draw_square)
 def draw_cards(columns: list[dict[str, Any]], chosen: Any) -> Markup:
     """The card picker's 32 cards, suit by suit (board_context's ``th_card_columns``), those
     already played disabled; ``chosen``: the code of the card chosen."""
-    language, card_drawn = get_language(), _card.in_language
     return Markup(
-        "".join(
-            card_drawn(
-                language,
+        _card.joined(
+            (
                 card["code"],
                 card["text"],
                 card["name"],
@@ -192,11 +190,9 @@ def draw_tops(tops: list[dict[str, Any]], builder: Any) -> Markup:
     """The pieces on top of their stacks, to choose the one to move (board_context's
     ``th_tops``), each with where it would land once a card and a side are chosen."""
     builder = bool(builder)
-    language, top_drawn = get_language(), _top.in_language
     return Markup(
-        "".join(
-            top_drawn(
-                language,
+        _top.joined(
+            (
                 top["piece"],
                 top["selected"],
                 top["colour"],
