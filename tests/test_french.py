@@ -150,7 +150,8 @@ def test_forget_venice_says_the_cards_d_ana_not_de_ana(member_client, club, nigh
 
 def _said_in_python() -> list[tuple[str, str, bool]]:
     """Every message a table drawn in Python says (games.ui._drawing's said, said_with,
-    said_in_context): its file, its text, and whether it is said inside an f-string."""
+    the words of ``{% translate %}`` and ``{% blocktranslate %}``): its file, its text, and
+    whether it is said inside an f-string."""
     import ast
 
     found = []
@@ -163,8 +164,8 @@ def _said_in_python() -> list[tuple[str, str, bool]]:
         for node in ast.walk(tree):
             name = getattr(node, "func", None)
             name = getattr(name, "id", getattr(name, "attr", None))
-            if isinstance(node, ast.Call) and name in ("said", "said_with", "said_in_context"):
-                message = node.args[-1 if name == "said_in_context" else 0]
+            if isinstance(node, ast.Call) and name in ("said", "said_with"):
+                message = node.args[0]
                 if isinstance(message, ast.Constant):
                     found.append((path.name, message.value, id(node) in in_fstring))
     return found

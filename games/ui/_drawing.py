@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from django.utils.translation import get_language, pgettext, trans_real
+from django.utils.translation import get_language, trans_real
 
 from .. import jinja
 
@@ -35,11 +35,6 @@ def _now() -> tuple[str, Callable[[str], str]]:
     if now is None:
         return get_language(), jinja.translated(trans_real.catalog())
     return now
-
-
-def said_in_context(context: str, message: str) -> str:
-    """``{% translate message context context %}``."""
-    return pgettext(context, message)
 
 
 def said_with(message: str, **values: Any) -> str:

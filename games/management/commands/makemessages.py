@@ -1,5 +1,6 @@
 """Django's makemessages, also finding the messages of a table drawn in Python (games.ui._drawing:
-``said``, ``said_with`` and ``said_in_context`` look their text up as ``{% translate %}`` does)."""
+``said`` and ``said_with`` look their text up as ``{% translate %}`` does; a text in a context is
+said with Django's own ``pgettext``)."""
 
 from django.core.management.commands import makemessages
 
@@ -9,5 +10,4 @@ class Command(makemessages.Command):
         *makemessages.Command.xgettext_options,
         "--keyword=said",
         "--keyword=said_with",
-        "--keyword=said_in_context:1c,2",
     ]
