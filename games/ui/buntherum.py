@@ -65,10 +65,9 @@ OBJECT_NAMES = {
 SPRITE = "img/buntherum.svg"
 
 
-def object_icon(obj: str, sprite: str | None = None) -> str:
-    """The address of the object's drawing, for ``<svg><use href="…">`` (``sprite``: the
-    sprite's address, when the caller has it already)."""
-    return f"{sprite or sprite_address()}#{obj}"
+def object_icon(obj: str) -> str:
+    """The address of the object's drawing, for ``<svg><use href="…">``."""
+    return f"{sprite_address()}#{obj}"
 
 
 def sprite_address() -> str:
@@ -623,10 +622,7 @@ class BuntherumUI(GameUI):
                 kept_tied = [name for name in tied if name in may_call]
             if draft.data.get("caller") in may_call:
                 kept_caller = draft.data["caller"]
-        # The move form draws the 64 cards and the board those in series: the sprite's address
-        # found once here, where each card would ask it (issue 32).
-        sprite = sprite_address()
-        icons = {obj: object_icon(obj, sprite) for obj in OBJECTS}
+        icons = {obj: object_icon(obj) for obj in OBJECTS}
         return {
             "verdict_template": "plays/games/buntherum/verdict.html",
             "bh": {
