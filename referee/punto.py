@@ -512,9 +512,15 @@ class Punto(Game):
         if self._over:
             return {}
         player = self.players[self._turn]
-        # The empty cells a card may go to are the same whatever its value: found once.
-        open_cells = list(self._open_cells()) if self.board else []
-        by_value: dict[int, list[Cell] | None] = {}
+        # Every cell a card of some value may go to, in the order offered (by row, then column),
+        # sorted once: the empty cells around the cards, the same whatever the card's value, and
+        # the visible cards, which a card covers when _cell_fault allows it (a move entry's
+        # answer carries the options: at a match's move 1,000 they were sorted nine times).
+        open_cells = set(self._open_cells()) if self.board else set()
+        candidates = sorted([*self.board, *open_cells], key=lambda c: (c[1], c[0]))
+        # A value's cells are worked out once: the cards of that value (one per colour) all
+        # have the same list, the very same object (options are read, and written as JSON).
+        by_value: dict[int, list[list[int]] | None] = {}
         cards: dict[str, list[list[int]] | None] = {}
         left: dict[str, int] = {}
         blocked: list[str] = []
@@ -524,21 +530,28 @@ class Punto(Game):
                 if copies <= 0:
                     continue
                 if value not in by_value:
-                    by_value[value] = self._legal_cells_with(value, open_cells)
+                    by_value[value] = self._offered_cells(value, candidates, open_cells)
                 cells = by_value[value]
                 name = card_name((colour, value))
-                cards[name] = None if cells is None else [[x, y] for x, y in cells]
+                cards[name] = cells
                 left[name] = copies
                 if cells == []:
                     blocked.append(name)
         return {"player": player, "cards": cards, "left": left, "blocked": blocked}
 
-    def _legal_cells_with(self, value: int, open_cells: list[Cell]) -> list[Cell] | None:
-        """``legal_cells`` for a card of ``value``, given the table's ``_open_cells``."""
+    def _offered_cells(
+        self, value: int, candidates: list[Cell], open_cells: set[Cell]
+    ) -> list[list[int]] | None:
+        """``legal_cells`` of a card of ``value`` as ``options`` gives them (``[x, y]`` lists),
+        from the table's cells and those around it in their order (``candidates``), of which
+        ``open_cells`` are the empty ones any card may go to (``_open_cells``)."""
         if not self.board:
             return None
-        covered = [cell for cell in self.board if self._cell_fault(value, cell) is None]
-        return sorted([*covered, *open_cells], key=lambda c: (c[1], c[0]))
+        return [
+            [x, y]
+            for x, y in candidates
+            if (x, y) in open_cells or self._cell_fault(value, (x, y)) is None
+        ]
 
     def grid(self) -> tuple[Cell | None, list[list[str | None]]]:
         """The visible table as rows (ascending row index) of card names or None, with the
