@@ -288,7 +288,9 @@ def json_script(value: Any, element_id: str) -> Markup:
     """Django's ``json_script`` filter, writing the same: its three escapes made by three
     replaces rather than ``str.translate``, which looks each character up in a dict (the
     referee's options, some 5 KB of JSON in a move's answer: issue 32)."""
-    written = json.dumps(value, cls=DjangoJSONEncoder)
+    # No search for cycles: what is drawn is JSON-shaped already (a referee's options: their
+    # hundreds of cell lists took a third longer to write with it, issue 32).
+    written = json.dumps(value, cls=DjangoJSONEncoder, check_circular=False)
     for char, escaped in _JSON_SCRIPT_ESCAPES:
         if char in written:
             written = written.replace(char, escaped)
