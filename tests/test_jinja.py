@@ -288,3 +288,22 @@ def test_each_message_is_looked_up_once_in_a_catalogue(monkeypatch):
     monkeypatch.setattr(jinja.trans_real, "catalog", Catalogue)
     jinja.render("page.html", {})
     assert sorted(looked_up) == ["Score", "Score", "Turn", "Turn"]
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "",
+        "no entity at all",
+        "&#39;",
+        "&#34;x&#39;",
+        "a &amp; b &lt; c, then O&#39;Neil",  # the quote after other entities
+        "&amp;&amp;&#34;",
+        "ends with an ampersand &",
+        "&#x27; and &quot; are Django's already",
+        "&#3 &#39",  # almost, but not quite
+    ],
+)
+def test_quotes_are_written_as_django_writes_them_wherever_they_are(html):
+    expected = html.replace("&#39;", "&#x27;").replace("&#34;", "&quot;")
+    assert jinja.as_django_writes(html) == expected
