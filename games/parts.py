@@ -48,7 +48,9 @@ _CHILD_OPEN, _CHILD_CLOSE = "\x00", "\x01"
 
 
 def _fingerprint(text: str) -> str:
-    return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
+    # SHA-256 (its first 48 bits) rather than BLAKE2: the processor's own SHA instructions make
+    # it twice as fast over a move's answer, whose parts are hashed on every move (issue 32).
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def _chained(before: str, line: str) -> str:
