@@ -1034,11 +1034,18 @@ typedef struct {
 } RowsObject;
 
 static PyObject *rows_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"columns", NULL};
+    static char *keywords[] = {"columns", "capacity", NULL};
     int columns;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i", keywords, &columns)) return NULL;
+    Py_ssize_t capacity = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i|n", keywords, &columns, &capacity)) {
+        return NULL;
+    }
     if (columns < 1 || columns > ROWS_COLUMNS) {
         PyErr_Format(PyExc_ValueError, "SQLiteRows takes 1 to %d columns", ROWS_COLUMNS);
+        return NULL;
+    }
+    if (capacity < 0 || capacity > (1 << 24)) {
+        PyErr_SetString(PyExc_ValueError, "a capacity of 0 to 2**24 rows");
         return NULL;
     }
     RowsObject *self = (RowsObject *)type->tp_alloc(type, 0);
@@ -1050,6 +1057,19 @@ static PyObject *rows_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
     }
     store->columns = columns;
     store->holders = 1;
+    /* Room for ``capacity`` rows in one allocation, not grown by doubling: a rebuild's batches
+     * then each take and give back one block (malloc's own, mmap'd when large), where blocks
+     * grown step by step and freed left the process's heap fragmented, its resident memory
+     * high through the index builds that follow (docs/benchmarks.md). */
+    if (capacity > 0) {
+        store->cells = malloc((size_t)capacity * (size_t)columns * sizeof(Cell));
+        if (store->cells == NULL) {
+            free(store);
+            Py_DECREF(self);
+            return PyErr_NoMemory();
+        }
+        store->capacity = (size_t)capacity;
+    }
     PyThread_acquire_lock(stores_lock, WAIT_LOCK);
     store->token = ++last_token;
     store->next = stores;
@@ -1229,11 +1249,12 @@ static PyTypeObject RowsType = {
  * transaction, and is finalized at its end, by close(), or with the object.
  *
  * Then SQLiteSeats.rate(final, states, cooperative, beaten, tied, club_id, all_games, beta,
- * kappa, tau, limit_sigma, rows) rates the seats read, as rate_plays does (the same cores:
- * rate_core, rate_cooperative_core), writing each rating row straight into ``rows``, an
- * SQLiteRows of the 27 columns (no tuple), until a play it leaves to Python (partners, a value
- * it does not take, …): it returns that play's seats as the tuples the sqlite3 module would
- * have made, and they are rated. None: every seat rated, but the last play's unless ``final``
+ * kappa, tau, limit_sigma, rows) rates the seats read, as rate_plays does (the same
+ * arithmetic, in rate_cached and rate_cooperative_cached, on the players' states and the pair
+ * counts kept in C: see below), writing each rating row straight into ``rows``, an SQLiteRows
+ * of the 27 columns (no tuple), until a play it leaves to Python (partners, a value it does not
+ * take, …): it returns that play's seats as the tuples the sqlite3 module would have made, and
+ * they are rated. None: every seat rated, but the last play's unless ``final``
  * (its seats may go on in the next batch). Games are interned (one str a game), a play's time
  * copied from C to C. As with SQLiteRows, the function's callback runs while the sqlite3 module
  * has released the GIL and touches no Python object; whoever uses a store (the callback, or
@@ -1508,11 +1529,58 @@ typedef struct {
     PyObject *text; /* the game's str */
 } Game;
 
+/* -- the players' states and the pair counts kept in C while rate() rates ------------------ *
+ *
+ * The C loop on tuples reads and writes each seat's two state lists in the states dict (a key
+ * tuple, a lookup, new float and int objects a value) and counts each pair in the beaten and
+ * tied dicts (a key tuple, two lookups, a new int): most of its time. rate() keeps them in C
+ * instead: each state read once from its list (its first use, or after Python rated a play of
+ * its player) and written back to the same list, with the values Python would have put there,
+ * before any play of its player is left to Python and at the end (close()); the pairs counted
+ * in C and added to the dicts, in the order they were first met (the order in which the C loop
+ * on tuples inserts them), before a play that Python counts in them and at the end. So the
+ * dicts end as the C loop on tuples leaves them. */
+
+typedef struct {
+    int scope; /* the game's index in the object's games; -1: all games */
+    long long player;
+    PyObject *list; /* the states dict's list (held) */
+    double mu, sigma;
+    long long v[7]; /* plays, wins, points, best, worst, streak, longest */
+    int has[3];     /* points, best, worst are ints (else None) */
+    int dirty;      /* changed since read or written back */
+    int stale;      /* to read again from its list (Python may have changed it) */
+} CState;
+
+typedef struct {
+    long long one, other;
+    int tied;
+    long long count;
+} CPair;
+
+static size_t mix(unsigned long long x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
 typedef struct {
     PyObject_HEAD
     SeatStore *store;
     Game *games; /* the games met, each one str */
     int games_count, games_capacity, last_game;
+    PyObject *states, *beaten, *tied; /* rate()'s dicts, bound by its first call */
+    CState *cstates;
+    size_t cstates_count, cstates_capacity;
+    size_t *state_table; /* open addressing: an index + 1 into cstates, 0 free */
+    size_t state_slots;  /* a power of two, or 0 */
+    CPair *cpairs;
+    size_t cpairs_count, cpairs_capacity;
+    size_t *pair_table;
+    size_t pair_slots;
 } SeatsObject;
 
 static PyObject *seats_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
@@ -1535,12 +1603,19 @@ static PyObject *seats_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     return (PyObject *)self;
 }
 
+static int cache_clear(SeatsObject *self, int write);
+
 static void seats_dealloc(SeatsObject *self) {
     for (int g = 0; g < self->games_count; g++) {
         free(self->games[g].bytes);
         Py_CLEAR(self->games[g].text);
     }
     free(self->games);
+    cache_clear(self, 0);
+    free(self->cstates);
+    free(self->state_table);
+    free(self->cpairs);
+    free(self->pair_table);
     /* A call of referee_seats under way, if any, holds the store: freed after it. */
     if (self->store != NULL) seat_store_let_go(self->store, 0);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -1696,11 +1771,339 @@ static int cell_true(const Cell *cell) {
     }
 }
 
-/* Rates the play of seats [first, end) into ``rows``. 1: rated; 0: left to Python; -1: error. */
-static int rate_read_play(SeatsObject *self, size_t first, size_t end, PyObject *states,
-                          PyObject *cooperative, PyObject *beaten, PyObject *tied,
+/* Reads a state from its list: 1, or 0 for one the loop does not take (it stays stale, and its
+ * play is left to Python). */
+static int state_read(CState *e) {
+    PyObject *list = e->list;
+    e->stale = 1;
+    if (!PyList_CheckExact(list) || PyList_GET_SIZE(list) != 9) return 0;
+    if (!state_float(list, 0, &e->mu) || !state_float(list, 1, &e->sigma)) return 0;
+    int ok = 1;
+    for (int k = 0; k < 7; k++) {
+        if (k >= 2 && k <= 4) { /* points, best, worst: None before (points: never in "all") */
+            e->has[k - 2] = PyList_GET_ITEM(list, 2 + k) != Py_None;
+            if (!e->has[k - 2]) {
+                e->v[k] = 0;
+                continue;
+            }
+        }
+        e->v[k] = state_int(list, 2 + k, &ok);
+    }
+    if (!ok) return 0;
+    e->stale = 0;
+    return 1;
+}
+
+/* Writes a changed state back to its list. */
+static int state_write(CState *e) {
+    if (!e->dirty) return 0;
+    if (set_float(e->list, 0, e->mu) || set_float(e->list, 1, e->sigma)) return -1;
+    for (int k = 0; k < 7; k++) {
+        if (k >= 2 && k <= 4 && !e->has[k - 2]) continue;
+        if (set_int(e->list, 2 + k, e->v[k])) return -1;
+    }
+    e->dirty = 0;
+    return 0;
+}
+
+static size_t state_hash(int scope, long long player) {
+    return mix((unsigned long long)player * 1000003ULL ^ (unsigned long long)(scope + 2));
+}
+
+/* The index of the state of (scope, player) in cstates; -1: none. */
+static Py_ssize_t state_find(SeatsObject *self, int scope, long long player) {
+    if (self->state_slots == 0) return -1;
+    size_t mask = self->state_slots - 1;
+    for (size_t h = state_hash(scope, player) & mask; self->state_table[h]; h = (h + 1) & mask) {
+        CState *e = &self->cstates[self->state_table[h] - 1];
+        if (e->player == player && e->scope == scope) return (Py_ssize_t)(self->state_table[h] - 1);
+    }
+    return -1;
+}
+
+/* The index of the state of (scope, player), read from the states dict the first time (its
+ * __missing__ making it if need be), or again when stale. -1: error; -2: a state the loop does
+ * not take. Moves cstates: pointers into it are taken after. */
+static Py_ssize_t state_of(SeatsObject *self, int scope, PyObject *scope_object,
+                           long long player) {
+    Py_ssize_t found = state_find(self, scope, player);
+    if (found >= 0) {
+        CState *e = &self->cstates[found];
+        return e->stale && !state_read(e) ? -2 : found;
+    }
+    if ((self->cstates_count + 1) * 2 > self->state_slots) {
+        size_t slots = self->state_slots ? self->state_slots * 2 : 1024;
+        size_t *table = calloc(slots, sizeof *table);
+        if (table == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (size_t i = 0; i < self->cstates_count; i++) {
+            size_t h = state_hash(self->cstates[i].scope, self->cstates[i].player) & (slots - 1);
+            while (table[h]) h = (h + 1) & (slots - 1);
+            table[h] = i + 1;
+        }
+        free(self->state_table);
+        self->state_table = table;
+        self->state_slots = slots;
+    }
+    if (reserve((void **)&self->cstates, &self->cstates_capacity, self->cstates_count + 1,
+                sizeof(CState))) {
+        return -1;
+    }
+    PyObject *who = PyLong_FromLongLong(player);
+    if (who == NULL) return -1;
+    PyObject *list = get_state(self->states, scope_object, who);
+    Py_DECREF(who);
+    if (list == NULL) return -1;
+    size_t index = self->cstates_count++;
+    CState *e = &self->cstates[index];
+    memset(e, 0, sizeof *e);
+    e->scope = scope;
+    e->player = player;
+    e->list = list;
+    size_t mask = self->state_slots - 1;
+    size_t h = state_hash(scope, player) & mask;
+    while (self->state_table[h]) h = (h + 1) & mask;
+    self->state_table[h] = index + 1;
+    return state_read(e) ? (Py_ssize_t)index : -2;
+}
+
+/* Every changed state written back; ``stale``: each to be read again before its next use. */
+static int states_write(SeatsObject *self, int stale) {
+    for (size_t i = 0; i < self->cstates_count; i++) {
+        if (state_write(&self->cstates[i])) return -1;
+        if (stale) self->cstates[i].stale = 1;
+    }
+    return 0;
+}
+
+static size_t pair_hash(long long one, long long other, int tied) {
+    return mix((unsigned long long)one * 1000003ULL ^ (unsigned long long)other * 31ULL ^
+               (unsigned long long)tied);
+}
+
+/* One play more for the pair (beaten: ``one`` ranked above ``other``; else tied). */
+static int pair_add(SeatsObject *self, long long one, long long other, int tied) {
+    if ((self->cpairs_count + 1) * 2 > self->pair_slots) {
+        size_t slots = self->pair_slots ? self->pair_slots * 2 : 1024;
+        size_t *table = calloc(slots, sizeof *table);
+        if (table == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (size_t i = 0; i < self->cpairs_count; i++) {
+            CPair *p = &self->cpairs[i];
+            size_t h = pair_hash(p->one, p->other, p->tied) & (slots - 1);
+            while (table[h]) h = (h + 1) & (slots - 1);
+            table[h] = i + 1;
+        }
+        free(self->pair_table);
+        self->pair_table = table;
+        self->pair_slots = slots;
+    }
+    size_t mask = self->pair_slots - 1;
+    size_t h = pair_hash(one, other, tied) & mask;
+    for (; self->pair_table[h]; h = (h + 1) & mask) {
+        CPair *p = &self->cpairs[self->pair_table[h] - 1];
+        if (p->one == one && p->other == other && p->tied == tied) {
+            p->count++;
+            return 0;
+        }
+    }
+    if (reserve((void **)&self->cpairs, &self->cpairs_capacity, self->cpairs_count + 1,
+                sizeof(CPair))) {
+        return -1;
+    }
+    self->cpairs[self->cpairs_count] = (CPair){one, other, tied, 1};
+    self->pair_table[h] = ++self->cpairs_count;
+    return 0;
+}
+
+/* The pairs counted added to the dicts, in the order first met, and forgotten. */
+static int pairs_write(SeatsObject *self) {
+    for (size_t i = 0; i < self->cpairs_count; i++) {
+        CPair *p = &self->cpairs[i];
+        PyObject *counts = p->tied ? self->tied : self->beaten;
+        PyObject *key = Py_BuildValue("(LL)", p->one, p->other);
+        if (key == NULL) return -1;
+        PyObject *found = PyDict_GetItemWithError(counts, key);
+        long long before = 0;
+        if (found != NULL) {
+            before = PyLong_AsLongLong(found);
+            if (before == -1 && PyErr_Occurred()) {
+                Py_DECREF(key);
+                return -1;
+            }
+        } else if (PyErr_Occurred()) {
+            Py_DECREF(key);
+            return -1;
+        }
+        PyObject *count = PyLong_FromLongLong(before + p->count);
+        int failed = count == NULL || PyDict_SetItem(counts, key, count);
+        Py_XDECREF(count);
+        Py_DECREF(key);
+        if (failed) return -1;
+    }
+    self->cpairs_count = 0;
+    if (self->pair_slots) memset(self->pair_table, 0, self->pair_slots * sizeof(size_t));
+    return 0;
+}
+
+/* Forgets every state (written back first if ``write``) and lets go of the dicts. */
+static int cache_clear(SeatsObject *self, int write) {
+    int failed = write && self->states != NULL && (states_write(self, 0) || pairs_write(self));
+    for (size_t i = 0; i < self->cstates_count; i++) Py_CLEAR(self->cstates[i].list);
+    self->cstates_count = 0;
+    if (self->state_slots) memset(self->state_table, 0, self->state_slots * sizeof(size_t));
+    self->cpairs_count = 0;
+    if (self->pair_slots) memset(self->pair_table, 0, self->pair_slots * sizeof(size_t));
+    Py_CLEAR(self->states);
+    Py_CLEAR(self->beaten);
+    Py_CLEAR(self->tied);
+    return failed ? -1 : 0;
+}
+
+/* Before a play is left to Python: its players' states (in its game, across all games)
+ * written back and to be read again after; the pairs too if Python may count the play's
+ * (everyone for themselves). A player id that is not an integer: every state. */
+static int hand_back(SeatsObject *self, size_t first, size_t end, int game_index) {
+    int odd = 0, alone = 1;
+    for (size_t i = first; i < end; i++) {
+        const Cell *cells = seat_cells(self->store, i);
+        odd |= cells[3].type != SQLITE_INTEGER;
+        alone &= cells[7].type == SQLITE_NULL;
+    }
+    if (odd) {
+        if (states_write(self, 1)) return -1;
+    } else {
+        for (size_t i = first; i < end; i++) {
+            long long player = seat_cells(self->store, i)[3].as.integer;
+            for (int s = 0; s < 2; s++) {
+                int scope = s ? -1 : game_index;
+                if (scope == -2) continue;
+                Py_ssize_t found = state_find(self, scope, player);
+                if (found < 0) continue;
+                if (state_write(&self->cstates[found])) return -1;
+                self->cstates[found].stale = 1;
+            }
+        }
+    }
+    return alone ? pairs_write(self) : 0;
+}
+
+/* rate_core on the states kept in C (``mine``, ``every``: their indices). 1; 0: left to Python,
+ * nothing changed; -1. */
+static int rate_cached(SeatsObject *self, Seat *seats, int count, const Py_ssize_t *mine,
+                       const Py_ssize_t *every, double beta, double kappa, double tau,
+                       int limit_sigma) {
+    CState *game_state[MAX_SEATS], *all_state[MAX_SEATS];
+    double mus[MAX_SEATS], sigmas[MAX_SEATS], all_mus[MAX_SEATS], all_sigmas[MAX_SEATS];
+    long long ranks[MAX_SEATS];
+    for (int i = 0; i < count; i++) {
+        CState *g = game_state[i] = &self->cstates[mine[i]];
+        CState *a = all_state[i] = &self->cstates[every[i]];
+        /* far from any overflow of the sums below */
+        if (!g->has[0] || g->v[2] >= (1LL << 60) || g->v[2] <= -(1LL << 60)) return 0;
+        mus[i] = g->mu, sigmas[i] = g->sigma, all_mus[i] = a->mu, all_sigmas[i] = a->sigma;
+        ranks[i] = seats[i].rank;
+    }
+    /* Head-to-head (totals.Pairs.count_alone): the players by (rank, id), each pair once. */
+    int ranked[MAX_SEATS];
+    for (int i = 0; i < count; i++) {
+        int j = i;
+        while (j > 0 && (seats[ranked[j - 1]].rank > seats[i].rank ||
+                         (seats[ranked[j - 1]].rank == seats[i].rank &&
+                          seats[ranked[j - 1]].player > seats[i].player))) {
+            ranked[j] = ranked[j - 1];
+            j--;
+        }
+        ranked[j] = i;
+    }
+    for (int i = 0; i < count; i++) {
+        for (int j = i + 1; j < count; j++) {
+            Seat *one = &seats[ranked[i]], *other = &seats[ranked[j]];
+            if (pair_add(self, one->player, other->player, !(one->rank < other->rank))) return -1;
+        }
+    }
+    double new_mu[MAX_SEATS], new_sigma[MAX_SEATS], all_new_mu[MAX_SEATS],
+        all_new_sigma[MAX_SEATS];
+    if (count > 1) {
+        plackett_luce(count, mus, sigmas, ranks, beta, kappa, tau, limit_sigma, new_mu, new_sigma);
+        plackett_luce(count, all_mus, all_sigmas, ranks, beta, kappa, tau, limit_sigma, all_new_mu,
+                      all_new_sigma);
+    } else {
+        new_mu[0] = mus[0], new_sigma[0] = sigmas[0];
+        all_new_mu[0] = all_mus[0], all_new_sigma[0] = all_sigmas[0];
+    }
+    for (int i = 0; i < count; i++) {
+        Seat *seat = &seats[i];
+        CState *g = game_state[i], *a = all_state[i];
+        double ratings[8] = {mus[i],     sigmas[i],     new_mu[i],     new_sigma[i],
+                             all_mus[i], all_sigmas[i], all_new_mu[i], all_new_sigma[i]};
+        memcpy(seat->ratings, ratings, sizeof ratings);
+        g->mu = new_mu[i], g->sigma = new_sigma[i];
+        a->mu = all_new_mu[i], a->sigma = all_new_sigma[i];
+        /* plays, wins, points, best, worst, streak, longest */
+        g->v[0] += 1;
+        a->v[0] += 1;
+        if (seat->won) {
+            g->v[1] += 1;
+            a->v[1] += 1;
+            g->v[5] += 1;
+            a->v[5] += 1;
+            if (g->v[5] > g->v[6]) g->v[6] = g->v[5];
+            if (a->v[5] > a->v[6]) a->v[6] = a->v[5];
+        } else {
+            g->v[5] = 0;
+            a->v[5] = 0;
+        }
+        g->v[2] += seat->score;
+        if (!g->has[1] || seat->score > g->v[3]) g->v[3] = seat->score;
+        if (!g->has[2] || seat->score < g->v[4]) g->v[4] = seat->score;
+        g->has[1] = g->has[2] = 1;
+        g->dirty = a->dirty = 1;
+        memcpy(seat->values, g->v, sizeof g->v);
+        long long all_values[4] = {a->v[0], a->v[1], a->v[5], a->v[6]};
+        memcpy(seat->all_values, all_values, sizeof all_values);
+    }
+    return 1;
+}
+
+/* rate_cooperative_core on the states kept in C. 1; 0: left to Python, nothing changed. */
+static int rate_cooperative_cached(SeatsObject *self, Seat *seats, int count,
+                                   const Py_ssize_t *mine) {
+    for (int i = 0; i < count; i++) {
+        CState *g = &self->cstates[mine[i]];
+        if (!g->has[0] || g->v[2] >= (1LL << 60) || g->v[2] <= -(1LL << 60)) return 0;
+    }
+    for (int i = 0; i < count; i++) {
+        CState *g = &self->cstates[mine[i]];
+        long long *v = g->v, score = seats[i].score;
+        v[0] += 1;
+        if (seats[i].won) {
+            v[1] += 1;
+            v[5] += 1;
+            if (v[5] > v[6]) v[6] = v[5];
+        } else {
+            v[5] = 0;
+        }
+        v[2] += score;
+        if (!g->has[1] || score > v[3]) v[3] = score;
+        if (!g->has[2] || score < v[4]) v[4] = score;
+        g->has[1] = g->has[2] = 1;
+        g->dirty = 1;
+        memcpy(seats[i].values, v, sizeof g->v);
+    }
+    return 1;
+}
+
+/* Rates the play of seats [first, end) into ``rows``, its players' states and pairs kept in C.
+ * 1: rated; 0: left to Python (``*game_index``: its game's index, -2 if none); -1: error. */
+static int rate_read_play(SeatsObject *self, size_t first, size_t end, PyObject *cooperative,
                           long long club_id, PyObject *all_games, double beta, double kappa,
-                          double tau, int limit_sigma, RowsObject *rows) {
+                          double tau, int limit_sigma, RowsObject *rows, int *game_index) {
+    *game_index = -2;
     SeatStore *store = self->store;
     int count = (int)(end - first);
     if (count > MAX_SEATS) return 0;
@@ -1714,6 +2117,7 @@ static int rate_read_play(SeatsObject *self, size_t first, size_t end, PyObject 
     }
     PyObject *game = seats_game(self, store->text + head[1].as.text.offset, head[1].as.text.size);
     if (game == NULL) return -1;
+    *game_index = self->last_game;
     int rated = PySequence_Contains(cooperative, game);
     int together = rated == 1;
     if (rated == 0) {
@@ -1738,14 +2142,21 @@ static int rate_read_play(SeatsObject *self, size_t first, size_t end, PyObject 
         seat->rank = cells[4].as.integer;
         seat->score = cells[6].as.integer;
         seat->won = won;
-        seat->who = PyLong_FromLongLong(seat->player);
-        seat->owns_who = 1;
-        if (seat->who == NULL) rated = -1;
+    }
+    if (rated == 1 && seats_odd(seats, count)) rated = 0;
+    Py_ssize_t mine[MAX_SEATS], every[MAX_SEATS];
+    for (int i = 0; i < count && rated == 1; i++) {
+        mine[i] = state_of(self, *game_index, game, seats[i].player);
+        rated = mine[i] >= 0 ? 1 : mine[i] == -1 ? -1 : 0;
+    }
+    for (int i = 0; i < count && rated == 1 && !together; i++) {
+        every[i] = state_of(self, -1, all_games, seats[i].player);
+        rated = every[i] >= 0 ? 1 : every[i] == -1 ? -1 : 0;
     }
     if (rated == 1) {
-        rated = together ? rate_cooperative_core(seats, count, game, states)
-                         : rate_core(seats, count, game, states, beaten, tied, all_games, beta,
-                                     kappa, tau, limit_sigma);
+        rated = together ? rate_cooperative_cached(self, seats, count, mine)
+                         : rate_cached(self, seats, count, mine, every, beta, kappa, tau,
+                                       limit_sigma);
     }
     Store *out = rows->store;
     const char *texts = store->text;
@@ -1813,16 +2224,24 @@ static PyObject *seats_rate(SeatsObject *self, PyObject *args) {
     if (seats_claim(self)) return NULL;
     SeatStore *store = self->store;
     PyObject *result = NULL;
+    if (self->states != states || self->beaten != beaten || self->tied != tied) {
+        if (cache_clear(self, 1)) goto done; /* other dicts: the former ones' states written */
+        self->states = Py_NewRef(states);
+        self->beaten = Py_NewRef(beaten);
+        self->tied = Py_NewRef(tied);
+    }
     size_t start = store->first, size = store->count;
     while (start < size) {
         long long play_id = seat_cells(store, start)[0].as.integer;
         size_t end = start + 1;
         while (end < size && seat_cells(store, end)[0].as.integer == play_id) end++;
         if (end == size && !final) break;
-        int rated = rate_read_play(self, start, end, states, cooperative, beaten, tied, club_id,
-                                   all_games, beta, kappa, tau, limit_sigma, rows);
+        int game_index;
+        int rated = rate_read_play(self, start, end, cooperative, club_id, all_games, beta,
+                                   kappa, tau, limit_sigma, rows, &game_index);
         if (rated < 0) goto done;
         if (rated == 0) { /* left to Python: its seats, as tuples */
+            if (hand_back(self, start, end, game_index)) goto done;
             result = seat_tuples(self, start, end);
             if (result != NULL) store->first = end;
             goto done;
@@ -1838,6 +2257,10 @@ done:
 static PyObject *seats_close(SeatsObject *self, PyObject *Py_UNUSED(ignored)) {
     if (seats_claim(self)) return NULL;
     SeatStore *store = self->store;
+    if (cache_clear(self, 1)) { /* the states and pairs kept in C written back */
+        seats_unclaim(self);
+        return NULL;
+    }
     if (store->statement != NULL) sqlite3_finalize(store->statement);
     store->statement = NULL;
     store->done = 1;

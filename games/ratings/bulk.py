@@ -305,6 +305,7 @@ def insert_from_c(model: Any, columns: Sequence[str], batches: Iterable[Any]) ->
                 if cursor.rowcount != len(batch):  # never; if it were, the rebuild rolls back
                     raise DatabaseError(f"{cursor.rowcount} rows inserted of {len(batch)}")
         count += len(batch)
+        del batch  # freed before the next is made
     return count
 
 

@@ -323,8 +323,9 @@ def _rate_in_c(
     """_rate on SQLite with the C module, the seats never Python values: ``read(token, n)``
     (bulk.seat_reader) reads up to ``n`` seats more, in play order, into the C module's
     SQLiteSeats of that token, which rates them into SQLiteRows (the rows' C copy that
-    referee_rows inserts), leaving to _rate_play, as tuples, the plays the C loop leaves
-    (partners, …). Yields the rows in batches of about ``rows_size``: SQLiteRows, or a list of
+    referee_rows inserts), the players' states and the pair counts kept in C meanwhile (written
+    back to ``states`` and ``tally`` before a play it leaves to _rate_play, as tuples:
+    partners, …, and when it is closed, at the end). Yields the rows in batches of about ``rows_size``: SQLiteRows, or a list of
     tuples where one of _rate_play's rows is not one SQLiteRows takes (for executemany). The
     same rows, states, pair counts and partner rows as _rate (tests/stats/test_native.py).
     ``batch_size``, ``rows_size``: bulk.BATCH_SIZE and COPY_BATCH_SIZE unless given."""
@@ -334,8 +335,11 @@ def _rate_in_c(
     rows_size = rows_size or bulk.COPY_BATCH_SIZE
     model = update.MODEL
     width = len(COLUMNS)
+    # Each batch of rows in one block (no regrowth): at most rows_size - 1 rows, then the seats
+    # read (a batch, and a play's from the batch before).
+    capacity = rows_size + batch_size + 64
     seats = native.SQLiteSeats()
-    rows = native.SQLiteRows(width)
+    rows = native.SQLiteRows(width, capacity)
     try:
         final = False
         while not final:
@@ -353,11 +357,11 @@ def _rate_in_c(
                 except (ValueError, OverflowError):  # not SQLite's values as the copy takes them
                     if len(rows):
                         yield rows
-                        rows = native.SQLiteRows(width)
+                        rows = native.SQLiteRows(width, capacity)
                     yield rated
             if len(rows) >= rows_size:
                 yield rows
-                rows = native.SQLiteRows(width)
+                rows = native.SQLiteRows(width, capacity)
         if len(rows):
             yield rows
     finally:

@@ -7,6 +7,7 @@ The C loop is built by ``make test`` (bin/build-native); run without it, the com
 skipped, except in CI (``CI`` set), where a missing build fails."""
 
 import datetime
+import itertools
 import os
 import random
 import struct
@@ -661,6 +662,12 @@ def test_the_seats_read_in_c_rate_as_the_tuples(seed):
     seats = [
         (*seat[:7], 1) if seat[1] in COOPERATIVE and seat[0] % 4 == 0 else seat for seat in seats
     ]
+    # Now and then a player seated twice (a play the C loop leaves to Python, which counts its
+    # pairs in the same dicts).
+    for index in range(1, len(seats)):
+        seat, before = seats[index], seats[index - 1]
+        if seat[0] == before[0] and seat[0] % 7 == 0 and seat[7] is None and before[7] is None:
+            seats[index] = (*seat[:3], before[3], *seat[4:])
     database = _seats_database(seats)
     seats = database.execute(SEATS_QUERY, [0]).fetchall()
     batch_size = rng.choice([1, 2, 3, 5, 8, 50, 10_000])
@@ -668,7 +675,8 @@ def test_the_seats_read_in_c_rate_as_the_tuples(seed):
     with mock.patch.object(rebuild, "_rate_play", wraps=rebuild._rate_play) as in_python:
         ours = _run_in_c(database, batch_size, rows_size)
     partnered = {seat[0] for seat in seats if seat[7] is not None and seat[1] not in COOPERATIVE}
-    assert in_python.call_count == len(partnered)
+    twice = {a[0] for a, b in itertools.pairwise(seats) if a[0] == b[0] and a[3] == b[3]}
+    assert in_python.call_count == len(partnered | twice)
     assert all(not isinstance(batch, list) for batch in ours[0])  # every row through C
     rows = _stored_rows(database, "ours", ours[0])
     assert len(rows) == len(seats)
@@ -686,6 +694,11 @@ def test_the_seats_read_in_c_rate_as_the_tuples(seed):
         assert rows == _stored_rows(database, f"reference{use_native:d}", list(rated))
         _same_states(ours[1], states)
         assert ours[2:] == (tally.beaten, tally.tied, tally.pairs, partners.rows)
+        # The pairs in the order first met (the head-to-head records' order, and ids, follow).
+        for counted, reference in zip(
+            ours[2:5], (tally.beaten, tally.tied, tally.pairs), strict=True
+        ):
+            assert list(counted.items()) == list(reference.items())
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -859,3 +872,22 @@ def test_a_full_rebuild_on_sqlite_reads_its_seats_in_c_to_the_same_rows(club, ni
     with mock.patch.object(bulk, "seats_from_c", return_value=False):
         rebuild.rebuild_club(club.pk)
     assert stored() == in_c
+
+
+def test_sqlite_rows_made_with_room_for_some_rows_take_more():
+    """SQLiteRows(columns, capacity): room made at once for ``capacity`` rows (a rebuild's
+    batch, in one block), and more rows taken all the same."""
+    import sqlite3
+
+    rows_type = _sqlite_rows()
+    for capacity in (-1, 2**24 + 1):
+        with pytest.raises(ValueError):
+            rows_type(2, capacity)
+    rows = rows_type(2, 3)
+    rows.extend([(index, f"row {index}") for index in range(5)])
+    rows.extend([(5, None)])
+    database = sqlite3.connect(":memory:")
+    assert database.execute("SELECT c0, c1 FROM referee_rows(?)", [rows.token]).fetchall() == [
+        *[(index, f"row {index}") for index in range(5)],
+        (5, None),
+    ]
