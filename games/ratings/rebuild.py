@@ -327,8 +327,8 @@ def _rate_in_c(
     back to ``states`` and ``tally`` before a play it leaves to _rate_play, as tuples:
     partners, …, and when it is closed, at the end). Yields the rows in batches of about
     ``rows_size``: SQLiteRows, or a list of tuples where one of _rate_play's rows is not one
-    SQLiteRows takes (for executemany). The
-    same rows, states, pair counts and partner rows as _rate (tests/stats/test_native.py).
+    SQLiteRows takes (for executemany). The same rows, states, pair counts and partner rows as
+    _rate (tests/stats/test_native.py).
     ``batch_size``, ``rows_size``: bulk.BATCH_SIZE and COPY_BATCH_SIZE unless given."""
     if native == "built":
         native = _native
