@@ -115,7 +115,7 @@ def openskill_alone(mus, sigmas, ranks):
 class Phases:
     """The rebuild's statements timed by kind (an execute wrapper): wall and CPU time of the
     index builds and of the inserts (each executemany, or INSERT … SELECT of rows copied into C,
-    is given a batch of rows computed before it)."""
+    is given a batch of rows computed before it), and on SQLite the seats' reads into C."""
 
     def __init__(self) -> None:
         self.found: dict[str, list[float]] = {}
@@ -125,6 +125,8 @@ class Phases:
         # executemany, or one INSERT … SELECT a batch read from C (bulk._inserted_from_c)
         if sql.lstrip().upper().startswith("INSERT") and (many or "referee_rows" in sql):
             kind = "insert"
+        if "referee_seats(" in sql:  # a batch of seats read into C (rebuild._rate_in_c)
+            kind = "read"
         if kind is None:
             return execute(sql, params, many, context)
         started, cpu = time.perf_counter(), time.process_time()

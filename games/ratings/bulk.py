@@ -11,7 +11,7 @@ without it, psycopg's write_row and the sqlite3 module's executemany write the s
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -237,6 +237,76 @@ def _inserted_from_c(cursor: Any, sql: str, columns: Sequence[str], batch: list[
     if cursor.rowcount != len(batch):  # never; if it were, the rebuild rolls back, losing nothing
         raise DatabaseError(f"{cursor.rowcount} rows inserted of {len(batch)}")
     return True
+
+
+#: The SQL function that reads a query's seats into C (_native.SQLiteSeats).
+SEATS_FUNCTION = "referee_seats"
+
+
+def seats_from_c(width: int) -> bool:
+    """Whether SQLite can read a full rebuild's seats into C and take its rows from there on
+    this connection: the rows from C (_rows_from_c), SQLiteSeats built, and referee_seats
+    registered (with referee_rows, by the same auto-extension). Never on another database
+    (PostgreSQL would abort its transaction on the unknown function)."""
+    if connection.vendor != "sqlite" or getattr(_native, "SQLiteSeats", None) is None:
+        return False
+    if not _rows_from_c(width):
+        return False
+    with connection.cursor() as cursor:
+        try:
+            cursor.execute(f"SELECT {SEATS_FUNCTION}(NULL, 1, '')")
+        except DatabaseError:  # "no such function": not registered on this connection
+            return False
+        return cursor.fetchone() == (None,)
+
+
+def seat_reader(queryset: Any) -> Callable[[int, int], int]:
+    """A function reading the queryset's rows into the SQLiteSeats of a token, up to a number
+    of rows more a call (returns how many it read: fewer once they are all read), by
+    referee_seats on Django's own connection: the queryset's SQL and parameters as Django would
+    run them, one statement stepped in C from its first row to its last."""
+    from django.db.backends.sqlite3.base import FORMAT_QMARK_REGEX
+
+    sql, params = queryset.query.sql_with_params()
+    sql = FORMAT_QMARK_REGEX.sub("?", sql).replace("%%", "%")  # as Django's SQLite cursor runs it
+    call = f"SELECT {SEATS_FUNCTION}(%s, %s, %s{', %s' * len(params)})"
+
+    def read(token: int, limit: int) -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(call, [token, limit, sql, *params])
+            (count,) = cursor.fetchone()
+        if count is None:  # never: the token is the caller's live SQLiteSeats
+            raise DatabaseError("no seats for that token")
+        return count
+
+    return read
+
+
+def insert_from_c(model: Any, columns: Sequence[str], batches: Iterable[Any]) -> int:
+    """Write rows given in batches that are SQLiteRows (each inserted by one INSERT … SELECT
+    from referee_rows) or lists of tuples (rows SQLiteRows did not take: by executemany),
+    straight to the table; SQLite only. Returns the number of rows written."""
+    opts = model._meta
+    table = connection.ops.quote_name(opts.db_table)
+    names = [opts.get_field(c.removesuffix("_id")).column for c in columns]
+    quoted = ", ".join(connection.ops.quote_name(name) for name in names)
+    select_sql = (
+        f"INSERT INTO {table} ({quoted}) SELECT"
+        f" {', '.join(f'c{index:d}' for index in range(len(columns)))} FROM {ROWS_FUNCTION}(%s)"
+    )
+    insert_sql = f"INSERT INTO {table} ({quoted}) VALUES ({', '.join(['%s'] * len(columns))})"
+    count = 0
+    for batch in batches:
+        with connection.cursor() as cursor:
+            if isinstance(batch, list):
+                cursor.executemany(insert_sql, batch)
+            else:
+                cursor.execute(select_sql, [batch.token])
+                if cursor.rowcount != len(batch):  # never; if it were, the rebuild rolls back
+                    raise DatabaseError(f"{cursor.rowcount} rows inserted of {len(batch)}")
+        count += len(batch)
+        del batch  # freed before the next is made
+    return count
 
 
 #: The binary COPY's signature (with no flags and no header extension) and its end.

@@ -203,24 +203,33 @@ def rebuild_club(
             columns = tuple("played_at" if c == "ended_at" else c for c in _SEAT_COLUMNS)
         else:
             columns = _SEAT_COLUMNS
-        stream = bulk.raw_batches(
-            seats.order_by("ended_at", "started_at", "pk", "seats__position").values_list(*columns)
+        seats = seats.order_by("ended_at", "started_at", "pk", "seats__position").values_list(
+            *columns
         )
         states = totals.States(models.RatingChange, since)
         cooperative = cooperative_games(club_id, models)
+        # A full rebuild on SQLite reads its seats into C, rates them there and inserts its rows
+        # from there, no Python value between (_rate_in_c); otherwise the seats come as tuples.
+        in_c = as_a_table and _native is not None and bulk.seats_from_c(len(COLUMNS))
         with (
             bulk.load(models.RatingChange) if as_a_table else bulk.sqlite_page_cache(),
             bulk.gc_paused(),
         ):
             if not as_a_table:
                 rows.delete()
-            written = bulk.insert(
-                models.RatingChange,
-                COLUMNS,
-                COPY_TYPES,
-                _rate(club_id, stream, states, tally, partners, cooperative),
-                load=as_a_table,
-            )
+            if in_c:
+                rated = _rate_in_c(
+                    club_id, bulk.seat_reader(seats), states, tally, partners, cooperative
+                )
+                written = bulk.insert_from_c(models.RatingChange, COLUMNS, rated)
+            else:
+                written = bulk.insert(
+                    models.RatingChange,
+                    COLUMNS,
+                    COPY_TYPES,
+                    _rate(club_id, bulk.raw_batches(seats), states, tally, partners, cooperative),
+                    load=as_a_table,
+                )
         if partner_model is not None:
             rewritten = partner_model.objects.filter(club_id=club_id)
             if since is not None:
@@ -297,6 +306,67 @@ def _rate(
         yield from _rate_seats(
             club_id, pending, states, tally, partners, cooperative, native, final=True
         )
+
+
+def _rate_in_c(
+    club_id: int,
+    read: Any,
+    states: totals.States,
+    tally: totals.Pairs,
+    partners: totals.Partners,
+    cooperative: frozenset[str] = frozenset(COOPERATIVE_GAMES),
+    *,
+    native: Any = "built",
+    batch_size: int | None = None,
+    rows_size: int | None = None,
+) -> Iterator[Any]:
+    """_rate on SQLite with the C module, the seats never Python values: ``read(token, n)``
+    (bulk.seat_reader) reads up to ``n`` seats more, in play order, into the C module's
+    SQLiteSeats of that token, which rates them into SQLiteRows (the rows' C copy that
+    referee_rows inserts), the players' states and the pair counts kept in C meanwhile (written
+    back to ``states`` and ``tally`` before a play it leaves to _rate_play, as tuples:
+    partners, …, and when it is closed, at the end). Yields the rows in batches of about
+    ``rows_size``: SQLiteRows, or a list of tuples where one of _rate_play's rows is not one
+    SQLiteRows takes (for executemany). The same rows, states, pair counts and partner rows as
+    _rate (tests/stats/test_native.py).
+    ``batch_size``, ``rows_size``: bulk.BATCH_SIZE and COPY_BATCH_SIZE unless given."""
+    if native == "built":
+        native = _native
+    batch_size = batch_size or bulk.BATCH_SIZE
+    rows_size = rows_size or bulk.COPY_BATCH_SIZE
+    model = update.MODEL
+    width = len(COLUMNS)
+    # Each batch of rows in one block (no regrowth): at most rows_size - 1 rows, then the seats
+    # read (a batch, and a play's from the batch before).
+    capacity = rows_size + batch_size + 64
+    seats = native.SQLiteSeats()
+    rows = native.SQLiteRows(width, capacity)
+    try:
+        final = False
+        while not final:
+            final = read(seats.token, batch_size) < batch_size
+            while True:
+                play = seats.rate(
+                    final, states, cooperative, tally.beaten, tally.tied, club_id, ALL_GAMES,
+                    model.beta, model.kappa, model.tau, model.limit_sigma, rows,
+                )  # fmt: skip
+                if play is None:
+                    break
+                rated = _rate_play(club_id, play, states, tally, partners, cooperative)
+                try:
+                    rows.extend(rated)
+                except (ValueError, OverflowError):  # not SQLite's values as the copy takes them
+                    if len(rows):
+                        yield rows
+                        rows = native.SQLiteRows(width, capacity)
+                    yield rated
+            if len(rows) >= rows_size:
+                yield rows
+                rows = native.SQLiteRows(width, capacity)
+        if len(rows):
+            yield rows
+    finally:
+        seats.close()
 
 
 def _rate_seats(

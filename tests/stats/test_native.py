@@ -7,6 +7,7 @@ The C loop is built by ``make test`` (bin/build-native); run without it, the com
 skipped, except in CI (``CI`` set), where a missing build fails."""
 
 import datetime
+import itertools
 import os
 import random
 import struct
@@ -174,16 +175,21 @@ def test_the_rows_are_made_with_the_cycle_collector_paused(record, four):
     ana, ben, _, _ = four
     record("punto", [(ana, 3, True), (ben, 1, False)], day=1)
     seen = []
-    insert = bulk.insert
 
-    def watched(*args, **kwargs):
-        seen.append(gc.isenabled())
-        return insert(*args, **kwargs)
+    def watch(insert):
+        def watched(*args, **kwargs):
+            seen.append(gc.isenabled())
+            return insert(*args, **kwargs)
+
+        return watched
 
     assert gc.isenabled()
-    with mock.patch.object(bulk, "insert", watched):
+    with (
+        mock.patch.object(bulk, "insert", watch(bulk.insert)),
+        mock.patch.object(bulk, "insert_from_c", watch(bulk.insert_from_c)),
+    ):
         rebuild.rebuild_club(ana.club_id)
-    assert seen[0] is False  # the rating rows
+    assert seen[0] is False  # the rating rows (from C on SQLite, else bulk.insert)
     assert gc.isenabled()
     gc.disable()
     try:
@@ -490,7 +496,38 @@ def test_a_full_rebuild_whose_rows_do_not_all_reach_sqlite_saves_nothing(record,
         def __getattr__(self, name):
             return getattr(native, name)
 
-    with mock.patch.object(bulk, "_native", Module()), pytest.raises(DatabaseError):
+    with (
+        mock.patch.object(bulk, "_native", Module()),
+        mock.patch.object(bulk, "seats_from_c", return_value=False),  # the rows' path alone
+        pytest.raises(DatabaseError),
+    ):
+        rebuild.rebuild_club(ana.club_id)
+    assert list(RatingChange.objects.order_by("id").values_list("id", *rebuild.COLUMNS)) == before
+
+    # Likewise with the seats read into C (rebuild._rate_in_c): a batch of rows that SQLite
+    # reads fewer of than it holds.
+    class Longer:
+        def __init__(self, rows):
+            self.rows = rows
+
+        @property
+        def token(self):
+            return self.rows.token
+
+        def __len__(self):
+            return len(self.rows) + 1
+
+    rate_in_c = rebuild._rate_in_c
+
+    def lossy_in_c(*args, **kwargs):
+        for batch in rate_in_c(*args, **kwargs):
+            yield Longer(batch)
+
+    assert bulk.seats_from_c(len(rebuild.COLUMNS))
+    with (
+        mock.patch.object(rebuild, "_rate_in_c", lossy_in_c),
+        pytest.raises(DatabaseError, match="rows inserted of"),
+    ):
         rebuild.rebuild_club(ana.club_id)
     assert list(RatingChange.objects.order_by("id").values_list("id", *rebuild.COLUMNS)) == before
 
@@ -518,3 +555,339 @@ def test_sqlite_rows_from_c_only_where_referee_rows_is(record, four, monkeypatch
     assert not bulk._rows_from_c(3)
     rebuild.rebuild_club(ana.club_id)
     assert list(RatingChange.objects.order_by("id").values_list("id", *rebuild.COLUMNS)) == from_c
+
+
+# The seats read into C (SQLiteSeats, referee_seats) and rated there (rebuild._rate_in_c) ------
+
+SEATS_QUERY = (
+    "SELECT play, game, at, player, rank, won, score, team FROM s WHERE play > ? ORDER BY rowid"
+)
+
+
+def _sqlite_seats():
+    if getattr(native, "SQLiteSeats", None) is None:
+        pytest.skip("built without SQLite's header (libsqlite3-dev)")
+    return native.SQLiteSeats
+
+
+def _seats_database(seats):
+    """An SQLite database (opened after the C module: it has referee_seats) whose table s holds
+    the seats in play order (by rowid); a time that SQLite does not store, as an integer."""
+    import sqlite3
+
+    database = sqlite3.connect(":memory:")
+    database.execute("CREATE TABLE s (play, game, at, player, rank, won, score, team)")
+    database.executemany(
+        "INSERT INTO s VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(*seat[:2], at if isinstance(at := seat[2], str) else seat[0] * 1000, *seat[3:])
+         for seat in seats],
+    )  # fmt: skip
+    return database
+
+
+def _seat_reader(database, query=SEATS_QUERY, parameters=(0,)):
+    """bulk.seat_reader's function, on a bare sqlite3 connection."""
+    call = f"SELECT referee_seats(?, ?, ?{', ?' * len(parameters)})"
+
+    def read(token, limit):
+        (count,) = database.execute(call, [token, limit, query, *parameters]).fetchone()
+        return count
+
+    return read
+
+
+def _stored_rows(database, table, batches):
+    """The rows as SQLite stores them, written as bulk.insert_from_c writes them (SQLiteRows by
+    INSERT … SELECT from referee_rows, lists by executemany), read back in order, each value's
+    type and bits."""
+    width = len(rebuild.COLUMNS)
+    columns = ", ".join(f"c{index}" for index in range(width))
+    database.execute(f"CREATE TABLE {table} ({columns})")
+    for batch in batches:
+        if isinstance(batch, list):
+            database.executemany(f"INSERT INTO {table} VALUES ({', '.join(['?'] * width)})", batch)
+        else:
+            cursor = database.execute(
+                f"INSERT INTO {table} SELECT {columns} FROM referee_rows(?)", [batch.token]
+            )
+            assert cursor.rowcount == len(batch)
+    typed = ", ".join(f"typeof(c{index})" for index in range(width))
+    return [
+        [_bits(value) for value in row]
+        for row in database.execute(f"SELECT {columns}, {typed} FROM {table} ORDER BY rowid")
+    ]
+
+
+def _run_in_c(database, batch_size, rows_size, reader=None):
+    states = totals.States(RatingChange, None)
+    tally = totals.Pairs()
+    partners = totals.Partners(None, None)
+    batches = list(
+        rebuild._rate_in_c(
+            7,
+            reader or _seat_reader(database),
+            states,
+            tally,
+            partners,
+            COOPERATIVE,
+            batch_size=batch_size,
+            rows_size=rows_size,
+        )
+    )
+    return batches, dict(states), tally.beaten, tally.tied, tally.pairs, partners.rows
+
+
+def _fresh():
+    return totals.States(RatingChange, None), totals.Pairs(), totals.Partners(None, None)
+
+
+def _same_states(ours, reference):
+    def bits(states):
+        return {key: [_bits(value) for value in state] for key, state in states.items()}
+
+    assert bits(ours) == bits(reference)
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_the_seats_read_in_c_rate_as_the_tuples(seed):
+    """_rate_in_c, the seats read into C in batches (cut in the middle of plays) and rated there
+    into SQLiteRows, gives the rows of _rate on the same seats as the sqlite3 module reads them
+    (the C loop on tuples, and Python alone), stored alike to the last bit, in the same order;
+    the same states, head-to-head counts and partner rows; only the plays with partners rated
+    by _rate_play, from tuples."""
+    _sqlite_seats()
+    rng = random.Random(seed)
+    seats = _random_seats(rng, rng.choice([1, 30, 400]))
+    # Now and then a cooperative play's seats as one team (its rows carry it).
+    seats = [
+        (*seat[:7], 1) if seat[1] in COOPERATIVE and seat[0] % 4 == 0 else seat for seat in seats
+    ]
+    # Now and then a player seated twice (a play the C loop leaves to Python, which counts its
+    # pairs in the same dicts).
+    for index in range(1, len(seats)):
+        seat, before = seats[index], seats[index - 1]
+        if seat[0] == before[0] and seat[0] % 7 == 0 and seat[7] is None and before[7] is None:
+            seats[index] = (*seat[:3], before[3], *seat[4:])
+    database = _seats_database(seats)
+    seats = database.execute(SEATS_QUERY, [0]).fetchall()
+    batch_size = rng.choice([1, 2, 3, 5, 8, 50, 10_000])
+    rows_size = rng.choice([1, 4, 60, 20_000])
+    with mock.patch.object(rebuild, "_rate_play", wraps=rebuild._rate_play) as in_python:
+        ours = _run_in_c(database, batch_size, rows_size)
+    partnered = {seat[0] for seat in seats if seat[7] is not None and seat[1] not in COOPERATIVE}
+    twice = {a[0] for a, b in itertools.pairwise(seats) if a[0] == b[0] and a[3] == b[3]}
+    assert in_python.call_count == len(partnered | twice)
+    assert all(not isinstance(batch, list) for batch in ours[0])  # every row through C
+    rows = _stored_rows(database, "ours", ours[0])
+    assert len(rows) == len(seats)
+    for use_native in (True, False):
+        states, tally, partners = _fresh()
+        rated = rebuild._rate(
+            7,
+            _batches(rng, seats),
+            states,
+            tally,
+            partners,
+            COOPERATIVE,
+            native=native if use_native else None,
+        )
+        assert rows == _stored_rows(database, f"reference{use_native:d}", list(rated))
+        _same_states(ours[1], states)
+        assert ours[2:] == (tally.beaten, tally.tied, tally.pairs, partners.rows)
+        # The pairs in the order first met (the head-to-head records' order, and ids, follow).
+        for counted, reference in zip(
+            ours[2:5], (tally.beaten, tally.tied, tally.pairs), strict=True
+        ):
+            assert list(counted.items()) == list(reference.items())
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_referee_seats_reads_the_querys_rows_in_its_order(seed):
+    """referee_seats steps the query it is given, in batches: the seats read (in C, then as
+    tuples) are the rows the sqlite3 module fetches from the same query, in its order, every
+    type as the sqlite3 module makes it, texts kept across batches; fewer than asked once
+    done, then none."""
+    import sqlite3
+
+    seats_type = _sqlite_seats()
+    rng = random.Random(seed)
+    database = sqlite3.connect(":memory:")
+    database.execute("CREATE TABLE s (k, play, game, at, player, rank, won, score, team)")
+    values = [None, 0, -(2**63), 2**63 - 1, 1.5, -0.0, "", "é—✓", "a" * 300, b"", b"\x00b"]
+    rows = []
+    for k in range(rng.randint(0, 300)):
+        game = rng.choice(["punto", "thricewise", "é—✓", ""])
+        rows.append((rng.randint(0, 20), k // 3, game, *(rng.choice(values) for _ in range(6))))
+    rng.shuffle(rows)
+    database.executemany("INSERT INTO s VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    query = (
+        "SELECT play, game, at, player, rank, won, score, team FROM s WHERE k >= ?"
+        " ORDER BY k DESC, play, game, rowid"
+    )
+    expected = database.execute(query, [3]).fetchall()
+    seats = seats_type()
+    read = _seat_reader(database, query, (3,))
+    limit = rng.choice([1, 2, 7, 100, 1000])
+    counts = [read(seats.token, limit)]
+    while counts[-1] == limit:
+        counts.append(read(seats.token, limit))
+    assert sum(counts) == len(expected) and counts[-1] < limit
+    assert seats.seats() == expected  # not rated: all kept, in order
+    assert len(seats) == len(expected)
+    assert read(seats.token, limit) == 0
+    seats.close()
+    assert len(seats) == 0 and seats.seats() == []
+
+
+def test_referee_seats_runs_one_read_of_eight_columns():
+    """referee_seats runs nothing but one read-only statement of the seats' eight columns with
+    all its parameters; an unknown token, or none, reads nothing; not from a view."""
+    import sqlite3
+
+    seats_type = _sqlite_seats()
+    database = sqlite3.connect(":memory:")
+    database.execute("CREATE TABLE s (play, game, at, player, rank, won, score, team)")
+    database.execute("INSERT INTO s VALUES (1, 'punto', 't', 1, 1, 1, 3, NULL)")
+    call = "SELECT referee_seats(?, ?, ?{})"
+    for sql, parameters in [
+        ("SELECT play, game FROM s", []),  # two columns
+        ("DELETE FROM s", []),
+        ("SELECT * FROM s WHERE play = ?", []),  # a parameter missing
+        ("SELECT * FROM s", [1]),  # one too many
+        ("SELECT * FROM s; DELETE FROM s", []),
+        ("SELECT * FROM nowhere", []),
+        ("SELECT 'x', * FROM s", []),  # nine columns
+        ("SELECT 'x', game, at, player, rank, won, score, team FROM s", []),  # a text play id
+    ]:
+        seats = seats_type()
+        with pytest.raises(sqlite3.OperationalError, match="referee_seats"):
+            database.execute(
+                call.format(", ?" * len(parameters)), [seats.token, 5, sql, *parameters]
+            ).fetchone()
+        assert len(seats) == 0
+    seats = seats_type()
+    for limit in (0, -1, "5", 2**25):
+        with pytest.raises(sqlite3.OperationalError, match="limit"):
+            database.execute(call.format(""), [seats.token, limit, "SELECT * FROM s"]).fetchone()
+    for token in (None, seats.token + 1000, str(seats.token)):
+        assert database.execute(call.format(""), [token, 5, "SELECT * FROM s"]).fetchone() == (
+            None,
+        )
+    database.execute("CREATE VIEW v AS SELECT referee_seats(1, 1, 'SELECT * FROM s')")
+    with pytest.raises(sqlite3.OperationalError, match="unsafe use"):
+        database.execute("SELECT * FROM v").fetchall()
+    assert database.execute("SELECT count(*) FROM s").fetchone() == (1,)
+
+
+def test_rows_that_sqlite_rows_do_not_take_go_by_executemany():
+    """A row of _rate_play's that SQLiteRows does not take (here a game stored as a blob, left
+    to Python by the C loop): its batch is written by executemany, after the rows before it,
+    and the rows are those of _rate."""
+    _sqlite_seats()
+    seats = [
+        (1, "punto", "t1", 1, 1, 1, 5, None),
+        (1, "punto", "t1", 2, 2, 0, 3, None),
+        (2, b"punto", "t2", 1, 1, 1, 5, None),
+        (2, b"punto", "t2", 2, 2, 0, 3, None),
+        (3, "punto", "t3", 2, 1, 1, 5, None),
+        (3, "punto", "t3", 1, 2, 0, 3, None),
+    ]
+    database = _seats_database(seats)
+    ours = _run_in_c(database, 4, 20_000)
+    assert [type(batch).__name__ for batch in ours[0]] == ["SQLiteRows", "list", "SQLiteRows"]
+    reference = rebuild._rate(7, [seats], *_fresh(), COOPERATIVE)
+    assert _stored_rows(database, "ours", ours[0]) == _stored_rows(
+        database, "reference", list(reference)
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_full_rebuild_on_sqlite_reads_its_seats_in_c_to_the_same_rows(club, night, seed):
+    """A full rebuild on SQLite reads its seats into C (referee_seats) and rates them there:
+    the rating rows (ids and order too), head-to-head records and partner rows of the seats
+    read as tuples, on a random history whose plays were recorded out of order (ids not in time
+    order, plays ending together, seats stored out of position), with partners, cooperative
+    games, ties; read in batches that cut plays."""
+    import datetime as dt
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import services
+    from games.models import HeadToHead, PartnerChange, Seat
+    from games.ratings import bulk
+    from tests.stats.conftest import _ranks
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's seats read into C")
+    _sqlite_seats()
+    assert bulk.seats_from_c(len(rebuild.COLUMNS))
+    rng = random.Random(seed)
+    people = [services.add_player(club=club, name=f"P{index}") for index in range(7)]
+    start = dt.datetime(2026, 1, 1, 20, tzinfo=dt.UTC)
+    for number in range(60):
+        game = rng.choice(["punto", "thricewise", "three-high", "buntherum"]) if number else "punto"
+        seated = rng.sample(people, rng.choice([1, 2, 3, 4, 4]) if number else 4)
+        results = [(player, rng.randint(0, 4), False) for player in seated]
+        teams = None
+        if len(seated) == 4 and game == "punto" and (rng.random() < 0.3 or not number):
+            teams = [1, 2, 1, 2]
+        ranks = _ranks(results, teams)
+        won = [rank == 1 for rank in ranks]
+        if game == "three-high":
+            won = [rng.random() < 0.5] * len(seated)
+        ended = start + dt.timedelta(minutes=rng.randint(0, 30))  # many end together
+        play = Play.objects.create(
+            club=club, night=night, game=game, status="finished",
+            started_at=ended - dt.timedelta(minutes=rng.choice([5, 10])), ended_at=ended,
+        )  # fmt: skip
+        order = list(range(len(seated)))
+        rng.shuffle(order)  # stored out of position
+        Seat.objects.bulk_create(
+            Seat(
+                play=play, position=index, player=seated[index], score=results[index][1],
+                is_winner=won[index], rank=ranks[index], team=teams[index] if teams else None,
+            )
+            for index in order
+        )  # fmt: skip
+
+    def stored():
+        return (
+            list(RatingChange.objects.order_by("id").values_list("id", *rebuild.COLUMNS)),
+            sorted(HeadToHead.objects.values_list("player_id", "opponent_id", "scope",
+                                                  *totals.PAIR_TOTALS)),
+            list(PartnerChange.objects.order_by("id").values_list(*totals.PARTNER_COLUMNS)),
+        )  # fmt: skip
+
+    with (
+        mock.patch.object(bulk, "BATCH_SIZE", rng.choice([1, 2, 3, 5])),
+        mock.patch.object(bulk, "COPY_BATCH_SIZE", rng.choice([1, 4, 7])),
+        CaptureQueriesContext(connection) as queries,
+    ):
+        rebuild.rebuild_club(club.pk)
+    reads = [q["sql"] for q in queries.captured_queries if "referee_seats(" in q["sql"]]
+    assert len(reads) > 10  # in C, in batches
+    in_c = stored()
+    assert len(in_c[0]) == Seat.objects.count() and in_c[2]
+    with mock.patch.object(bulk, "seats_from_c", return_value=False):
+        rebuild.rebuild_club(club.pk)
+    assert stored() == in_c
+
+
+def test_sqlite_rows_made_with_room_for_some_rows_take_more():
+    """SQLiteRows(columns, capacity): room made at once for ``capacity`` rows (a rebuild's
+    batch, in one block), and more rows taken all the same."""
+    import sqlite3
+
+    rows_type = _sqlite_rows()
+    for capacity in (-1, 2**24 + 1):
+        with pytest.raises(ValueError):
+            rows_type(2, capacity)
+    rows = rows_type(2, 3)
+    rows.extend([(index, f"row {index}") for index in range(5)])
+    rows.extend([(5, None)])
+    database = sqlite3.connect(":memory:")
+    assert database.execute("SELECT c0, c1 FROM referee_rows(?)", [rows.token]).fetchall() == [
+        *[(index, f"row {index}") for index in range(5)],
+        (5, None),
+    ]

@@ -431,20 +431,32 @@ def test_the_rating_indexes_leave_out_the_rows_their_scope_does_not_count(record
         assert any("rating_player_time" in plan for plan in plans), plans
 
 
-def test_a_rebuild_reads_the_seats_in_play_order_without_sorting_them(record, players):
+@pytest.mark.parametrize("seats_in_c", [False, True])
+def test_a_rebuild_reads_the_seats_in_play_order_without_sorting_them(record, players, seats_in_c):
     """The rebuild's read of the seats: the plays in order on play_club_status_ended (end,
     start, then the play's own id) and each play's seats on their (play, position) key; no
-    temporary b-tree (it sorted a million plays' seats in groups, 1 s of a 1M rebuild)."""
+    temporary b-tree (it sorted a million plays' seats in groups, 1 s of a 1M rebuild). The
+    same query whether the sqlite3 module runs it or the C module (bulk.seat_reader)."""
     if connection.vendor != "sqlite":
         pytest.skip("SQLite's query plans")
+    if seats_in_c and not bulk.seats_from_c(len(ratings.rebuild.COLUMNS)):
+        pytest.skip("the seats read into C (games/ratings/_native.c, built with SQLite's header)")
     ana, ben, chloe = players
     record("punto", [(ana, 2, True), (ben, 0, False), (chloe, 1, False)], day=1)
     record("punto", [(chloe, 2, True), (ana, 0, False)], day=2)
-    with CaptureQueriesContext(connection) as queries:
+    reader = mock.patch.object(bulk, "seat_reader", wraps=bulk.seat_reader)
+    if not seats_in_c:
+        reader = mock.patch.object(bulk, "seats_from_c", return_value=False)
+    with CaptureQueriesContext(connection) as queries, reader as watched:
         ratings.rebuild_club(ana.club_id)
-    (read,) = [q["sql"] for q in queries.captured_queries if "games_seat" in q["sql"]]
+    if seats_in_c:
+        ((queryset,), _) = watched.call_args
+        read, params = queryset.query.sql_with_params()
+    else:
+        (read,) = [q["sql"] for q in queries.captured_queries if "games_seat" in q["sql"]]
+        params = ()
     with connection.cursor() as cursor:
-        cursor.execute(f"EXPLAIN QUERY PLAN {read}")
+        cursor.execute(f"EXPLAIN QUERY PLAN {read}", params)
         plan = " ".join(row[3] for row in cursor.fetchall())
     assert "play_club_status_ended" in plan, plan
     assert "TEMP B-TREE" not in plan, plan
