@@ -92,6 +92,7 @@ def contexts(game: str):
 
 #: What each game keeps of one sheet for the next (emptied for a context worked out afresh).
 KEPT = {
+    "forget-venice": [("games.ui.forget_venice.sheet", "_TOLD")],
     "thricewise": [
         ("games.ui.thricewise.sheet", "_PLAYED"),
         ("games.ui.thricewise.sheet", "_FUTURE"),
