@@ -183,6 +183,7 @@ def test_a_thricewise_move_tells_only_its_own_turns_cards(monkeypatch):
     turn just played are told (card_reason), and only its row drawn."""
     from games.ui.thricewise import sheet
 
+    monkeypatch.setattr(sheet, "_PLAYED", {})  # nothing kept from the tests before
     ui = ui_for("thricewise")
     before, players = bench("thricewise", 13)
     after, _ = bench("thricewise", 14)
@@ -207,6 +208,7 @@ def test_a_forget_venice_half_is_told_once(monkeypatch):
     the second half again, not the first."""
     from games.ui.forget_venice import sheet
 
+    monkeypatch.setattr(sheet, "_TOLD", {})  # nothing kept from the tests before
     ui = ui_for("forget-venice")
     before, players = bench("forget-venice", 8)
     after, _ = bench("forget-venice", 9)

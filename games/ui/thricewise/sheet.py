@@ -121,7 +121,7 @@ _FUTURE: dict[tuple, Row] = {}
 def draw_sheet(drawing: Any, sheet: dict[str, Any], set_aside: list[dict[str, Any]]) -> Markup:
     """sheet.html's: the cards set aside (a part per player), then the points turn by turn (a
     part per turn, and the totals'), each row drawn once and kept (``Row``)."""
-    language = jinja.DRAWING.now[0] if getattr(jinja.DRAWING, "now", None) else None
+    language = _drawing._now()[0]  # the drawing's, looked up once
     out = [
         '\n<section class="tw-aside" id="tw-aside" aria-label="',
         said("Set-aside cards"),
