@@ -251,6 +251,37 @@ def part(
     return Markup(marked)
 
 
+def drawn_part(drawing: parts.Drawing | None, html: str) -> str:
+    """A part drawn in Python (a score sheet's row: games.ui), as ``{% call part(drawing) %}``
+    would hold ``html``: what the drawing around it gets (``part``'s), with the same name,
+    fingerprint and HTML. ``html`` is written as Django writes (games.ui._drawing) and holds no
+    part.
+
+    The part is kept for its HTML alone, all it is made of: a past row drawn once and kept by
+    its caller is the same string move after move, its hash known, so looking its part up costs
+    nothing like the repr of its values that ``part``'s ``drawn_from`` asks for (issue 32). The
+    test suite makes it again all the same and checks it (``CHECK_KEPT``)."""
+    if not isinstance(drawing, parts.Drawing):  # a page drawn without parts
+        return html
+    kept = DRAWN_PARTS.get(html)
+    if kept is not None and not CHECK_KEPT:
+        return drawing.add(kept)
+    drawing.begin()
+    marked = drawing.end(html, inner=False)
+    made = drawing.parts[drawing.last]
+    if made.children:
+        raise ValueError(f"a part drawn in Python holds no part: {made.name!r} does")
+    if kept is not None and kept != made:
+        raise AssertionError(f"The part {made.name!r} is not made of its HTML alone.")
+    if len(DRAWN_PARTS) >= KEPT_PARTS_AT_MOST:
+        DRAWN_PARTS.clear()
+    DRAWN_PARTS[html] = made
+    return marked
+
+
+#: The parts drawn in Python (``drawn_part``), by their HTML; emptied when it is full.
+DRAWN_PARTS: dict[str, parts.Part] = {}
+
 #: The parts drawn from their values alone (``part``'s ``drawn_from``), by where they are in
 #: which template, those values and the language; emptied when it is full.
 KEPT_PARTS: dict[tuple, parts.Part] = {}

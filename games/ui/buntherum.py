@@ -35,6 +35,7 @@ from referee.buntherum import (
     parse_card,
 )
 
+from .. import jinja
 from . import Builder, Draft, FormError, GameUI, and_list, read_draft
 from ._drawing import Pieces, esc, said, said_with
 
@@ -356,6 +357,121 @@ MAY_NOT_CALL = gettext_noop("may not call")
 _player = Pieces(_draw_player)
 
 
+# The score sheet drawn in Python (issue 32): each row kept once drawn for what it shows and the
+# language, its part looked up by that very string (games.jinja.drawn_part). It writes what
+# plays/games/buntherum/sheet.html wrote (tests/views/test_sheets_drawn.py).
+
+
+def draw_sheet(drawing: Any, bh: dict[str, Any], play: Any) -> Markup:
+    """sheet.html's: a row per player, the piles' note, and the six series."""
+    over = bool(bh["finished"]) or (play is not None and play.status == "abandoned")
+    out = [_sheet_head()]
+    for index, p in enumerate(bh["players"], 1):
+        html = _sheet_row(
+            index,
+            p["name"],
+            bool(p["winner"]),
+            p["turned"],
+            p["pile"],
+            p["crashes"],
+            bool(p["eliminated"]),
+            p["out_order"],
+            over,
+        )
+        out += ("\n    ", jinja.drawn_part(drawing, html), "\n  ")
+    out += (
+        "\n  </tbody>\n</table>\n",
+        jinja.drawn_part(drawing, _sheet_note(bh["pile_size"], bh["winner"])),
+        _sheet_series_head(),
+    )
+    for s in bh["series"]:
+        html = _sheet_series(s["side"], tuple(card.id for card in s["cards"]))
+        out.append(jinja.drawn_part(drawing, html))
+    out.append("\n</ol>\n")
+    return Markup("".join(out))
+
+
+def _sheet_labels() -> tuple[str, str, str, str]:
+    return said("Cards turned"), said("Pile left"), said("Crash tokens"), said("Result")
+
+
+def _draw_sheet_head() -> str:
+    heads = "".join(f'<th scope="col">{label}</th>' for label in (said("Player"), *_sheet_labels()))
+    return (
+        '\n\n\n<table class="sheet stack bh-sheet" id="bh-sheet">\n'
+        f"  <thead><tr>{heads}</tr></thead>\n  <tbody>\n  "
+    )
+
+
+_sheet_head = Pieces(_draw_sheet_head, size=16)
+
+
+def _draw_sheet_row(
+    index: int,
+    name: str,
+    winner: bool,
+    turned: int,
+    pile: int,
+    crashes: int,
+    eliminated: bool,
+    out_order: int | None,
+    over: bool,
+) -> str:
+    turned_label, pile_label, crashes_label, result_label = _sheet_labels()
+    if winner:
+        result = said("Winner")
+    elif eliminated:
+        result = said_with("Eliminated (out no. %(n)s)", n=out_order)
+    elif over:
+        result = "–"
+    else:
+        result = said("in play")
+    name = esc(name)
+    marked = ' class="winner"' if winner else ""
+    star = "★ " if winner else ""
+    return (
+        f'<tr id="bh-player-{index}" data-player="{name}"{marked}>\n'
+        f"      <td>{star}{name}</td>\n"
+        f'      <td data-label="{turned_label}" class="bh-turned-count">{esc(turned)}</td>\n'
+        f'      <td data-label="{pile_label}" class="bh-pile">{esc(pile)}</td>\n'
+        f'      <td data-label="{crashes_label}" class="bh-crashes">{esc(crashes)}</td>\n'
+        f'      <td data-label="{result_label}" class="bh-result">{result}</td>\n    </tr>'
+    )
+
+
+_sheet_row = Pieces(_draw_sheet_row)
+
+
+def _draw_sheet_note(pile_size: int, winner: str | None) -> str:
+    started = ngettext(
+        "Each pile started with %(n)s card.", "Each pile started with %(n)s cards.", pile_size
+    ) % {"n": esc(pile_size)}
+    won = ""
+    if winner:
+        won_said = said_with("Winner: %(name)s", name=winner)
+        won = f'<strong id="bh-winner">{won_said}</strong>'
+    return f'<p class="bh-sheet-note" id="bh-sheet-note">{started}\n{won}</p>'
+
+
+_sheet_note = Pieces(_draw_sheet_note, size=256)
+
+
+def _draw_sheet_series_head() -> str:
+    six = said("The six series")
+    return f'\n<h3>{six}</h3>\n<ol class="bh-sheet-series">\n'
+
+
+_sheet_series_head = Pieces(_draw_sheet_series_head, size=16)
+
+
+def _draw_sheet_series(side: int, cards: tuple[str, ...]) -> str:
+    labels = " · ".join(esc(CARDS[card].label) for card in cards)
+    return f'<li id="bh-series-{esc(side)}" value="{esc(side)}">{labels}</li>'
+
+
+_sheet_series = Pieces(_draw_sheet_series)
+
+
 def draw_grid(unplaced: frozenset[str], icons: dict[str, str]) -> Markup:
     """The move form's grid of the 64 cards, a row per colour, a column per object: a card in
     no series (``unplaced``) is a button to tap, one in a series is shown greyed."""
@@ -654,6 +770,7 @@ class BuntherumUI(GameUI):
                 "draw_series_buttons": draw_series_buttons,
                 "draw_callers": draw_callers,
                 "draw_tied": draw_tied,
+                "sheet": draw_sheet,  # and the score sheet
             },
         }
 

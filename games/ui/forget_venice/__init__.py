@@ -35,6 +35,7 @@ from referee.forget_venice import (
 from .. import Builder, Draft, FormError, GameUI, clauses, damaged_form, read_draft
 from .._decktet import SUIT_LABELS, suit_label
 from .board import CRITERION_RULES, board_context, deal_complete, suit_info
+from .sheet import draw_sheet
 
 
 def _field(seat: int, half: str, suit: str) -> str:
@@ -299,7 +300,8 @@ class ForgetVeniceUI(GameUI):
         return []
 
     def move_context(self, judgement: Judgement, players: list[str], draft: Draft | None) -> dict:
-        return board_context(judgement, players, draft)
+        # the score sheet drawn in Python (issue 32)
+        return {**board_context(judgement, players, draft), "fv_sheet_drawn": draw_sheet}
 
 
 def _is_pile(value: Any) -> bool:

@@ -23,6 +23,7 @@ from referee.forget_venice import (
 
 from .. import Draft, whose
 from .._decktet import Words, words
+from .sheet import told
 from .table import (
     draw_card_names,
     draw_choices,
@@ -32,7 +33,6 @@ from .table import (
     draw_laid,
     draw_pile_head,
 )
-from .why import criterion_reason
 
 #: The twelve run ranks as narrow column heads (Ace = 1 … Crown = 12).
 RANK_SHORT = {"Ace": "A", "Pawn": "P", "Court": "Co", "Crown": "Cr"}
@@ -258,14 +258,14 @@ def sheet(
         scores = halves[index] if index < len(halves) else None
         why = {}
         if scores and isinstance(state, ForgetVenice):
-            why = {p: state.why(p, index + 1) for p in players}
+            why = {p: told(state.why(p, index + 1), said) for p in players}
         criteria = []
         for number, criterion in enumerate(CRITERIA):
             cells = []
             for player in players:
                 suits = [suit_info(s, said) for s in sheets[player][half][criterion]]
                 value = scores[player][criterion] if scores else None
-                reason = criterion_reason(why[player][number], said) if player in why else None
+                reason = why[player][number] if player in why else None
                 cells.append({"value": value, "suits": suits, "why": reason, "player": player})
             criteria.append({"criterion": criterion, "cells": cells})
         totals = [scores[p]["total"] if scores else None for p in players]

@@ -14,6 +14,7 @@ from referee import Judgement
 from referee.punto import BOX, COLOURS, DIRECTIONS, VALUES
 
 from .. import COLUMN_LETTERS, Draft, cell_label
+from .sheet import draw_sheet
 from .table import draw_grid, draw_hand
 from .words import Cell, colour_names, label_origin
 
@@ -363,5 +364,6 @@ def board_context(judgement: Judgement, draft: Draft | None) -> dict:
             # its grids drawn in Python, each cell kept once drawn (games.ui._drawing, issue 32)
             "grid": draw_grid,
             "hand_html": draw_hand,
+            "sheet": draw_sheet,  # and its score sheet
         }
     }

@@ -8,6 +8,7 @@ from referee.three_high import CARDS, COLOURS, FILES, SQUARE_NAMES, ThreeHigh
 
 from .. import Draft
 from .drawn import draw_board, draw_cards, draw_tops
+from .sheet import draw_sheet
 from .words import SIDE_ORDER, reason_text, words
 
 
@@ -155,6 +156,7 @@ def board_context(judgement: Judgement, players: list[str], draft: Draft | None)
         "th_draw_board": draw_board,
         "th_draw_cards": draw_cards,
         "th_draw_tops": draw_tops,
+        "th_draw_sheet": draw_sheet,  # and the score sheet
     }
 
 

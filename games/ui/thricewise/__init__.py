@@ -42,6 +42,7 @@ from .. import (
 from .._decktet import rank_label
 from .board import all_tied, board_context, card_info
 from .draft import TurnDraft, picked_cards
+from .sheet import draw_sheet
 from .table import draw_deck, draw_grid, face
 from .why import card_reason
 from .words import KIND_LABELS, Cell, cell_namer, label_origin
@@ -179,7 +180,9 @@ class ThricewiseUI(GameUI):
             return {}
         context = board_context(state, players, draft)
         # the grid and the deck drawn in Python, each piece kept once drawn (issue 32)
-        context.update(tw_grid=draw_grid, tw_deck=draw_deck, tw_face=face)
+        context.update(
+            tw_grid=draw_grid, tw_deck=draw_deck, tw_face=face, tw_sheet_drawn=draw_sheet
+        )
         return context
 
     def events(self, before: Judgement, after: Judgement, players: list[str]) -> list[str]:

@@ -10,11 +10,11 @@ from django.utils.translation import gettext as _
 from referee.decktet import BASIC_DECK
 from referee.thricewise import CARD_NAMES, MAX_SIDE, Thricewise
 
-from .. import COLUMN_LETTERS, Draft, FormError, Reason, cell_label
+from .. import COLUMN_LETTERS, Draft, FormError, cell_label
 from .._decktet import SUIT_SYMBOLS, Words, words
 from .draft import TurnDraft, picked_cards
-from .why import card_reason
-from .words import Cell, cell_namer, label_origin
+from .sheet import rows
+from .words import Cell, label_origin
 
 
 def card_info(name: str, said: Words | None = None) -> dict[str, Any]:
@@ -193,35 +193,12 @@ def board_context(state: Thricewise, players: list[str], draft: Draft | None) ->
 
 def sheet(state: Thricewise, said: Words | None = None) -> dict[str, Any]:
     """Points turn by turn per player, with the cards each placed and why they scored, and
-    the totals."""
-    said = said or words()
-    cards: dict[tuple[int, str], list[str]] = {}
-    why: dict[tuple[int, str], list[Reason]] = {}
-    cell_name = cell_namer(state)
-    for placed in state.why():
-        cards.setdefault((placed.turn, placed.player), []).append(placed.card)
-        reason = card_reason(placed, cell_name, said)
-        why.setdefault((placed.turn, placed.player), []).append(reason)
-    rows = []
-    for number in range(state.turns_total):
-        played = number < len(state.turn_points)
-        points = state.turn_points[number] if played else {}
-        rows.append(
-            {
-                "number": number + 1,
-                "played": played,
-                "cells": [
-                    {
-                        "points": points.get(p),
-                        "cards": cards.get((number, p), []),
-                        "why": why.get((number, p), []),
-                        "player": p,
-                    }
-                    for p in state.players
-                ],
-            }
-        )
-    return {"players": state.players, "rows": rows, "totals": state.scores()}
+    the totals: each played turn's row worked out once (games.ui.thricewise.sheet.rows)."""
+    return {
+        "players": state.players,
+        "rows": rows(state, said or words()),
+        "totals": state.scores(),
+    }
 
 
 @staticmethod
