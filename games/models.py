@@ -379,6 +379,15 @@ class Play(models.Model):
         # A play of a game the referee no longer knows still shows, under its name.
         return engine.title if engine is not None else self.game
 
+    @property
+    def status_label(self) -> str:
+        """``get_status_display()``, as it says it, without Django's making every choice
+        hashable again at each call (a move's answer says the status: issue 32)."""
+        try:
+            return str(Play.Status(self.status).label)
+        except ValueError:  # not a status (never stored): said as it is, as Django does
+            return str(self.status)
+
 
 class Seat(models.Model):
     """A player's seat in a play, with the derived result of that seat."""

@@ -26,7 +26,7 @@ def draw_sheet(drawing: Any, p: dict[str, Any], play: Any) -> Markup:
     out.append("\n  ")
     if not p["finished"]:
         if play is not None and play.status == "abandoned":
-            status = esc(play.get_status_display())
+            status = esc(play.status_label)
         else:
             status = said("in play")
         current = (
