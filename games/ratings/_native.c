@@ -42,6 +42,21 @@ typedef struct {
     long long all_values[4]; /* all games' after: plays, wins, streak, longest */
 } Seat;
 
+/* The seats' indexes in ``ranked`` by (rank, player id): the order head-to-head counts each pair
+ * in (totals.Pairs.count_alone); an insertion sort, a play having a few seats. */
+static void rank_order(const Seat *seats, int count, int *ranked) {
+    for (int i = 0; i < count; i++) {
+        int j = i;
+        while (j > 0 && (seats[ranked[j - 1]].rank > seats[i].rank ||
+                         (seats[ranked[j - 1]].rank == seats[i].rank &&
+                          seats[ranked[j - 1]].player > seats[i].player))) {
+            ranked[j] = ranked[j - 1];
+            j--;
+        }
+        ranked[j] = i;
+    }
+}
+
 /* A state list's integer at ``index`` (0 and *ok unchanged if it is an int; *ok = 0 if not). */
 static long long state_int(PyObject *state, Py_ssize_t index, int *ok) {
     PyObject *value = PyList_GET_ITEM(state, index);
@@ -250,16 +265,7 @@ static int rate_core(Seat *seats, int count, PyObject *game, PyObject *states, P
     }
     /* Head-to-head (totals.Pairs.count_alone): the players by (rank, id), each pair once. */
     int ranked[MAX_SEATS];
-    for (int i = 0; i < count; i++) {
-        int j = i;
-        while (j > 0 && (seats[ranked[j - 1]].rank > seats[i].rank ||
-                         (seats[ranked[j - 1]].rank == seats[i].rank &&
-                          seats[ranked[j - 1]].player > seats[i].player))) {
-            ranked[j] = ranked[j - 1];
-            j--;
-        }
-        ranked[j] = i;
-    }
+    rank_order(seats, count, ranked);
     for (int i = 0; i < count; i++) {
         for (int j = i + 1; j < count; j++) {
             Seat *one = &seats[ranked[i]], *other = &seats[ranked[j]];
@@ -2010,16 +2016,7 @@ static int rate_cached(SeatsObject *self, Seat *seats, int count, const Py_ssize
     }
     /* Head-to-head (totals.Pairs.count_alone): the players by (rank, id), each pair once. */
     int ranked[MAX_SEATS];
-    for (int i = 0; i < count; i++) {
-        int j = i;
-        while (j > 0 && (seats[ranked[j - 1]].rank > seats[i].rank ||
-                         (seats[ranked[j - 1]].rank == seats[i].rank &&
-                          seats[ranked[j - 1]].player > seats[i].player))) {
-            ranked[j] = ranked[j - 1];
-            j--;
-        }
-        ranked[j] = i;
-    }
+    rank_order(seats, count, ranked);
     for (int i = 0; i < count; i++) {
         for (int j = i + 1; j < count; j++) {
             Seat *one = &seats[ranked[i]], *other = &seats[ranked[j]];

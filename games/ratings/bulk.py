@@ -216,12 +216,18 @@ def _rows_from_c(width: int) -> bool:
     (games.apps imports it first), when the sqlite3 module uses the same SQLite library."""
     if getattr(_native, "SQLiteRows", None) is None or width > _native.SQLITE_ROWS_COLUMNS:
         return False
+    return _answers(f"SELECT count(*) FROM {ROWS_FUNCTION}(0)", (0,))
+
+
+def _answers(sql: str, expected: tuple) -> bool:
+    """Whether ``sql`` runs on this connection and its first row is ``expected``: a function of
+    the C module's is registered on it ("no such table" or "no such function" otherwise)."""
     with connection.cursor() as cursor:
         try:
-            cursor.execute(f"SELECT count(*) FROM {ROWS_FUNCTION}(0)")
-        except DatabaseError:  # "no such table": not registered on this connection
+            cursor.execute(sql)
+        except DatabaseError:
             return False
-        return cursor.fetchone() == (0,)
+        return cursor.fetchone() == expected
 
 
 def _inserted_from_c(cursor: Any, sql: str, columns: Sequence[str], batch: list[tuple]) -> bool:
@@ -250,14 +256,7 @@ def seats_from_c(width: int) -> bool:
     (PostgreSQL would abort its transaction on the unknown function)."""
     if connection.vendor != "sqlite" or getattr(_native, "SQLiteSeats", None) is None:
         return False
-    if not _rows_from_c(width):
-        return False
-    with connection.cursor() as cursor:
-        try:
-            cursor.execute(f"SELECT {SEATS_FUNCTION}(NULL, 1, '')")
-        except DatabaseError:  # "no such function": not registered on this connection
-            return False
-        return cursor.fetchone() == (None,)
+    return _rows_from_c(width) and _answers(f"SELECT {SEATS_FUNCTION}(NULL, 1, '')", (None,))
 
 
 def seat_reader(queryset: Any) -> Callable[[int, int], int]:
