@@ -47,6 +47,17 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
         database.setdefault("TEST", {})["NAME"] = str(name)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def checkpointers_stopped_before_the_database_goes(django_db_setup):
+    """The live server's connections start a WAL checkpointer for the database file
+    (games.checkpoints); stopped before pytest-django deletes the file, which it would
+    otherwise tell of as an error, on a stream pytest has closed by then."""
+    yield
+    from games import checkpoints
+
+    checkpoints.stop_checkpointers()
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import expect
