@@ -858,6 +858,17 @@ static void store_release(Store *store) {
     if (last) store_free(store);
 }
 
+/* 0 when only its SQLiteRows holds ``store`` (no cursor of referee_rows reads it); otherwise -1
+ * with a RuntimeError: rows are not added while SQLite reads them. With the GIL. */
+static int rows_unread(Store *store) {
+    PyThread_acquire_lock(stores_lock, WAIT_LOCK);
+    long holders = store->holders;
+    PyThread_release_lock(stores_lock);
+    if (holders == 1) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "the rows are being read");
+    return -1;
+}
+
 /* -- the table-valued function ------------------------------------------------------------ */
 
 typedef struct {
@@ -1164,13 +1175,7 @@ static PyObject *rows_extend(RowsObject *self, PyObject *rows) {
         return NULL;
     }
     Store *store = self->store;
-    PyThread_acquire_lock(stores_lock, WAIT_LOCK);
-    long holders = store->holders;
-    PyThread_release_lock(stores_lock);
-    if (holders != 1) {
-        PyErr_SetString(PyExc_RuntimeError, "the rows are being read");
-        return NULL;
-    }
+    if (rows_unread(store)) return NULL;
     size_t columns = (size_t)store->columns, before = store->rows, text_before = store->text_size;
     Py_ssize_t count = PyList_GET_SIZE(rows);
     if (reserve((void **)&store->cells, &store->capacity, (before + (size_t)count), columns * sizeof(Cell))) {
@@ -2211,13 +2216,7 @@ static PyObject *seats_rate(SeatsObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the rows must have the 27 columns of a rating row");
         return NULL;
     }
-    PyThread_acquire_lock(stores_lock, WAIT_LOCK);
-    long holders = rows->store->holders;
-    PyThread_release_lock(stores_lock);
-    if (holders != 1) {
-        PyErr_SetString(PyExc_RuntimeError, "the rows are being read");
-        return NULL;
-    }
+    if (rows_unread(rows->store)) return NULL;
     if (seats_claim(self)) return NULL;
     SeatStore *store = self->store;
     PyObject *result = NULL;
