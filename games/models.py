@@ -318,8 +318,9 @@ class Play(models.Model):
     #: version it was judged at (games.services.playrow.kept_judgement): a move entry judges its
     #: move from it instead of the whole log. Written with the results by every change of the
     #: log, while the play is in progress (empty once finished or abandoned); empty, or of
-    #: another version or referee, it is judged again from the log. Text, not a JSON column:
-    #: PostgreSQL's jsonb would reorder a state's keys, and their order matters.
+    #: another version or referee, or unreadable, it is judged again from the log. Text: the
+    #: version, the log's next seq, the position, and the referee's kept state (referee.keep:
+    #: pickle's bytes of plain values) in base64.
     kept = models.TextField(default="", db_default="", blank=True, editable=False)
 
     objects = PlayQuerySet.as_manager()

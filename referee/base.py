@@ -179,21 +179,19 @@ class Game(ABC):
     # --- Keeping the state (issue 32) ----------------------------------------------------------
 
     def dump(self) -> dict[str, Any]:
-        """The whole state as plain JSON, for ``load`` to make again (referee.state): the site
-        keeps it after a play's last move and judges the next move from it. An engine whose
-        state is not plain values (numbers, strings, lists, tuples, dicts, sets) says how."""
+        """The whole state as plain JSON, for ``load`` to make again (referee.state): the same
+        state always the same JSON, which is how two states are compared. Raises TypeError for
+        a value that is not plain (numbers, strings, lists, tuples, dicts, sets): the site keeps
+        the state's values after a play's last move (referee.judge.keep), which needs them
+        plain."""
         return {name: encode(value) for name, value in vars(self).items()}
 
     @classmethod
-    def load(cls, dumped: dict[str, Any], *, made: bool = False) -> Game:
+    def load(cls, dumped: dict[str, Any]) -> Game:
         """The state ``dump`` wrote (by this very revision of the referee: referee.state), in
-        new containers: changing it changes nothing else. ``made``: its values were made again
-        already, as ``referee.state.loads`` reads them."""
+        new containers: changing it changes nothing else."""
         game = cls.__new__(cls)
-        if made:
-            game.__dict__.update(dumped)
-        else:
-            game.__dict__.update({name: decode(value) for name, value in dumped.items()})
+        game.__dict__.update({name: decode(value) for name, value in dumped.items()})
         return game
 
     def copy(self) -> Game:

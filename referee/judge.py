@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import pickle
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -11,7 +12,7 @@ from .base import Game, IllegalMove, Plan, SetupError, competition_ranks
 from .messages import Message, define
 from .messages import gettext_noop as _
 from .registry import GAMES
-from .state import REVISION, decode, encode
+from .state import REVISION
 
 FORMAT = "gamelog/1"
 
@@ -206,51 +207,27 @@ class Recalled(Plan):
         return self.move
 
 
-def keep(judgement: Judgement) -> dict[str, Any] | None:
-    """What to keep of a legal judgement to judge the next move from it (``resume``), as plain
-    JSON: the game's state, the setup and the last move as understood, the number of moves, and
-    the referee's revision. None for a log that does not judge legal: it is judged again."""
-    if judgement.status == "illegal" or judgement.state is None:
-        return None
-    plans = judgement.plans
-    return {
-        "revision": REVISION,
-        "game": judgement.game,
-        "state": judgement.state.dump(),
-        # written as the state is (referee.state.encode), so that all of it reads back in one
-        # pass of the JSON decoder (referee.state.loads)
-        "setup": encode(judgement.setup),
-        "moves": len(plans),
-        "last": encode(plans[-1].canonical()) if plans else None,
-    }
+#: pickle's protocol for a kept state, fixed: a state kept by one process is read by every other,
+#: whichever Python each runs (5 is read by every Python the site runs on).
+KEPT_PROTOCOL = 5
 
 
-def resume(kept: Any, game: str, *, loaded: bool = False) -> Judgement | None:
-    """The judgement ``keep`` kept, of a log of ``game``, as ``judge`` gave it (its plans but the
-    last excepted: ``Plans``); None when there is none, or it was kept by another revision of
-    the referee or for another game: then the log is judged again. ``loaded``: ``kept`` was
-    read by ``referee.state.loads`` (its values are made already), else it is plain JSON."""
-    if not isinstance(kept, dict) or kept.get("revision") != REVISION or kept.get("game") != game:
-        return None
-    engine = GAMES[game]
-    made = (lambda value: value) if loaded else decode
-    state = engine.load(kept["state"], made=loaded)
-    last = made(kept["last"])
-    plans = Plans(kept["moves"], [Recalled(last)] if last is not None else [])
-    return _judged(game, state, made(kept["setup"]), plans, None, None)
+def keep(judgement: Judgement) -> bytes | None:
+    """What to keep of a legal judgement to judge the next move from it (``resume``): the game's
+    state (its plain values), the setup, the last move as understood, the number of moves, what
+    the judgement says of its game (scores, details, …, worked out already) and the referee's
+    revision; None for a log that does not judge legal: it is judged again.
 
-
-def freeze(judgement: Judgement) -> bytes | None:
-    """What ``keep`` keeps, as bytes for this process alone (pickle's: never stored, never read
-    from anywhere else), to ``thaw`` instead of reading the JSON again: a site process that
-    kept a play's state judges the play's next move from these (issue 32). None when ``keep``
-    keeps nothing. What the judgement says of its game (scores, details, …) goes with it, as
-    worked out already."""
+    As pickle's bytes, of plain values only (numbers, strings, lists, tuples, dicts, sets: an
+    engine's state holds nothing else, as ``Game.dump`` checks), which ``resume`` reads without
+    ever making an object of any class: pickle writes and reads them in C, where the state's JSON
+    (``Game.dump``) took a tenth of a move entry to write (issue 32)."""
     if judgement.status == "illegal" or judgement.state is None:
         return None
     plans = judgement.plans
     last = plans[-1].canonical() if plans else None
     kept = (
+        REVISION,
         judgement.game,
         vars(judgement.state),
         judgement.setup,
@@ -263,17 +240,27 @@ def freeze(judgement: Judgement) -> bytes | None:
         judgement.ranks,
         judgement.teams,
     )
-    return pickle.dumps(kept, pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps(kept, KEPT_PROTOCOL)
 
 
-def thaw(frozen: bytes, game: str) -> Judgement | None:
-    """The judgement ``freeze`` froze, as ``resume`` gives it from what ``keep`` kept of the
-    same judgement, made new each time (a caller may play on its game: nothing is shared);
-    None if it was of another game."""
-    name, values, setup, count, last, status, scores, winners, details, ranks, teams = pickle.loads(
-        frozen
+class _PlainValues(pickle.Unpickler):
+    """pickle's reader of plain values alone: a class or function named in what it reads (never
+    in what ``keep`` writes) is refused, never looked up, so reading a kept state runs no code."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"a kept state holds plain values only, not {module}.{name}")
+
+
+def resume(kept: bytes, game: str) -> Judgement | None:
+    """The judgement ``keep`` kept, of a log of ``game``, as ``judge`` gave it (its plans but the
+    last excepted: ``Plans``), made new each time (a caller may play on its game: nothing is
+    shared); None when it was kept for another game or by another revision of the referee: then
+    the log is judged again. Bytes that are not a kept state raise (pickle's errors, ValueError,
+    TypeError...)."""
+    revision, name, values, setup, count, last, status, scores, winners, details, ranks, teams = (
+        _PlainValues(io.BytesIO(kept)).load()
     )
-    if name != game:
+    if revision != REVISION or name != game:
         return None
     engine = GAMES[game]
     state = engine.__new__(engine)

@@ -1,20 +1,22 @@
-"""A game's state as plain JSON, and back (issue 32): what lets the site keep the judged state
-after a play's last move and judge the next move from it, instead of judging the whole log again.
+"""A game's state as plain JSON, and back (issue 32).
 
 Every engine keeps its state in plain Python values (numbers, strings, lists, tuples, dicts,
-sets) in its instance's attributes; ``dump`` writes them as JSON, tagging what JSON lacks
-(tuples, sets, dicts keyed by something other than a string) with a one-key object, and ``load``
-makes the same values again, in new containers. An engine that kept anything else would make
-``dump`` raise (TypeError), never write a state that loads differently.
+sets) in its instance's attributes: that is what lets the site keep the judged state after a
+play's last move and judge the next move from it (referee.judge.keep, which writes those values
+as pickle's bytes), instead of judging the whole log again. ``dump`` writes them as JSON, tagging
+what JSON lacks (tuples, sets, dicts keyed by something other than a string) with a one-key
+object, the same state always the same JSON (a set's members in order): the form in which two
+states are compared; ``load`` makes the same values again, in new containers. An engine that
+kept anything else would make ``dump`` raise (TypeError), never write a state that loads
+differently.
 
-A dumped state is only good for the referee that dumped it: ``REVISION`` (a digest of the
-referee's own source) goes with it, and a state of another revision is judged again from the log.
+A kept state is only good for the referee that kept it: ``REVISION`` (a digest of the referee's
+own source) goes with it, and a state of another revision is judged again from the log.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
@@ -81,30 +83,6 @@ def decode(value: Any) -> Any:
         if tag == _FROZENSET:
             return frozenset([decode(item) for item in items])
     return {key: decode(item) for key, item in value.items()}
-
-
-def _made(value: dict[str, Any]) -> Any:
-    """``decode`` for one JSON object, as the JSON decoder reads it (its members are made
-    already, inside out)."""
-    if len(value) == 1:
-        ((tag, items),) = value.items()
-        if tag == _TUPLE:
-            return tuple(items)
-        if tag == _PAIRS:
-            return dict(items)
-        if tag == _SET:
-            return set(items)
-        if tag == _FROZENSET:
-            return frozenset(items)
-    return value
-
-
-def loads(text: str) -> Any:
-    """A JSON text of values written by ``encode`` (a kept state, and beside it only values
-    ``encode`` wrote too: referee.judge.keep), made again as the JSON decoder reads it — the
-    decoder's own pass over the text instead of a second one over what it made (issue 32: a
-    move entry reads a kept state every time)."""
-    return json.loads(text, object_hook=_made)
 
 
 def shared_containers(value: Any) -> list[str]:

@@ -146,7 +146,6 @@ def _jinja_drawings_tell_the_test_client(request):
     from django.test.signals import template_rendered
 
     from games import jinja, movelog
-    from games.services import playrow
     from games.ui import _drawing as drawing
 
     drawn = jinja.render
@@ -160,8 +159,6 @@ def _jinja_drawings_tell_the_test_client(request):
     jinja.CHECK_KEPT = True
     # So is a move log told on from the one kept in the process (movelog.TOLD).
     movelog.CHECK_TOLD = True
-    # And a state kept in this process (playrow.KEPT_HERE) is read from its JSON too, and checked.
-    playrow.CHECK_KEPT_HERE = True
     # And a piece of a table drawn in Python (games.ui._drawing.Pieces).
     drawing.CHECK = True
     yield

@@ -5,10 +5,8 @@ move) rewritten from the referee's judgement."""
 
 from __future__ import annotations
 
+import base64
 import functools
-import json
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -18,8 +16,6 @@ from django.db.models import Field
 from django.utils import timezone
 
 from referee import Judgement, keep, resume
-from referee.judge import freeze, thaw
-from referee.state import loads as load_kept
 
 from .. import live, ratings, selectors
 from ..models import Club, GameNight, Membership, Move, Play, Player, Seat
@@ -181,19 +177,21 @@ class Kept(NamedTuple):
 def kept_judgement(play: Play, log: Sequence[selectors.LogEntry] | None = None) -> Kept | None:
     """The judgement of the play's active log from the state kept after its last change
     (Play.kept); None when there is none to trust (never kept, kept at another version of the
-    play or by another referee): the log is then judged again. Reads nothing: the state came
-    with the play's row; and when this process wrote that very state (KEPT_HERE), it is not
-    read from its JSON either. ``log``: the play's log as read, which the state must be that
-    of (its next entry, its number of moves), else it is not trusted either."""
+    play or by another referee, or not readable): the log is then judged again. Reads nothing:
+    the state came with the play's row. ``log``: the play's log as read, which the state must be
+    that of (its next entry, its number of moves), else it is not trusted either."""
     if not play.kept:
         return None
-    found = KEPT_HERE.recall(play)
-    if found is None:
-        found = _loaded(play)
-    elif CHECK_KEPT_HERE:
-        _check_recalled(play, found)
-    if found is None:
+    try:
+        version, next_seq, position, judged = play.kept.split(" ", 3)
+        if int(version) != play.version:
+            return None
+        judgement = resume(base64.b64decode(judged), play.game)
+    except Exception:  # a kept state that does not read is as none: the log is the truth
         return None
+    if judgement is None:
+        return None
+    found = Kept(judgement, int(next_seq), position)
     if log is not None:
         active = sum(1 for entry in log if entry.undone_at is None)
         next_seq = log[-1].seq + 1 if log else 0
@@ -202,113 +200,16 @@ def kept_judgement(play: Play, log: Sequence[selectors.LogEntry] | None = None) 
     return found
 
 
-def _loaded(play: Play) -> Kept | None:
-    """kept_judgement from the JSON of Play.kept."""
-    try:
-        kept = load_kept(play.kept)  # the game's state made again as the JSON is read
-        if not isinstance(kept, dict) or kept.get("version") != play.version:
-            return None
-        judgement = resume(kept.get("judged"), play.game, loaded=True)
-        if judgement is None:
-            return None
-        return Kept(judgement, kept["seq"], kept["position"])
-    except Exception:  # a kept state that does not load is as none: the log is the truth
-        return None
-
-
-class _Frozen(NamedTuple):
-    text: str  # Play.kept as written
-    version: int
-    next_seq: int
-    position: str
-    judgement: bytes  # referee.judge.freeze
-
-
-class KeptHere:
-    """The states kept that this process wrote (Play.kept), each with its judgement frozen
-    (referee.judge.freeze), so that the next entry of the play in this process thaws it rather
-    than reading the JSON again (issue 32). Trusted only for the very text the play's row
-    holds, so for the same play, version, log and referee: any other change (in another
-    process, an undo, a correction, an import, a state lost) wrote another, read as JSON. Each
-    thaw makes a new judgement: what an entry does to its game (a page tells the move on the
-    game before it) never reaches the next. ``size`` plays at most, the oldest written let go."""
-
-    def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._kept: OrderedDict[int, _Frozen] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
-
-    def remember(
-        self, play: Play, text: str, judgement: Judgement, position: tuple[int, str]
-    ) -> None:
-        """``text``, the play's state kept at its version, written from ``judgement`` with the
-        log's ``position`` (its next ``seq``, the play's position)."""
-        frozen = freeze(judgement)
-        with self._lock:
-            self._kept.pop(play.pk, None)
-            if frozen is None:
-                return
-            self._kept[play.pk] = _Frozen(text, play.version, *position, frozen)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
-
-    def recall(self, play: Play) -> Kept | None:
-        """The judgement of ``play``'s kept state, if this process wrote it; else None."""
-        with self._lock:
-            found = self._kept.get(play.pk)
-        if found is None or found.text != play.kept or found.version != play.version:
-            return None
-        judgement = thaw(found.judgement, play.game)
-        if judgement is None:
-            return None
-        return Kept(judgement, found.next_seq, found.position)
-
-
-#: This process's kept states.
-KEPT_HERE = KeptHere()
-#: Read each kept state recalled from KEPT_HERE from its JSON all the same, and check they are
-#: the same judgement (the test suite: tests/conftest.py).
-CHECK_KEPT_HERE = False
-
-
-def _check_recalled(play: Play, recalled: Kept) -> None:
-    loaded = _loaded(play)
-    same = loaded is not None and _said(recalled) == _said(loaded)
-    if not same:
-        raise AssertionError(f"The state kept here for play {play.pk} is not its JSON's.")
-
-
-def _said(kept: Kept) -> tuple:
-    """What a kept judgement says of its play, to compare one kept here with its JSON's."""
-    judgement = kept.judgement
-    return (
-        kept.next_seq,
-        kept.position,
-        judgement.as_dict(),
-        judgement.setup,
-        judgement.teams,
-        judgement.ranks,
-        len(judgement.plans),
-        judgement.plans[-1].canonical() if judgement.plans else None,
-        judgement.state.dump(),
-    )
-
-
 def _kept(judgement: Judgement, version: int, position: tuple[int, str] | None) -> str:
-    """What Play.kept holds after a change judged ``judgement``, at ``version``: empty when the
-    log's ``position`` (its next ``seq``, and the play's position: selectors.position) is not
-    known or the log does not judge legal (the next entry judges the log again)."""
+    """What Play.kept holds after a change judged ``judgement``, at ``version``: the version, the
+    log's next ``seq``, the play's position (selectors.position) and the state the referee keeps
+    (referee.keep, in base64), spaced; empty when ``position`` is not known or the log does not
+    judge legal (the next entry judges the log again)."""
     judged = keep(judgement) if position is not None else None
     if judged is None:
         return ""
     next_seq, made = position
-    kept = {"version": version, "seq": next_seq, "position": made, "judged": judged}
-    # Encoded anew (referee.state.encode), so with no cycle to look for: a third faster.
-    return json.dumps(kept, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+    return f"{version:d} {next_seq:d} {made} {base64.b64encode(judged).decode('ascii')}"
 
 
 #: What a seat holds of its play's results.
@@ -377,9 +278,6 @@ def refresh_results(
         advance_version(play, results=True, writes=writes)
     else:
         play.save(update_fields=["status", "ended_at", "details", "kept"])
-    if play.kept and position is not None and play.version == version:
-        # Once written, at its version: should the change roll back, the row holds another.
-        KEPT_HERE.remember(play, play.kept, judgement, position)
     if was_finished or play.status == Play.Status.FINISHED:
         # Ratings and running totals follow the results, from this play's time onward (only
         # finished plays are rated, so a play that neither was nor is finished changes none).

@@ -4,14 +4,14 @@ judged the play's log, instead of judging the log again with the move appended."
 from __future__ import annotations
 
 import json
+import pickle
 from pathlib import Path
 
 import pytest
 
 from referee import GAMES, judge, judge_next, keep, resume
-from referee.judge import freeze, thaw
+from referee.judge import KEPT_PROTOCOL, REVISION
 from referee.messages import Message
-from referee.state import loads
 from tests.examples import EXAMPLES, example_paths
 from tests.referee.crashes import JUDGE, assert_not_crashed, assert_refused
 
@@ -85,22 +85,56 @@ def test_judging_the_next_move_leaves_the_judgement_before_it_as_it_was(name):
 
 
 @pytest.mark.parametrize("name", sorted(path.stem for path in BENCH_LOGS))
-def test_a_judgement_thawed_is_the_one_its_kept_json_resumes_made_new_each_time(name):
-    """What a site process keeps of its own entries (freeze) thaws to the judgement the JSON
-    kept with the play resumes, next move and all; and each thaw is a game of its own: a page
-    telling a move on one (it plays it) changes none thawed after."""
+def test_a_kept_judgement_resumes_as_it_was_made_new_each_time(name):
+    """What the site keeps after each move (keep) resumes to the judgement it was, next move and
+    all; and each resume is a game of its own: a page telling a move on one (it plays it)
+    changes none resumed after."""
     log = LOGS[name]
     for before, count in positions(log):
-        frozen = freeze(before)
-        resumed = resume(loads(json.dumps(keep(before))), before.game, loaded=True)
-        thawed = thaw(frozen, before.game)
-        assert resumed_seen(thawed) == resumed_seen(resumed), count
-        assert thaw(frozen, "not " + before.game) is None
+        kept = keep(before)
+        resumed = resume(kept, before.game)
+        assert resumed_seen(resumed) == resumed_seen(before), count
+        assert resume(kept, "not " + before.game) is None
         move = log["moves"][count]
-        assert resumed_seen(judge_next(thawed, move)) == resumed_seen(judge_next(resumed, move))
-        if judge_next(thawed, move).legal:
-            thawed.state.play(move)
-            assert thaw(frozen, before.game).state.dump() == resumed.state.dump(), count
+        assert resumed_seen(judge_next(resumed, move)) == resumed_seen(judge_next(before, move))
+        if judge_next(resumed, move).legal:
+            resumed.state.play(move)
+            assert resume(kept, before.game).state.dump() == before.state.dump(), count
+
+
+def test_a_state_kept_by_another_referee_is_not_resumed():
+    before = judge(LOGS["punto-1"])
+    revision, *rest = pickle.loads(keep(before))
+    assert revision == REVISION
+    other = pickle.dumps(("another", *rest), KEPT_PROTOCOL)
+    assert resume(other, "punto") is None
+
+
+class Called(Exception):
+    """Raised by what a kept state must never call."""
+
+
+def call_me():
+    raise Called
+
+
+class Calls:
+    """What pickle would make by calling ``call_me`` when it is read."""
+
+    def __reduce__(self):
+        return (call_me, ())
+
+
+def test_reading_a_kept_state_makes_no_object_of_any_class():
+    """Bytes read from the database that name a class or a function (a row changed by hand, a
+    damaged one) are refused, never looked up nor called: reading a kept state runs no code."""
+    before = judge(LOGS["punto-1"])
+    revision, game, values, *rest = pickle.loads(keep(before))
+    hostile = pickle.dumps((revision, game, {**values, "x": Calls()}, *rest), KEPT_PROTOCOL)
+    with pytest.raises(Called):
+        pickle.loads(hostile)  # what an unrestricted read would do
+    with pytest.raises(pickle.UnpicklingError, match="plain values only"):
+        resume(hostile, "punto")
 
 
 @pytest.mark.parametrize("move", [{}, None, "nonsense", {"player": "Nobody"}, [1, 2]])

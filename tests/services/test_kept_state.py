@@ -13,9 +13,11 @@ game's random move and the dice, returning the play to follow).
 
 from __future__ import annotations
 
+import base64
 import datetime
 import itertools
 import json
+import pickle
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -31,8 +33,9 @@ from games.models import Play
 from games.selectors import judge_play, log_moves, seat_names
 from games.services.playrow import kept_judgement
 from games.views.drafts import position_of
-from referee import GAMES
-from referee.state import decode, encode, loads, shared_containers
+from referee import GAMES, judge, keep, resume
+from referee.judge import KEPT_PROTOCOL
+from referee.state import decode, encode, shared_containers
 from tests.referee import (
     test_options_buntherum as buntherum,
 )
@@ -163,16 +166,16 @@ def lose_the_kept_state(play: Play, move_of, rng: random.Random) -> Play:
     play.refresh_from_db()
     if play.status != Play.Status.IN_PROGRESS:
         return play  # no entry to judge the log again
-    kept = json.loads(play.kept)
+    version, next_seq, position, judged = play.kept.split(" ")
+    revision, *rest = pickle.loads(base64.b64decode(judged))
     lost = rng.choice(["none", "another referee", "damaged"])
     if lost == "none":
         play.kept = ""
     elif lost == "another referee":
-        kept["judged"]["revision"] = "another"
-        play.kept = json.dumps(kept)
+        other = pickle.dumps(("another", *rest), KEPT_PROTOCOL)
+        play.kept = f"{version} {next_seq} {position} {base64.b64encode(other).decode()}"
     else:
-        kept["judged"]["state"] = {"players": {"(": 1}}
-        play.kept = json.dumps(kept)
+        play.kept = f"{version} {next_seq} {position} {judged[: len(judged) // 2]}"
     play.save(update_fields=["kept"])
     assert kept_judgement(play) is None
     return enter_random_move(play, move_of, rng)
@@ -266,16 +269,16 @@ def test_every_engines_state_loads_as_it_was_dumped(game):
     log = json.loads((LOGS / f"{game}-bench.json").read_text())
     engine = GAMES[game]
     state = engine.start(log["players"], log["setup"])
-    for move in [None, *log["moves"]]:
+    for moved, move in enumerate([None, *log["moves"]]):
         if move is not None:
             state.play(move)
         assert shared_containers(state) == []
         loaded = engine.load(json.loads(json.dumps(state.dump())))
         assert vars(loaded) == vars(state)
         assert loaded.scores() == state.scores() and loaded.details() == state.details()
-        # as a move entry reads it: made again by the JSON decoder's pass (referee.state.loads)
-        made = engine.load(loads(json.dumps(state.dump())), made=True)
-        assert typed(vars(made)) == typed(vars(state)) == typed(vars(loaded))
+        # as a move entry reads it (referee.keep and resume: pickle's, of its plain values)
+        kept = resume(keep(judge({**log, "moves": log["moves"][:moved]})), game).state
+        assert typed(vars(kept)) == typed(vars(state)) == typed(vars(loaded))
         # and the copy a move is judged on (pickle's): the same, sharing no container
         copied = state.copy()
         assert typed(vars(copied)) == typed(vars(state))
@@ -311,7 +314,7 @@ def shares_with(one, other) -> bool:
 
 
 def test_a_kept_state_reads_back_as_it_was_kept_whatever_its_values():
-    """referee.state.loads makes again what encode wrote, tags and all, and a plain dict that
+    """referee.state.decode makes again what encode wrote, tags and all, and a plain dict that
     looks like a tag is not taken for one (encode wrote it as pairs)."""
     value = {
         "tuple": (1, (2, 3), [4]),
@@ -321,5 +324,4 @@ def test_a_kept_state_reads_back_as_it_was_kept_whatever_its_values():
         "looks like a tag": {"(": [1, 2]},
         "empty": {},
     }
-    assert typed(loads(json.dumps(encode(value)))) == typed(value)
     assert typed(decode(json.loads(json.dumps(encode(value))))) == typed(value)

@@ -9,7 +9,7 @@ from django.utils import timezone
 from games import live, services
 from games.models import Play
 from games.selectors import judge_play, seat_names
-from games.services import playrow
+from games.services import moves, playrow
 from referee import judge
 from tests.examples import EXAMPLES
 from tests.services.stored import GOOD, TIE, punto_log
@@ -102,47 +102,41 @@ def test_partners_are_numbered_from_one_in_the_setups_order(club):
     assert teams == {"Ana": 2, "Ben": 1, "Chloé": 2, "Dev": 1}
 
 
-def _json_read(monkeypatch) -> list[str]:
-    """Every kept state read from its JSON from now on (playrow.load_kept), the suite's own
-    check of the states recalled (CHECK_KEPT_HERE) left out."""
-    read: list[str] = []
-    loads = playrow.load_kept
-
-    def load_kept(text):
-        read.append(text)
-        return loads(text)
-
-    monkeypatch.setattr(playrow, "load_kept", load_kept)
-    monkeypatch.setattr(playrow, "CHECK_KEPT_HERE", False)
-    return read
-
-
 @pytest.mark.django_db
-def test_the_next_entry_in_the_process_that_kept_the_state_does_not_read_its_json(
-    play, monkeypatch
-):
+def test_the_next_entry_judges_from_the_state_kept_in_the_plays_row(play, monkeypatch):
+    """Read with the play's row by any process (the one that wrote it or another), the state
+    kept is judged from: the log is neither read nor judged again."""
     services.record_move(play=play, move=GOOD, version=play.version)
-    read = _json_read(monkeypatch)
+    monkeypatch.setattr(moves, "log_moves", None)  # a call would fail
+    monkeypatch.setattr(moves, "judge_play", None)
     judgement = services.record_move(play=play, move=TIE, version=play.version)
-    assert read == [] and len(judgement.plans) == 2
+    assert len(judgement.plans) == 2
     play.refresh_from_db()
     kept = playrow.kept_judgement(play)
-    assert read == [] and kept.next_seq == 2 and kept.judgement.as_dict() == judgement.as_dict()
+    assert kept.next_seq == 2 and kept.judgement.as_dict() == judgement.as_dict()
 
 
 @pytest.mark.django_db
-def test_a_state_kept_by_another_process_is_read_from_its_json(play, monkeypatch):
-    """Only the very text this process wrote is recalled: another process (here, the same state
-    written with other spacing, at the same version) or another change wrote another."""
+def test_a_kept_state_that_does_not_read_is_as_none(play):
+    """Another version of the play, a row changed by hand, bytes that are not a kept state:
+    nothing is trusted, and the next entry judges the log (and keeps its state again)."""
     services.record_move(play=play, move=GOOD, version=play.version)
     play.refresh_from_db()
-    play.kept = json.dumps(json.loads(play.kept))
+    version, next_seq, position, judged = play.kept.split(" ")
+    assert playrow.kept_judgement(play).next_seq == int(next_seq) == 1
+    for kept in (
+        f"{int(version) + 1} {next_seq} {position} {judged}",
+        f"{version} {next_seq} {position} {judged[:-8]}",
+        f"{version} {next_seq} {position} not base64!",
+        f"{version} {next_seq} {position}",
+        "kept",
+    ):
+        play.kept = kept
+        assert playrow.kept_judgement(play) is None, kept
     play.save(update_fields=["kept"])
-    read = _json_read(monkeypatch)
-    assert playrow.kept_judgement(play).next_seq == 1 and read == [play.kept]
-    playrow.KEPT_HERE.clear()  # a process started since
-    services.record_move(play=play, move=TIE, version=play.version)
-    assert len(read) == 2
+    assert len(services.record_move(play=play, move=TIE, version=play.version).plans) == 2
+    play.refresh_from_db()
+    assert playrow.kept_judgement(play).next_seq == 2
 
 
 @pytest.mark.django_db
@@ -155,18 +149,3 @@ def test_a_game_played_on_after_its_state_is_recalled_changes_not_the_next_recal
     recalled.state.play(TIE)
     logged = judge_play(play, seat_names(play), [GOOD])
     assert playrow.kept_judgement(play).judgement.state.dump() == logged.state.dump()
-
-
-def test_a_process_keeps_the_states_of_its_last_plays_written_only():
-    """KeptHere holds ``size`` plays: the one written longest ago is let go (read from its JSON
-    again), whatever was recalled since."""
-    log = punto_log("Ana", "Ben")
-    judgement = judge(log)
-    here = playrow.KeptHere(size=2)
-    plays = [Play(pk=pk, game="punto", version=1, kept=f"kept {pk}") for pk in (1, 2, 3)]
-    for play in plays:
-        here.remember(play, play.kept, judgement, (0, "0-"))
-        assert here.recall(plays[0]) is not None or play is plays[2]
-    assert [here.recall(play) is not None for play in plays] == [False, True, True]
-    assert here.recall(Play(pk=2, game="punto", version=1, kept="another")) is None
-    assert here.recall(Play(pk=2, game="punto", version=2, kept="kept 2")) is None
