@@ -15,6 +15,7 @@ from django.db import connection
 from django.db.backends.sqlite3.base import DatabaseWrapper
 
 from games import checkpoints
+from games.ratings import bulk
 
 pytestmark = pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's WAL")
 
@@ -135,3 +136,46 @@ def test_a_checkpointer_that_cannot_start_fails_no_request(club_file, monkeypatc
         assert cursor.fetchone() == (1,)
     assert "No WAL checkpointer" in caplog.text
     assert checkpoints.checkpointer(club_file.settings_dict["NAME"]) is None
+
+
+def test_a_rebuilds_commit_leaves_the_log_to_the_checkpointer(club_file, monkeypatch):
+    """bulk.checkpoint_left_to_checkpointer (a full rebuild's transaction): its commit, however
+    far past wal_autocheckpoint, copies nothing into the database file while the process's
+    checkpointer runs, which copies it at its next tick; the connection's threshold is back
+    after it. Without a running checkpointer, the commit checkpoints as before."""
+    ticks = threading.Event()  # the checkpointer's ticks held until the test lets them run
+    tick = checkpoints.Checkpointer.checkpoint
+    monkeypatch.setattr(
+        checkpoints.Checkpointer, "checkpoint", lambda self: ticks.wait() and tick(self)
+    )
+    monkeypatch.setattr(bulk, "connection", club_file)
+    club_file.ensure_connection()
+    raw = club_file.connection
+    raw.execute("PRAGMA wal_autocheckpoint = 100")
+    raw.execute("CREATE TABLE rows (body BLOB)")
+    path = club_file.settings_dict["NAME"]
+    checkpointer = checkpoints.checkpointer(path)
+    assert checkpointer.is_alive()
+
+    def write() -> int:
+        """Some 300 pages in one transaction (three times the threshold); the file's growth."""
+        size = os.path.getsize(path)
+        raw.execute("BEGIN")
+        for _ in range(300):
+            raw.execute("INSERT INTO rows VALUES (randomblob(3000))")
+        raw.execute("COMMIT")
+        return os.path.getsize(path) - size
+
+    with bulk.checkpoint_left_to_checkpointer():
+        assert raw.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+        assert write() == 0  # all in the log
+    assert raw.execute("PRAGMA wal_autocheckpoint").fetchone() == (100,)
+    size = os.path.getsize(path)
+    ticks.set()
+    assert until(lambda: os.path.getsize(path) >= size + 300 * 3000)  # the thread copies them
+
+    assert write() >= 300 * 3000  # outside it, the commit checkpoints
+    checkpointer.stop()
+    with bulk.checkpoint_left_to_checkpointer():
+        assert raw.execute("PRAGMA wal_autocheckpoint").fetchone() == (100,)
+        assert write() >= 300 * 3000  # no checkpointer: the commit checkpoints, as before

@@ -1,11 +1,12 @@
 """Whole tables read and written fast, for the rebuild: rows streamed from the database as its
 driver returns them, written in batches (a binary COPY on PostgreSQL), a table emptied and its
-indexes made again around a bulk load, SQLite's page cache widened while rows are rewritten one
-by one, PostgreSQL's statistics refreshed after. A full rebuild reads and writes millions of
-rows: model instances and the ORM would cost more than the ratings themselves. With the C module
-(games/ratings/_native.c, built by make) the rows' binary COPY is encoded in C, and a bulk
-load's rows reach SQLite from C (SQLiteRows, read by its table-valued function referee_rows);
-without it, psycopg's write_row and the sqlite3 module's executemany write the same rows.
+indexes made again around a bulk load, SQLite's page cache widened while rows are rewritten one by
+one, its WAL's checkpoint left to the checkpointer thread, PostgreSQL's statistics refreshed after.
+A full rebuild reads and writes millions of rows: model instances and the ORM would cost more than
+the ratings themselves. With the C module (games/ratings/_native.c, built by make) the rows' binary
+COPY is encoded in C, and a bulk load's rows reach SQLite from C (SQLiteRows, read by its
+table-valued function referee_rows); without it, psycopg's write_row and the sqlite3 module's
+executemany write the same rows.
 """
 
 from __future__ import annotations
@@ -141,6 +142,41 @@ def sqlite_page_cache() -> Iterator[None]:
     finally:
         with connection.cursor() as cursor:
             cursor.execute(f"PRAGMA cache_size = {int(previous):d}")
+
+
+@contextmanager
+def checkpoint_left_to_checkpointer() -> Iterator[None]:
+    """On SQLite, the commit of the transaction run inside leaves the WAL's pages to this
+    process's checkpointer thread (games/checkpoints.py) instead of copying them into the
+    database file itself: a full rebuild's commit passes the backstop of
+    ``wal_autocheckpoint`` by the whole rewritten table, and that checkpoint, 1.3–1.4 s of CPU
+    at 1M plays, was in the rebuild's time (docs/benchmarks.md). The thread copies the same
+    pages within a second (PASSIVE, as the commit's own is), on another core if there is one;
+    until then readers find them in the log, as they do any commit's. The log grows no more:
+    it already holds the transaction's pages, however they go on.
+
+    Only around an outermost transaction (an enclosing one commits later, after this has put
+    the setting back), and only while the checkpointer runs: without it (a process whose thread
+    could not start, an in-memory database) the commit checkpoints as before."""
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
+        yield
+        return
+    from games import checkpoints
+
+    connection.ensure_connection()  # its first connection starts the file's checkpointer
+    running = checkpoints.checkpointer(connection.settings_dict["NAME"])
+    if running is None or not running.is_alive():
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA wal_autocheckpoint")
+        (previous,) = cursor.fetchone()
+        cursor.execute("PRAGMA wal_autocheckpoint = 0")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA wal_autocheckpoint = {int(previous):d}")
 
 
 def insert(

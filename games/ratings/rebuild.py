@@ -167,7 +167,7 @@ def rebuild_club(
 
     ``models`` lets a data migration pass its historical models.
     """
-    with transaction.atomic():
+    with bulk.checkpoint_left_to_checkpointer(), transaction.atomic():
         # One rebuild per club at a time: rows must be written in play order.
         list(models.Club.objects.select_for_update().filter(pk=club_id).values_list("pk"))
         rows = models.RatingChange.objects.filter(club_id=club_id)

@@ -56,8 +56,8 @@ def _nice_step(span: float, count: int = 4) -> float:
 
 def rating_chart(player: Player, scope: str = ALL_GAMES) -> RatingChart | None:
     """The chart of the player's rating in ``scope`` (a rated one). Reads only the points it
-    draws: the player's n-th row in a scope is the one whose running ``plays`` is n (an index
-    lookup each), so a long history costs no more than a short one."""
+    draws: the player's n-th row in a scope is the one whose running ``plays`` is n, found in an
+    index, so that the table's rows read are the chart's points however long the history."""
     mu, sigma, plays = (scope_column(scope, name) for name in ("mu_after", "sigma_after", "plays"))
     rows = RatingChange.objects.filter(scope_rows(scope), player=player)
     count = (
@@ -73,8 +73,11 @@ def rating_chart(player: Player, scope: str = ALL_GAMES) -> RatingChart | None:
         # Keep the shape on a phone: an evenly spaced sample, the last play always included.
         step = count / CHART_MAX_POINTS
         wanted = [int(i * step) + 1 for i in range(CHART_MAX_POINTS - 1)] + [count]
-    # A seek each on rating_player_game_plays or rating_player_plays (every row of a rated
-    # scope is rated: asking it lets the database use the game's index, which holds only those).
+    # On PostgreSQL a seek each on rating_player_game_plays or rating_player_plays (every row of
+    # a rated scope is rated: asking it lets the database use the game's index, which holds only
+    # those). SQLite has neither (models.IndexNotOnSQLite): it walks the player's entries of the
+    # time index (rating_player_game_time, rating_player_time), checks the count there, reads
+    # from the table only the rows wanted and sorts those (at most CHART_MAX_POINTS).
     return draw_rating_chart(
         list(
             rows.filter(**{f"{mu}__isnull": False, f"{plays}__in": wanted})
