@@ -313,7 +313,7 @@ def shares_with(one, other) -> bool:
     return bool(mutable(vars(one), set()) & mutable(vars(other), set()))
 
 
-def test_a_kept_state_reads_back_as_it_was_kept_whatever_its_values():
+def test_a_dumped_state_loads_back_as_it_was_whatever_its_values():
     """referee.state.decode makes again what encode wrote, tags and all, and a plain dict that
     looks like a tag is not taken for one (encode wrote it as pairs)."""
     value = {
