@@ -276,8 +276,9 @@ def last_line(
     before: Judgement, judgement: Judgement, entry: LogEntry, zone: datetime.tzinfo
 ) -> LogLine:
     """The line of ``entry``, the move just entered: told against the game as ``before`` (the
-    judgement of the log without it) left it, which that judgement's game then makes, instead
-    of making every move of the log again (an entry's page sends only its new line)."""
+    judgement of the log without it) left it, and what it led to from ``judgement``'s game,
+    instead of making every move of the log again (an entry's page sends only its new line).
+    Neither game is changed: the move is not made a second time to tell it."""
     ui = ui_for(judgement.game) if judgement.game in GAMES else None
     state = before.state
     active = len(before.plans)
@@ -286,17 +287,23 @@ def last_line(
     if ui is not None and state is not None and judgement.plans:
         # As move_log: should telling it fail, the line is its JSON rather than no page.
         with contextlib.suppress(Exception):
-            told = _told(ui, state, judgement.plans[-1])
+            told = _told(ui, state, judgement.plans[-1], judgement.state)
     text, outcome, why = told if told is not None else (entry.text, "", ())
     return _line(entry, name, text, outcome, why, zone, active)
 
 
-def _told(ui: GameUI, state: Game, plan: object) -> tuple[str, str, tuple[Reason, ...]]:
-    """A move told against the game before it, which it then makes: (text, outcome, why)."""
+def _told(
+    ui: GameUI, state: Game, plan: object, after: Game | None = None
+) -> tuple[str, str, tuple[Reason, ...]]:
+    """A move told against the game before it, which it then makes: (text, outcome, why).
+    ``after``: the game once the move is made, when the caller has it (a move entry's
+    judgement): ``state`` is then only read, and the move is not made a second time."""
     described, why = ui.tell_move(state, plan)
     text = sentence(described)
-    state.commit(plan)
-    return text, ui.move_outcome(state, plan) or "", tuple(why)
+    if after is None:
+        state.commit(plan)
+        after = state
+    return text, ui.move_outcome(after, plan) or "", tuple(why)
 
 
 def _line(

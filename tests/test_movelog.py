@@ -88,6 +88,20 @@ def test_the_last_line_alone_is_the_log_s_last_line(path):
         assert last_line(before, after, entries[-1], zone) == move_log(after, entries, zone)[-1]
 
 
+@pytest.mark.parametrize("path", EXAMPLES_WITH_MOVES, ids=lambda p: p.stem)
+def test_telling_the_last_line_leaves_both_games_as_they_were(path):
+    """last_line reads the game before the move and the game after it, and changes neither:
+    the move is told, not made a second time (its outcome is read from the game after it)."""
+    log = json.loads(path.read_text())
+    moves = judge(log).moves
+    for count in range(1, len(moves) + 1):
+        before = judge({**log, "moves": moves[: count - 1]})
+        after = judge({**log, "moves": moves[:count]})
+        kept = before.state.dump(), after.state.dump()
+        last_line(before, after, entries_of(moves[:count])[-1], datetime.UTC)
+        assert (before.state.dump(), after.state.dump()) == kept
+
+
 def test_the_lines_agree_with_the_referees_points():
     """Thricewise: the points of each placement told are the ones the referee counted."""
     path = EXAMPLES / "thricewise-1.json"
