@@ -148,7 +148,7 @@ def step_rebuild(rater: str) -> dict:
 
     from games import ratings
     from games.models import Club, RatingChange
-    from games.ratings import rebuild, update
+    from games.ratings import bulk, rebuild, update
 
     club = Club.objects.get(name="Bench club")
     connection.ensure_connection()
@@ -178,6 +178,8 @@ def step_rebuild(rater: str) -> dict:
         "waits": after.ru_nvcsw - usage.ru_nvcsw,
         "preempted": after.ru_nivcsw - usage.ru_nivcsw,
         **phases.out(),
+        # The seats read and rated by a thread of their own (bulk.made_beside), if they were.
+        **{f"beside_{name}": value for name, value in bulk.beside_figures.items()},
         "rows": RatingChange.objects.filter(club=club).count(),
         "baseline_mb": baseline,
         "peak_mb": peak_rss_mb(),
