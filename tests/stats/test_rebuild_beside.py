@@ -14,6 +14,7 @@ import random
 import sqlite3
 import struct
 import threading
+import time
 from unittest import mock
 
 import pytest
@@ -209,6 +210,18 @@ def test_an_error_in_either_thread_rolls_the_whole_rebuild_back(on_file, club, n
 
         return inserted(model, columns, some())
 
+    reads = bulk.seat_reader
+
+    def slow_reader(queryset, on=None):
+        """Each batch read slowly: the thread is still reading when the inserts fail."""
+        read = reads(queryset, on)
+
+        def slowly(token, limit):
+            time.sleep(0.02)
+            return read(token, limit)
+
+        return slowly
+
     rated_play = rebuild._rate_play
     batch, rows = _small_batches(random.Random(1))
     failing = (
@@ -220,6 +233,7 @@ def test_an_error_in_either_thread_rolls_the_whole_rebuild_back(on_file, club, n
         batch,
         rows,
         failing,
+        mock.patch.object(bulk, "seat_reader", slow_reader),
         mock.patch.object(bulk, "reader_beside", reader),
         pytest.raises(ZeroDivisionError),
     ):
