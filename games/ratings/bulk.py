@@ -329,9 +329,14 @@ def seat_reader(queryset: Any, on: Any = None) -> Callable[[int, int], int]:
     return read
 
 
+#: Batches of rows made ahead by made_beside's thread and waiting for their insert. One such
+#: batch is one SQLiteRows block of up to rebuild._rate_in_c's capacity (some 30,000 rows of 27
+#: values, 13 MB): with one being inserted and one being made, three at most at once.
+AHEAD = 1
+
 #: What the last made_beside measured: the thread's CPU time (``reader_cpu_s``), the caller's
-#: wait for its batches (``starved_s``: the thread was behind) and the thread's for the caller
-#: to take each (``blocked_s``: the inserts were behind), in seconds (benchmarks/bench_scale.py).
+#: wait for its batches (``starved_s``: the thread was behind) and the thread's for room in the
+#: queue (``blocked_s``: the inserts were behind), in seconds (benchmarks/bench_scale.py).
 beside_figures: dict[str, float] = {}
 
 
@@ -387,28 +392,24 @@ def made_beside(reader: Any, make: Callable[[], Iterator[Any]]) -> Iterator[Iter
     while SQLite steps a statement, so the thread's reads and the caller's INSERTs run at
     once; SQLiteSeats.rate holds it, but for a small part of the caller's time.
 
-    They come in ``make()``'s order, one ahead: the thread makes a batch while the caller
-    inserts the one before, and waits for the caller to take it before making the next. So two
-    batches at once, each an SQLiteRows block of up to rebuild._rate_in_c's capacity (some
-    30,000 rows of 27 values, 13 MB): with one more waiting in a queue, the rebuild's peak
-    resident memory reached 159 MB at 1M plays (119 MB in one thread; docs/benchmarks.md). An
+    They come in ``make()``'s order, through a queue of AHEAD batches (memory: see AHEAD). An
     error of the thread is raised in the caller's, at the batch it would have given, and rolls
     the caller's transaction back. On leaving (at the end, on an error of either thread, or the
     caller's), the thread is told to stop, ``make()``'s generator is closed in it, the thread
     is joined and ``reader`` closed: only then may the caller use what ``make()`` changed."""
-    ahead: queue.Queue = queue.Queue(maxsize=1)
-    taken = threading.Semaphore(0)  # released by the caller as it takes each item
+    ahead: queue.Queue = queue.Queue(maxsize=AHEAD)
     stop = threading.Event()
     figures = {"starved_s": 0.0, "blocked_s": 0.0, "reader_cpu_s": 0.0}
 
     def offer(item: tuple[bool, Any]) -> bool:
-        """The item given to the caller: queued, then taken (False: told to stop first)."""
         started = time.perf_counter()
         try:
-            ahead.put(item)  # never waits: the one before was taken
             while not stop.is_set():
-                if taken.acquire(timeout=0.05):
+                try:
+                    ahead.put(item, timeout=0.05)
                     return True
+                except queue.Full:
+                    continue
             return False
         finally:
             figures["blocked_s"] += time.perf_counter() - started
@@ -431,7 +432,6 @@ def made_beside(reader: Any, make: Callable[[], Iterator[Any]]) -> Iterator[Iter
         while True:
             started = time.perf_counter()
             more, item = ahead.get()
-            taken.release()
             figures["starved_s"] += time.perf_counter() - started
             if not more:
                 if item is not None:
