@@ -353,6 +353,8 @@ def reader_beside() -> Any | None:
     so that it never predates the caller's BEGIN."""
     if connection.vendor != "sqlite" or connection.is_in_memory_db():
         return None
+    if getattr(connection, "transaction_mode", None) not in ("IMMEDIATE", "EXCLUSIVE"):
+        return None  # the caller's BEGIN did not take the write lock (config/settings.py)
     import sqlite3
 
     from django.db.backends.sqlite3.base import DatabaseWrapper

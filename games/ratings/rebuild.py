@@ -167,9 +167,10 @@ def rebuild_club(
 
     ``models`` lets a data migration pass its historical models.
     """
-    # Whether this transaction is the outermost one: then nothing of the caller's is uncommitted
-    # (see beside below).
-    outermost = not connection.in_atomic_block
+    # Whether this transaction is the outermost one, in autocommit (not a transaction the caller
+    # opened by turning autocommit off): then nothing of the caller's is uncommitted (see beside
+    # below).
+    outermost = not connection.in_atomic_block and connection.get_autocommit()
     with bulk.checkpoint_left_to_checkpointer(), transaction.atomic():
         # One rebuild per club at a time: rows must be written in play order.
         list(models.Club.objects.select_for_update().filter(pk=club_id).values_list("pk"))

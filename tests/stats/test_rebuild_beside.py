@@ -266,3 +266,27 @@ def test_in_an_outer_transaction_the_rebuild_runs_in_one_thread(on_file, club, n
 
 def test_an_in_memory_database_has_no_second_connection(db):
     assert bulk.reader_beside() is None
+
+
+def test_a_rebuild_whose_begin_takes_no_write_lock_runs_in_one_thread(on_file, club, night):
+    """With a plain (DEFERRED) BEGIN, another connection could commit between the rebuild's
+    reads and the second connection's snapshot: one thread."""
+    _history(club, night, 3, plays=10)
+    connection.ensure_connection()
+    connections["default"].transaction_mode = None  # BEGIN, as SQLite's default
+    with mock.patch.object(bulk, "made_beside", wraps=bulk.made_beside) as beside:
+        rebuild.rebuild_club(club.pk)
+    assert beside.call_count == 0
+
+
+def test_with_autocommit_turned_off_the_rebuild_runs_in_one_thread(on_file, club, night):
+    """A caller that turned autocommit off has a transaction of its own, maybe with changes."""
+    _history(club, night, 4, plays=10)
+    transaction.set_autocommit(False)
+    try:
+        with mock.patch.object(bulk, "made_beside", wraps=bulk.made_beside) as beside:
+            rebuild.rebuild_club(club.pk)
+        assert beside.call_count == 0
+    finally:
+        transaction.rollback()
+        transaction.set_autocommit(True)
