@@ -129,6 +129,9 @@ class Phases:
             kind = "read"
         if kind is None:
             return execute(sql, params, many, context)
+        if kind == "index" and "peak_before_indexes_mb" not in self.found:
+            # the peak of the rows' phase (read, rate, insert), before the sorts' memory
+            self.found["peak_before_indexes_mb"] = peak_rss_mb()
         started, cpu = time.perf_counter(), time.process_time()
         try:
             return execute(sql, params, many, context)
@@ -138,7 +141,10 @@ class Phases:
             found[1] += time.process_time() - cpu
 
     def out(self) -> dict:
-        return {f"{kind}_s": times for kind, times in self.found.items()}
+        return {
+            name if name.endswith("_mb") else f"{name}_s": value
+            for name, value in self.found.items()
+        }
 
 
 def step_rebuild(rater: str) -> dict:

@@ -233,8 +233,14 @@ def rebuild_club(
             if beside is not None:
                 read = bulk.seat_reader(seats, on=beside)
 
+                # Batches of half the size: up to four are alive at once, not one (made_beside).
+                sizes = {
+                    "batch_size": max(1, bulk.BATCH_SIZE // 2),
+                    "rows_size": max(1, bulk.COPY_BATCH_SIZE // 2),
+                }
+
                 def make() -> Iterator[Any]:
-                    return _rate_in_c(club_id, read, states, tally, partners, cooperative)
+                    return _rate_in_c(club_id, read, states, tally, partners, cooperative, **sizes)
 
                 with bulk.made_beside(beside, make) as rated:
                     written = bulk.insert_from_c(models.RatingChange, COLUMNS, rated)
