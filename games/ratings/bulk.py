@@ -26,9 +26,6 @@ try:  # the rows' binary COPY encoded in C, built by `make` (games/ratings/_nati
 except ImportError:  # pragma: no cover - a clone not built by make
     _native = None
 
-import os  # noqa: E402  EXPERIMENT
-
-SORT_THREADS = int(os.environ.get("REFEREE_SQLITE_SORT_THREADS", "0"))
 BATCH_SIZE = 10_000
 COPY_BATCH_SIZE = 20_000
 #: SQLite's page cache during a rebuild, in KiB (see sqlite_page_cache).
@@ -69,12 +66,8 @@ def load(model: Any) -> Iterator[None]:
             cursor.execute(f"DROP INDEX {quote(name)}")
     yield
     with connection.cursor() as cursor:
-        if SORT_THREADS and connection.vendor == "sqlite":  # EXPERIMENT (issue 32)
-            cursor.execute(f"PRAGMA threads = {SORT_THREADS:d}")
         for _, definition in indexes:
             cursor.execute(definition)
-        if SORT_THREADS and connection.vendor == "sqlite":
-            cursor.execute("PRAGMA threads = 0")
 
 
 def analyze(*tables: Any) -> None:
