@@ -27,7 +27,10 @@ each run rebuilds and measures a copy of it), ``--no-measure`` (generate and reb
 The rebuild's row also says where its wall time went: the process's CPU time, and its context
 switches, voluntary (it waited: disk, the database server) and involuntary (the machine's other
 processes took the core), and the time spent building the rating table's indexes and, on
-SQLite, in the inserts (``executemany``, given rows already rated).
+SQLite, in the inserts (``executemany``, given rows already rated). When the seats were read
+and rated by a thread of their own (games/ratings/bulk.py, made_beside): that thread's CPU time
+and each side's waits for the other (``beside_*``); the inserts' CPU is then the process's,
+both threads'. ``peak_before_indexes_mb``: the peak resident memory before the index builds.
 """
 
 from __future__ import annotations

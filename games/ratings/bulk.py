@@ -6,7 +6,8 @@ A full rebuild reads and writes millions of rows: model instances and the ORM wo
 the ratings themselves. With the C module (games/ratings/_native.c, built by make) the rows' binary
 COPY is encoded in C, and a bulk load's rows reach SQLite from C (SQLiteRows, read by its
 table-valued function referee_rows); without it, psycopg's write_row and the sqlite3 module's
-executemany write the same rows.
+executemany write the same rows. On a SQLite file, a full rebuild's seats are read and rated by a
+thread of their own, on a second connection, while Django's inserts the rows (made_beside).
 """
 
 from __future__ import annotations
@@ -322,9 +323,13 @@ def seat_reader(queryset: Any, on: Any = None) -> Callable[[int, int], int]:
     return read
 
 
-#: Batches of rows made ahead by made_beside's thread and waiting for their insert. One such
-#: batch is one SQLiteRows block of up to rebuild._rate_in_c's capacity (some 30,000 rows of 27
-#: values, 13 MB): with one being inserted and one being made, three at most at once.
+#: Batches of rows made ahead by made_beside's thread and waiting for their insert: one, with
+#: one being inserted, one made and waiting for the queue, and the next being made: four at
+#: most at once, where one thread has one. So the rebuild makes them half as large as one
+#: thread does (rebuild.rebuild_club): an SQLiteRows block of some 15,000 rows of 27 values,
+#: 6.5 MB. Handing each batch over only once the one before was taken (two alive) cost 1.2-1.5 s
+#: at 1M plays, quiet; batches of the full size, 20-40 MB more resident memory at its peak
+#: (docs/benchmarks.md).
 AHEAD = 1
 
 #: What the last made_beside measured: the thread's CPU time (``reader_cpu_s``), the caller's

@@ -233,7 +233,7 @@ def rebuild_club(
             if beside is not None:
                 read = bulk.seat_reader(seats, on=beside)
 
-                # Batches of half the size: up to four are alive at once, not one (made_beside).
+                # Batches of half the size: up to four are alive at once, not one (bulk.AHEAD).
                 sizes = {
                     "batch_size": max(1, bulk.BATCH_SIZE // 2),
                     "rows_size": max(1, bulk.COPY_BATCH_SIZE // 2),
