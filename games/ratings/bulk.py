@@ -303,7 +303,7 @@ def seat_reader(queryset: Any, on: Any = None) -> Callable[[int, int], int]:
     """A function reading the queryset's rows into the SQLiteSeats of a token, up to a number
     of rows more a call (returns how many it read: fewer once they are all read), by
     referee_seats on Django's own connection (or ``on``, another connection to the same
-    database: read_beside): the queryset's SQL and parameters as Django would run them, one
+    database: reader_beside): the queryset's SQL and parameters as Django would run them, one
     statement stepped in C from its first row to its last."""
     from django.db.backends.sqlite3.base import FORMAT_QMARK_REGEX
 
@@ -458,9 +458,10 @@ def made_beside(reader: Any, make: Callable[[], Iterator[Any]]) -> Iterator[Iter
 def _give_back_freed_memory() -> None:
     """The blocks of the batches made by made_beside's thread, freed, given back to the system
     (glibc's malloc_trim; nothing where there is none). glibc's malloc gives each thread an
-    arena of its own and keeps what is freed there for the thread's next blocks: the batches'
-    13 MB blocks stayed in the process's resident memory through the index builds that follow,
-    the rebuild's peak at 1M plays 139–159 MB instead of 119 MB (docs/benchmarks.md)."""
+    arena of its own and keeps what is freed there for the thread's next blocks: they stayed
+    in the process's resident memory through the index builds that follow, whose sorts then
+    took the rebuild's peak at 1M plays, beside two busy loops, to 115 MB instead of 99–108 MB
+    (docs/benchmarks.md)."""
     import ctypes
 
     try:
