@@ -327,9 +327,9 @@ def seat_reader(queryset: Any, on: Any = None) -> Callable[[int, int], int]:
 #: one being inserted, one made and waiting for the queue, and the next being made: four at
 #: most at once, where one thread has one. So the rebuild makes them half as large as one
 #: thread does (rebuild.rebuild_club): an SQLiteRows block of some 15,000 rows of 27 values,
-#: 6.5 MB. Handing each batch over only once the one before was taken (two alive) cost 1.2-1.5 s
-#: at 1M plays, quiet; batches of the full size, 20-40 MB more resident memory at its peak
-#: (docs/benchmarks.md).
+#: 6.5 MB: the rebuild's peak resident memory at 1M plays 99–108 MB, where batches of the full
+#: size took it to 127–159 MB (119 MB in one thread). Handing each batch over only once the one
+#: before was taken (two alive) cost 1.2–1.5 s of 11–12 s, quiet (docs/benchmarks.md).
 AHEAD = 1
 
 #: What the last made_beside measured: the thread's CPU time (``reader_cpu_s``), the caller's
