@@ -329,7 +329,7 @@ def seat_reader(queryset: Any, on: Any = None) -> Callable[[int, int], int]:
 #: thread does (rebuild.rebuild_club): an SQLiteRows block of some 15,000 rows of 27 values,
 #: 6.5 MB: the rebuild's peak resident memory at 1M plays 99–108 MB, where batches of the full
 #: size took it to 127–159 MB (119 MB in one thread). Handing each batch over only once the one
-#: before was taken (two alive) cost 1.2–1.5 s of 11–12 s, quiet (docs/benchmarks.md).
+#: before was taken (two alive) cost about 1 s of 11 s, quiet (docs/benchmarks.md).
 AHEAD = 1
 
 #: What the last made_beside measured: the thread's CPU time (``reader_cpu_s``), the caller's
