@@ -27,7 +27,10 @@ each run rebuilds and measures a copy of it), ``--no-measure`` (generate and reb
 The rebuild's row also says where its wall time went: the process's CPU time, and its context
 switches, voluntary (it waited: disk, the database server) and involuntary (the machine's other
 processes took the core), and the time spent building the rating table's indexes and, on
-SQLite, in the inserts (``executemany``, given rows already rated).
+SQLite, in the inserts (``executemany``, given rows already rated). When the seats were read
+and rated by a thread of their own (games/ratings/bulk.py, made_beside): that thread's CPU time
+and each side's waits for the other (``beside_*``); the inserts' CPU is then the process's,
+both threads'. ``peak_before_indexes_mb``: the peak resident memory before the index builds.
 """
 
 from __future__ import annotations
@@ -129,6 +132,9 @@ class Phases:
             kind = "read"
         if kind is None:
             return execute(sql, params, many, context)
+        if kind == "index" and "peak_before_indexes_mb" not in self.found:
+            # the peak of the rows' phase (read, rate, insert), before the sorts' memory
+            self.found["peak_before_indexes_mb"] = peak_rss_mb()
         started, cpu = time.perf_counter(), time.process_time()
         try:
             return execute(sql, params, many, context)
@@ -138,7 +144,10 @@ class Phases:
             found[1] += time.process_time() - cpu
 
     def out(self) -> dict:
-        return {f"{kind}_s": times for kind, times in self.found.items()}
+        return {
+            name if name.endswith("_mb") else f"{name}_s": value
+            for name, value in self.found.items()
+        }
 
 
 def step_rebuild(rater: str) -> dict:
@@ -148,7 +157,7 @@ def step_rebuild(rater: str) -> dict:
 
     from games import ratings
     from games.models import Club, RatingChange
-    from games.ratings import rebuild, update
+    from games.ratings import bulk, rebuild, update
 
     club = Club.objects.get(name="Bench club")
     connection.ensure_connection()
@@ -178,6 +187,8 @@ def step_rebuild(rater: str) -> dict:
         "waits": after.ru_nvcsw - usage.ru_nvcsw,
         "preempted": after.ru_nivcsw - usage.ru_nivcsw,
         **phases.out(),
+        # The seats read and rated by a thread of their own (bulk.made_beside), if they were.
+        **{f"beside_{name}": value for name, value in bulk.beside_figures.items()},
         "rows": RatingChange.objects.filter(club=club).count(),
         "baseline_mb": baseline,
         "peak_mb": peak_rss_mb(),

@@ -6,14 +6,18 @@ A full rebuild reads and writes millions of rows: model instances and the ORM wo
 the ratings themselves. With the C module (games/ratings/_native.c, built by make) the rows' binary
 COPY is encoded in C, and a bulk load's rows reach SQLite from C (SQLiteRows, read by its
 table-valued function referee_rows); without it, psycopg's write_row and the sqlite3 module's
-executemany write the same rows.
+executemany write the same rows. On a SQLite file, a full rebuild's seats are read and rated by a
+thread of their own, on a second connection, while Django's inserts the rows (made_beside).
 """
 
 from __future__ import annotations
 
 import gc
+import queue
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager, suppress
 from typing import Any
 
 from django.db import DatabaseError, connection
@@ -295,19 +299,21 @@ def seats_from_c(width: int) -> bool:
     return _rows_from_c(width) and _answers(f"SELECT {SEATS_FUNCTION}(NULL, 1, '')", (None,))
 
 
-def seat_reader(queryset: Any) -> Callable[[int, int], int]:
+def seat_reader(queryset: Any, on: Any = None) -> Callable[[int, int], int]:
     """A function reading the queryset's rows into the SQLiteSeats of a token, up to a number
     of rows more a call (returns how many it read: fewer once they are all read), by
-    referee_seats on Django's own connection: the queryset's SQL and parameters as Django would
-    run them, one statement stepped in C from its first row to its last."""
+    referee_seats on Django's own connection (or ``on``, another connection to the same
+    database: reader_beside): the queryset's SQL and parameters as Django would run them, one
+    statement stepped in C from its first row to its last."""
     from django.db.backends.sqlite3.base import FORMAT_QMARK_REGEX
 
     sql, params = queryset.query.sql_with_params()
     sql = FORMAT_QMARK_REGEX.sub("?", sql).replace("%%", "%")  # as Django's SQLite cursor runs it
     call = f"SELECT {SEATS_FUNCTION}(%s, %s, %s{', %s' * len(params)})"
+    on = connection if on is None else on
 
     def read(token: int, limit: int) -> int:
-        with connection.cursor() as cursor:
+        with on.cursor() as cursor:
             cursor.execute(call, [token, limit, sql, *params])
             (count,) = cursor.fetchone()
         if count is None:  # never: the token is the caller's live SQLiteSeats
@@ -315,6 +321,154 @@ def seat_reader(queryset: Any) -> Callable[[int, int], int]:
         return count
 
     return read
+
+
+#: Batches of rows made ahead by made_beside's thread and waiting for their insert: one, with
+#: one being inserted, one made and waiting for the queue, and the next being made: four at
+#: most at once, where one thread has one. So the rebuild makes them half as large as one
+#: thread does (rebuild.rebuild_club): an SQLiteRows block of some 15,000 rows of 27 values,
+#: 6.5 MB: the rebuild's peak resident memory at 1M plays 99–108 MB, where batches of the full
+#: size took it to 127–159 MB (119 MB in one thread). Handing each batch over only once the one
+#: before was taken (two alive) cost about 1 s of 11 s, quiet (docs/benchmarks.md).
+AHEAD = 1
+
+#: What the last made_beside measured: the thread's CPU time (``reader_cpu_s``), the caller's
+#: wait for its batches (``starved_s``: the thread was behind) and the thread's for room in the
+#: queue (``blocked_s``: the inserts were behind), in seconds (benchmarks/bench_scale.py).
+beside_figures: dict[str, float] = {}
+
+
+def reader_beside() -> Any | None:
+    """A second connection to the database of Django's connection (its settings, so the same
+    file opened as a request opens it), already in a read transaction that sees the database
+    as it is now; None where none can be had: not SQLite, an in-memory database (another
+    connection would see another database, or share its cache and locks), a file it cannot
+    open, referee_seats not registered on it.
+
+    For made_beside: call it only when the database cannot change under the caller's
+    transaction but by the caller itself, and the caller has changed nothing the reader reads
+    yet (rebuild.rebuild_club says when). Its snapshot is taken here, in the caller's thread,
+    so that it never predates the caller's BEGIN."""
+    if connection.vendor != "sqlite" or connection.is_in_memory_db():
+        return None
+    if getattr(connection, "transaction_mode", None) not in ("IMMEDIATE", "EXCLUSIVE"):
+        return None  # the caller's BEGIN did not take the write lock (config/settings.py)
+    import sqlite3
+
+    from django.db.backends.sqlite3.base import DatabaseWrapper
+
+    reader = DatabaseWrapper({**connection.settings_dict}, alias=connection.alias)
+    try:
+        reader.ensure_connection()
+        raw = reader.connection
+        raw.execute("BEGIN")  # deferred: it reads, and never asks for the write lock
+        raw.execute("SELECT count(*) FROM sqlite_master").fetchone()  # its snapshot: now
+        found = raw.execute(f"SELECT {SEATS_FUNCTION}(NULL, 1, '')").fetchone() == (None,)
+    except (DatabaseError, sqlite3.Error):
+        found = False
+    if not found:
+        _close_reader(reader)
+        return None
+    reader.inc_thread_sharing()  # its thread uses it, then this one closes it
+    return reader
+
+
+def _close_reader(reader: Any) -> None:
+    """Its read transaction ended and the connection closed."""
+    import sqlite3
+
+    if reader.connection is not None:
+        with suppress(sqlite3.Error):  # no transaction left (an error ended it): nothing to end
+            reader.connection.execute("ROLLBACK")
+    reader.close()
+
+
+@contextmanager
+def made_beside(reader: Any, make: Callable[[], Iterator[Any]]) -> Iterator[Iterator[Any]]:
+    """The batches that ``make()`` yields (rows rated from seats read on ``reader``, a
+    connection from reader_beside), made by a thread of their own while the caller inserts the
+    ones before on its connection: reading and rating beside inserting, on two cores where a
+    single thread did one after the other (issue 32). The sqlite3 module lets go of the GIL
+    while SQLite steps a statement, so the thread's reads and the caller's INSERTs run at
+    once; SQLiteSeats.rate holds it, but for a small part of the caller's time.
+
+    They come in ``make()``'s order, through a queue of AHEAD batches (memory: see AHEAD). An
+    error of the thread is raised in the caller's, at the batch it would have given, and rolls
+    the caller's transaction back. On leaving (at the end, on an error of either thread, or the
+    caller's), the thread is told to stop, ``make()``'s generator is closed in it, the thread
+    is joined and ``reader`` closed: only then may the caller use what ``make()`` changed."""
+    ahead: queue.Queue = queue.Queue(maxsize=AHEAD)
+    stop = threading.Event()
+    figures = {"starved_s": 0.0, "blocked_s": 0.0, "reader_cpu_s": 0.0}
+
+    def offer(item: tuple[bool, Any]) -> bool:
+        started = time.perf_counter()
+        try:
+            while not stop.is_set():
+                try:
+                    ahead.put(item, timeout=0.05)
+                    return True
+                except queue.Full:
+                    continue
+            return False
+        finally:
+            figures["blocked_s"] += time.perf_counter() - started
+
+    def produce() -> None:
+        cpu = time.thread_time()
+        try:
+            with closing(make()) as batches:
+                for batch in batches:
+                    if not offer((True, batch)):
+                        return
+                    del batch  # the queue's, or the caller's: not kept here too
+            offer((False, None))
+        except BaseException as error:  # noqa: BLE001 - the caller's thread raises it
+            offer((False, error))
+        finally:
+            figures["reader_cpu_s"] = time.thread_time() - cpu
+
+    def batches() -> Iterator[Any]:
+        while True:
+            started = time.perf_counter()
+            more, item = ahead.get()
+            figures["starved_s"] += time.perf_counter() - started
+            if not more:
+                if item is not None:
+                    raise item
+                return
+            yield item
+            del item
+
+    thread = threading.Thread(target=produce, name="rebuild: seats read and rated", daemon=True)
+    try:
+        thread.start()
+        yield batches()
+    finally:
+        stop.set()
+        if thread.ident is not None:
+            thread.join()
+        reader.dec_thread_sharing()
+        _close_reader(reader)
+        _give_back_freed_memory()
+        beside_figures.clear()
+        beside_figures.update(figures)
+
+
+def _give_back_freed_memory() -> None:
+    """The blocks of the batches made by made_beside's thread, freed, given back to the system
+    (glibc's malloc_trim; nothing where there is none). glibc's malloc gives each thread an
+    arena of its own and keeps what is freed there for the thread's next blocks: they stayed
+    in the process's resident memory through the index builds that follow, whose sorts then
+    took the rebuild's peak at 1M plays, beside two busy loops, to 115 MB instead of 99–108 MB
+    (docs/benchmarks.md)."""
+    import ctypes
+
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return
+    trim(0)
 
 
 def insert_from_c(model: Any, columns: Sequence[str], batches: Iterable[Any]) -> int:

@@ -167,6 +167,10 @@ def rebuild_club(
 
     ``models`` lets a data migration pass its historical models.
     """
+    # Whether this transaction is the outermost one, in autocommit (not a transaction the caller
+    # opened by turning autocommit off): then nothing of the caller's is uncommitted (see beside
+    # below).
+    outermost = not connection.in_atomic_block and connection.get_autocommit()
     with bulk.checkpoint_left_to_checkpointer(), transaction.atomic():
         # One rebuild per club at a time: rows must be written in play order.
         list(models.Club.objects.select_for_update().filter(pk=club_id).values_list("pk"))
@@ -217,7 +221,30 @@ def rebuild_club(
         ):
             if not as_a_table:
                 rows.delete()
-            if in_c:
+            # A full rebuild in C reads and rates its seats in a thread of its own, on a second
+            # connection, while this one inserts the rows before (bulk.made_beside): on SQLite
+            # only (in_c), and only where that connection sees what this one would read. It sees
+            # what is committed, and this transaction, the outermost one, began IMMEDIATE
+            # (config/settings.py) before it was opened (bulk.reader_beside): nothing can commit
+            # meanwhile, and nothing this transaction wrote (rating rows, head-to-head) is read.
+            # In an outer transaction (a migration, an import that wrote the plays it rebuilds,
+            # a test case) the caller's changes are not committed: one thread, as before.
+            beside = bulk.reader_beside() if in_c and outermost else None
+            if beside is not None:
+                read = bulk.seat_reader(seats, on=beside)
+
+                # Batches of half the size: up to four are alive at once, not one (bulk.AHEAD).
+                sizes = {
+                    "batch_size": max(1, bulk.BATCH_SIZE // 2),
+                    "rows_size": max(1, bulk.COPY_BATCH_SIZE // 2),
+                }
+
+                def make() -> Iterator[Any]:
+                    return _rate_in_c(club_id, read, states, tally, partners, cooperative, **sizes)
+
+                with bulk.made_beside(beside, make) as rated:
+                    written = bulk.insert_from_c(models.RatingChange, COLUMNS, rated)
+            elif in_c:
                 rated = _rate_in_c(
                     club_id, bulk.seat_reader(seats), states, tally, partners, cooperative
                 )
