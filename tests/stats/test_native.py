@@ -808,48 +808,20 @@ def test_a_full_rebuild_on_sqlite_reads_its_seats_in_c_to_the_same_rows(club, ni
     read as tuples, on a random history whose plays were recorded out of order (ids not in time
     order, plays ending together, seats stored out of position), with partners, cooperative
     games, ties; read in batches that cut plays."""
-    import datetime as dt
 
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import services
     from games.models import HeadToHead, PartnerChange, Seat
     from games.ratings import bulk
-    from tests.stats.conftest import _ranks
+    from tests.stats.conftest import random_history
 
     if connection.vendor != "sqlite":
         pytest.skip("SQLite's seats read into C")
     _sqlite_seats()
     assert bulk.seats_from_c(len(rebuild.COLUMNS))
     rng = random.Random(seed)
-    people = [services.add_player(club=club, name=f"P{index}") for index in range(7)]
-    start = dt.datetime(2026, 1, 1, 20, tzinfo=dt.UTC)
-    for number in range(60):
-        game = rng.choice(["punto", "thricewise", "three-high", "buntherum"]) if number else "punto"
-        seated = rng.sample(people, rng.choice([1, 2, 3, 4, 4]) if number else 4)
-        results = [(player, rng.randint(0, 4), False) for player in seated]
-        teams = None
-        if len(seated) == 4 and game == "punto" and (rng.random() < 0.3 or not number):
-            teams = [1, 2, 1, 2]
-        ranks = _ranks(results, teams)
-        won = [rank == 1 for rank in ranks]
-        if game == "three-high":
-            won = [rng.random() < 0.5] * len(seated)
-        ended = start + dt.timedelta(minutes=rng.randint(0, 30))  # many end together
-        play = Play.objects.create(
-            club=club, night=night, game=game, status="finished",
-            started_at=ended - dt.timedelta(minutes=rng.choice([5, 10])), ended_at=ended,
-        )  # fmt: skip
-        order = list(range(len(seated)))
-        rng.shuffle(order)  # stored out of position
-        Seat.objects.bulk_create(
-            Seat(
-                play=play, position=index, player=seated[index], score=results[index][1],
-                is_winner=won[index], rank=ranks[index], team=teams[index] if teams else None,
-            )
-            for index in order
-        )  # fmt: skip
+    random_history(club, night, rng, plays=60, minutes=30)  # many end together
 
     def stored():
         return (

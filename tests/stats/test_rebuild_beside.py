@@ -9,7 +9,6 @@ connection for one to a file holding a copy of it."""
 
 from __future__ import annotations
 
-import datetime as dt
 import random
 import sqlite3
 import struct
@@ -23,6 +22,7 @@ from django.db import connection, connections, transaction
 from games import checkpoints
 from games.models import Play, Seat
 from games.ratings import bulk, rebuild
+from tests.stats.conftest import random_history
 
 pytestmark = [
     pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's second connection"),
@@ -60,37 +60,7 @@ def on_file(db, club, night, tmp_path):
 def _history(club, night, seed: int, plays: int = 80) -> None:
     """A random history, committed: plays of 1 to 4 of 7 players, ties, partners (left to
     Python), a cooperative game, plays ending together, seats stored out of position."""
-    from games import services
-    from tests.stats.conftest import _ranks
-
-    rng = random.Random(seed)
-    people = [services.add_player(club=club, name=f"P{index}") for index in range(7)]
-    start = dt.datetime(2026, 1, 1, 20, tzinfo=dt.UTC)
-    for number in range(plays):
-        game = rng.choice(["punto", "thricewise", "three-high", "buntherum"]) if number else "punto"
-        seated = rng.sample(people, rng.choice([1, 2, 3, 4, 4]) if number else 4)
-        results = [(player, rng.randint(0, 4), False) for player in seated]
-        teams = None
-        if len(seated) == 4 and game == "punto" and (rng.random() < 0.3 or not number):
-            teams = [1, 2, 1, 2]
-        ranks = _ranks(results, teams)
-        won = [rank == 1 for rank in ranks]
-        if game == "three-high":
-            won = [rng.random() < 0.5] * len(seated)
-        ended = start + dt.timedelta(minutes=rng.randint(0, 40))
-        play = Play.objects.create(
-            club=club, night=night, game=game, status="finished",
-            started_at=ended - dt.timedelta(minutes=rng.choice([5, 10])), ended_at=ended,
-        )  # fmt: skip
-        order = list(range(len(seated)))
-        rng.shuffle(order)
-        Seat.objects.bulk_create(
-            Seat(
-                play=play, position=index, player=seated[index], score=results[index][1],
-                is_winner=won[index], rank=ranks[index], team=teams[index] if teams else None,
-            )
-            for index in order
-        )  # fmt: skip
+    random_history(club, night, random.Random(seed), plays=plays, minutes=40)
 
 
 def _bits(value):
