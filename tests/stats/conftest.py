@@ -28,7 +28,7 @@ def _ranks(results, teams=None):
 
 def random_history(club, night, rng, *, plays: int, minutes: int) -> None:
     """A random history of ``plays`` finished plays, written directly: 1 to 4 of 7 new players
-    (P0…P6) a play, ties, partners (a quarter of four-seat Punto plays, the first play one), the
+    (P0…P6) a play, ties, partners (some four-seat Punto plays, the first play among them), the
     cooperative 3-High, plays recorded out of order and many ending together (each within
     ``minutes`` of the first), seats stored out of position. Each draws from ``rng`` alone, so
     a seed gives the same history."""
